@@ -1,0 +1,48 @@
+"""The games' rules: pure functions over facts, with an explicit registry.
+
+Add a game by writing its module and listing its class in ``GAMES`` below;
+every page, form and API call finds it through :func:`get`.
+"""
+
+from .base import (
+    N_,
+    DealResult,
+    FieldError,
+    Game,
+    GameResult,
+    InvalidFacts,
+    Msg,
+    Option,
+    Setup,
+    check,
+    check_setup,
+    msg,
+    play,
+)
+from .secret_agent import SecretAgent
+
+GAMES: dict[str, Game] = {game.key: game for game in (SecretAgent(),)}
+
+
+def get(key: str) -> Game | None:
+    """The registered game called ``key``, or None."""
+    return GAMES.get(key)
+
+
+__all__ = [
+    "GAMES",
+    "N_",
+    "DealResult",
+    "FieldError",
+    "Game",
+    "GameResult",
+    "InvalidFacts",
+    "Msg",
+    "Option",
+    "Setup",
+    "check",
+    "check_setup",
+    "get",
+    "msg",
+    "play",
+]

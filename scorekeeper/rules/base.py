@@ -1,0 +1,536 @@
+"""The shape every game shares: value types, the Game interface and the walk.
+
+Nothing here knows about the web or the database. A game is a set of pure
+functions over *facts* (what happened at the table); every point, total,
+winner and tiebreak is derived by :func:`play`, never stored.
+
+Messages are :class:`Msg` values (a gettext msgid plus parameters) so the
+web layer can translate them while this package stays free of Flask-Babel.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+def N_(text: str) -> str:
+    """Mark a msgid for extraction without translating it here."""
+    return text
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A translatable message: a msgid in ``str.format`` style and its parameters."""
+
+    text: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def render(self, gettext=None, number=None) -> str:
+        """The message in words; ``gettext`` translates, ``number`` formats ints."""
+        template = gettext(self.text) if gettext else self.text
+        values = {}
+        for key, value in self.params:
+            if isinstance(value, Msg):
+                value = value.render(gettext, number)
+            elif (
+                number is not None
+                and isinstance(value, int)
+                and not isinstance(value, bool)
+            ):
+                value = number(value)
+            values[key] = value
+        return template.format(**values) if values else template
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def msg(text: str, **params: Any) -> Msg:
+    """Build a :class:`Msg`; ``text`` must be a literal marked with ``N_``."""
+    return Msg(text, tuple(params.items()))
+
+
+@dataclass(frozen=True)
+class FieldError:
+    """A fact that breaks a rule: which field, which seat (if one), and why."""
+
+    field: str
+    message: Msg
+    seat: int | None = None
+    deal: int | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "deal": self.deal,
+            "field": self.field,
+            "message": self.message.render(),
+        }
+
+
+class InvalidFacts(ValueError):
+    """Raised by :func:`play` when facts break the rules; carries every error."""
+
+    def __init__(self, errors: Sequence[FieldError]):
+        super().__init__("; ".join(f"{e.field}: {e.message}" for e in errors))
+        self.errors = tuple(errors)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One variant setting of a game, with its default (the original's rule)."""
+
+    key: str
+    label: str
+    default: Any
+    kind: str = "int"  # "int", "bool", "choice", or "custom" (the game checks it)
+    choices: tuple[tuple[Any, str], ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+    help: str = ""
+    # Values a form offers as quick picks for an int option (e.g. targets 500 and 200).
+    suggestions: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Who sits where and the options in force: everything fixed at the start."""
+
+    players: tuple[str, ...]
+    options: Mapping[str, Any]
+    first_dealer: int = 0
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+
+@dataclass(frozen=True)
+class DealScore:
+    """What a game's ``score_deal`` returns for one deal."""
+
+    scores: tuple[int, ...]
+    explanations: tuple[Msg, ...]
+    state: Any = None
+    summary: Msg | None = None
+    notes: tuple[Msg, ...] = ()
+    # Game-specific values for the scoreboard (e.g. bags), JSON-friendly.
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """One scored deal as the scoreboard shows it."""
+
+    index: int
+    dealer: int | None
+    facts: Mapping[str, Any]
+    scores: tuple[int, ...]
+    explanations: tuple[Msg, ...]
+    totals: tuple[int, ...]
+    tiebreak: bool
+    summary: Msg | None = None
+    notes: tuple[Msg, ...] = ()
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The derived state of a whole game after its recorded deals."""
+
+    setup: Setup
+    deals: tuple[DealResult, ...]
+    totals: tuple[int, ...]
+    next_dealer: int | None
+    finished: bool
+    winners: tuple[int, ...]
+    tiebreak: bool
+    sides: tuple[tuple[int, ...], ...]
+    state: Any = None
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        """Seats of every side sharing the highest total."""
+        return leading_seats(self.totals, self.sides)
+
+
+def leading_seats(
+    totals: Sequence[int], sides: Sequence[Sequence[int]]
+) -> tuple[int, ...]:
+    best = max(totals[side[0]] for side in sides)
+    return tuple(s for side in sides if totals[side[0]] == best for s in side)
+
+
+class Game:
+    """Base class of a game's rules; a game module subclasses it once.
+
+    Subclasses set the class attributes and implement ``check_deal`` and
+    ``score_deal``; they override the other hooks only where the game differs.
+    """
+
+    key: ClassVar[str]
+    title: ClassVar[str]
+    player_counts: ClassVar[tuple[int, ...]]
+    options: ClassVar[tuple[Option, ...]] = ()
+    # Keys a deal's facts may carry; "dealer" is always allowed.
+    fact_keys: ClassVar[tuple[str, ...]] = ()
+    # Secrets calls its rounds turns and shares a tied win.
+    deal_word: ClassVar[str] = N_("deal")
+    ties_share: ClassVar[bool] = False
+    has_dealer: ClassVar[bool] = True
+
+    # -- setup ---------------------------------------------------------------
+    def allowed_player_counts(self, options: Mapping[str, Any]) -> tuple[int, ...]:
+        return self.player_counts
+
+    def sides(self, setup: Setup) -> tuple[tuple[int, ...], ...]:
+        """The scoring units: one seat each, or pairs of partners."""
+        return tuple((s,) for s in range(setup.n))
+
+    def check_setup(self, setup: Setup) -> list[FieldError]:
+        """Game-specific checks of options against players (beyond the generic ones)."""
+        return []
+
+    # -- deals ---------------------------------------------------------------
+    def start(self, setup: Setup) -> Any:
+        """The state carried from deal to deal (bags, stolen secrets...)."""
+        return None
+
+    def check_deal(
+        self, setup: Setup, state: Any, facts: Mapping[str, Any], dealer: int
+    ) -> list[FieldError]:
+        raise NotImplementedError
+
+    def score_deal(
+        self, setup: Setup, state: Any, facts: Mapping[str, Any], dealer: int
+    ) -> DealScore:
+        raise NotImplementedError
+
+    def random_deal(
+        self, setup: Setup, state: Any, dealer: int, rng: random.Random
+    ) -> dict[str, Any]:
+        """Facts of a valid deal drawn at random: for the contract and property tests."""
+        raise NotImplementedError
+
+    def reached_end(
+        self, setup: Setup, totals: tuple[int, ...], deals_played: int, state: Any
+    ) -> bool:
+        """True once the game's end condition is met (ties are handled by :func:`play`)."""
+        return deals_played >= setup.options.get("deals", 0)
+
+    def decide(
+        self, setup: Setup, totals: tuple[int, ...], state: Any
+    ) -> tuple[int, ...]:
+        """Winning seats once the end is reached; empty means a tie to play off."""
+        sides = self.sides(setup)
+        leaders = leading_seats(totals, sides)
+        if len(leaders) > len(sides[0]) and not self.ties_share:
+            return ()
+        return leaders
+
+    def planned_deals(self, setup: Setup) -> int | None:
+        """How many deals the game has before any tiebreak, when that is fixed."""
+        return setup.options.get("deals")
+
+
+def require_keys(
+    facts: Mapping[str, Any], allowed: Sequence[str], required: Sequence[str]
+) -> list[FieldError]:
+    """Refuse unknown keys and missing required ones."""
+    errors = []
+    for key in facts:
+        if key not in allowed and key != "dealer":
+            errors.append(
+                FieldError(key, msg(N_("“{key}” is not a fact of this game."), key=key))
+            )
+    for key in required:
+        if key not in facts:
+            errors.append(FieldError(key, msg(N_("This is required."))))
+    return errors
+
+
+def is_int(value: Any) -> bool:
+    """A JSON whole number (booleans are not numbers at the table)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_int_list(
+    facts: Mapping[str, Any], key: str, setup: Setup, lo: int, hi: int, what: str
+) -> tuple[list[FieldError], list[int] | None]:
+    """Check a list of one whole number per player in ``lo..hi``.
+
+    ``what`` is a msgid naming the quantity ("tricks"), used in messages.
+    Returns the errors and, when the shape is right, the list.
+    """
+    value = facts.get(key)
+    if not isinstance(value, list) or len(value) != setup.n:
+        return [
+            FieldError(
+                key, msg(N_("Give one number per player ({n} players)."), n=setup.n)
+            )
+        ], None
+    errors = []
+    for seat, item in enumerate(value):
+        if not is_int(item) or not lo <= item <= hi:
+            errors.append(
+                FieldError(
+                    key,
+                    msg(
+                        N_(
+                            "{player}: {what} must be a whole number from {lo} to {hi}."
+                        ),
+                        player=setup.players[seat],
+                        what=Msg(what),
+                        lo=lo,
+                        hi=hi,
+                    ),
+                    seat=seat,
+                )
+            )
+    return errors, (list(value) if not errors else None)
+
+
+def check_dealer(facts: Mapping[str, Any], setup: Setup) -> list[FieldError]:
+    dealer = facts.get("dealer")
+    if dealer is not None and (not is_int(dealer) or not 0 <= dealer < setup.n):
+        return [
+            FieldError(
+                "dealer",
+                msg(
+                    N_("The dealer must be a seat from 0 to {last}."), last=setup.n - 1
+                ),
+            )
+        ]
+    return []
+
+
+def check_options(game: Game, raw: Any) -> tuple[list[FieldError], dict[str, Any]]:
+    """Fill defaults, refuse unknown options and values of the wrong kind."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        return [FieldError("options", msg(N_("Options must be an object.")))], {}
+    known = {o.key: o for o in game.options}
+    errors = []
+    for key in raw:
+        if key not in known:
+            errors.append(
+                FieldError(
+                    "options",
+                    msg(N_("“{key}” is not an option of this game."), key=key),
+                )
+            )
+    options: dict[str, Any] = {}
+    for opt in game.options:
+        value = raw.get(opt.key, opt.default)
+        options[opt.key] = value
+        if value is None and opt.nullable:
+            continue
+        ok = True
+        if opt.kind == "int":
+            ok = (
+                is_int(value)
+                and (opt.minimum is None or value >= opt.minimum)
+                and (opt.maximum is None or value <= opt.maximum)
+            )
+        elif opt.kind == "bool":
+            ok = isinstance(value, bool)
+        elif opt.kind == "choice":
+            ok = any(value == c and type(value) is type(c) for c, _ in opt.choices)
+        if not ok:
+            errors.append(FieldError(opt.key, option_message(opt)))
+    return errors, options
+
+
+def option_message(opt: Option) -> Msg:
+    if opt.kind == "bool":
+        return msg(N_("{label}: choose yes or no."), label=Msg(opt.label))
+    if opt.kind == "choice":
+        return msg(
+            N_("{label}: choose one of the listed values."), label=Msg(opt.label)
+        )
+    if opt.maximum is not None:
+        return msg(
+            N_("{label}: a whole number from {lo} to {hi}."),
+            label=Msg(opt.label),
+            lo=opt.minimum,
+            hi=opt.maximum,
+        )
+    return msg(
+        N_("{label}: a whole number of at least {lo}."),
+        label=Msg(opt.label),
+        lo=opt.minimum,
+    )
+
+
+MAX_NAME = 40
+
+
+def check_players(
+    game: Game, players: Any, options: Mapping[str, Any]
+) -> list[FieldError]:
+    """Names are 1-40 characters after trimming, unique, and as many as the game seats."""
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        return [FieldError("players", msg(N_("Players must be a list of names.")))]
+    counts = game.allowed_player_counts(options)
+    errors = []
+    if len(players) not in counts:
+        errors.append(
+            FieldError(
+                "players",
+                msg(
+                    N_("This game needs {counts} players."),
+                    counts=format_counts(counts),
+                ),
+            )
+        )
+    seen: set[str] = set()
+    for seat, name in enumerate(players):
+        name = name.strip()
+        if not name:
+            errors.append(
+                FieldError("players", msg(N_("Every player needs a name.")), seat=seat)
+            )
+        elif len(name) > MAX_NAME:
+            errors.append(
+                FieldError(
+                    "players",
+                    msg(N_("A name has at most {max} characters."), max=MAX_NAME),
+                    seat=seat,
+                )
+            )
+        elif name.casefold() in seen:
+            errors.append(
+                FieldError(
+                    "players",
+                    msg(N_("“{name}” is already at the table."), name=name),
+                    seat=seat,
+                )
+            )
+        seen.add(name.casefold())
+    return errors
+
+
+def format_counts(counts: Sequence[int]) -> str:
+    counts = sorted(counts)
+    if len(counts) == 1:
+        return str(counts[0])
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}-{counts[-1]}"
+    return ", ".join(map(str, counts))
+
+
+def check_setup(
+    game: Game, players: Any, raw_options: Any, first_dealer: Any
+) -> tuple[list[FieldError], Setup | None]:
+    """Validate everything fixed at the start of a game; build the :class:`Setup`."""
+    errors, options = check_options(game, raw_options)
+    errors += check_players(game, players, options)
+    if first_dealer is None:
+        first_dealer = 0
+    n = len(players) if isinstance(players, list) else 0
+    if not is_int(first_dealer) or not 0 <= first_dealer < max(n, 1):
+        errors.append(
+            FieldError(
+                "first_dealer", msg(N_("The first dealer must be one of the players."))
+            )
+        )
+    if errors:
+        return errors, None
+    setup = Setup(tuple(p.strip() for p in players), options, first_dealer)
+    errors = game.check_setup(setup)
+    return errors, (None if errors else setup)
+
+
+def play(game: Game, setup: Setup, deals: Sequence[Mapping[str, Any]]) -> GameResult:
+    """Score a whole game from its facts; raise :class:`InvalidFacts` on the first bad deal.
+
+    This is the one check shared by the HTML forms and the JSON API: a deal is
+    refused when its facts break a rule, or when the game had already ended
+    before it (a tie-free result makes later deals impossible).
+    """
+    sides = game.sides(setup)
+    totals = (0,) * setup.n
+    state = game.start(setup)
+    results: list[DealResult] = []
+    finished = False
+    winners: tuple[int, ...] = ()
+    tied = False
+    for k, facts in enumerate(deals):
+        if not isinstance(facts, Mapping):
+            raise InvalidFacts(
+                [FieldError("deals", msg(N_("A deal must be an object.")), deal=k)]
+            )
+        if finished:
+            raise InvalidFacts(
+                [
+                    FieldError(
+                        "deals",
+                        msg(
+                            N_("The game ended after deal {n}: no deal can follow it."),
+                            n=k,
+                        ),
+                        deal=k,
+                    )
+                ]
+            )
+        errors = check_dealer(facts, setup)
+        dealer = (
+            facts.get("dealer", (setup.first_dealer + k) % setup.n) if not errors else 0
+        )
+        if not errors:
+            errors = game.check_deal(setup, state, facts, dealer)
+        if errors:
+            raise InvalidFacts(
+                [FieldError(e.field, e.message, e.seat, k) for e in errors]
+            )
+        scored = game.score_deal(setup, state, facts, dealer)
+        state = scored.state
+        totals = tuple(t + s for t, s in zip(totals, scored.scores, strict=True))
+        results.append(
+            DealResult(
+                index=k,
+                dealer=dealer if game.has_dealer else None,
+                facts=facts,
+                scores=scored.scores,
+                explanations=scored.explanations,
+                totals=totals,
+                tiebreak=tied,
+                summary=scored.summary,
+                notes=scored.notes,
+                detail=scored.detail,
+            )
+        )
+        if game.reached_end(setup, totals, k + 1, state):
+            winners = game.decide(setup, totals, state)
+            finished = bool(winners)
+            tied = not finished
+    next_dealer = None
+    if game.has_dealer and not finished:
+        last = results[-1].dealer if results else setup.first_dealer - 1
+        next_dealer = (last + 1) % setup.n
+    return GameResult(
+        setup=setup,
+        deals=tuple(results),
+        totals=totals,
+        next_dealer=next_dealer,
+        finished=finished,
+        winners=winners,
+        tiebreak=tied,
+        sides=sides,
+        state=state,
+    )
+
+
+def check(
+    game: Game, setup: Setup, deals: Sequence[Mapping[str, Any]]
+) -> list[FieldError]:
+    """The errors :func:`play` would raise, as a list (empty when all is well)."""
+    try:
+        play(game, setup, deals)
+    except InvalidFacts as exc:
+        return list(exc.errors)
+    return []
