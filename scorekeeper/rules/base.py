@@ -35,11 +35,7 @@ class Msg:
         for key, value in self.params:
             if isinstance(value, Msg):
                 value = value.render(gettext, number)
-            elif (
-                number is not None
-                and isinstance(value, int)
-                and not isinstance(value, bool)
-            ):
+            elif number is not None and isinstance(value, int) and not isinstance(value, bool):
                 value = number(value)
             values[key] = value
         return template.format(**values) if values else template
@@ -157,9 +153,7 @@ class GameResult:
         return leading_seats(self.totals, self.sides)
 
 
-def leading_seats(
-    totals: Sequence[int], sides: Sequence[Sequence[int]]
-) -> tuple[int, ...]:
+def leading_seats(totals: Sequence[int], sides: Sequence[Sequence[int]]) -> tuple[int, ...]:
     best = max(totals[side[0]] for side in sides)
     return tuple(s for side in sides if totals[side[0]] == best for s in side)
 
@@ -199,31 +193,21 @@ class Game:
         """The state carried from deal to deal (bags, stolen secrets...)."""
         return None
 
-    def check_deal(
-        self, setup: Setup, state: Any, facts: Mapping[str, Any], dealer: int
-    ) -> list[FieldError]:
+    def check_deal(self, setup: Setup, state: Any, facts: Mapping[str, Any], dealer: int) -> list[FieldError]:
         raise NotImplementedError
 
-    def score_deal(
-        self, setup: Setup, state: Any, facts: Mapping[str, Any], dealer: int
-    ) -> DealScore:
+    def score_deal(self, setup: Setup, state: Any, facts: Mapping[str, Any], dealer: int) -> DealScore:
         raise NotImplementedError
 
-    def random_deal(
-        self, setup: Setup, state: Any, dealer: int, rng: random.Random
-    ) -> dict[str, Any]:
+    def random_deal(self, setup: Setup, state: Any, dealer: int, rng: random.Random) -> dict[str, Any]:
         """Facts of a valid deal drawn at random: for the contract and property tests."""
         raise NotImplementedError
 
-    def reached_end(
-        self, setup: Setup, totals: tuple[int, ...], deals_played: int, state: Any
-    ) -> bool:
+    def reached_end(self, setup: Setup, totals: tuple[int, ...], deals_played: int, state: Any) -> bool:
         """True once the game's end condition is met (ties are handled by :func:`play`)."""
         return deals_played >= setup.options.get("deals", 0)
 
-    def decide(
-        self, setup: Setup, totals: tuple[int, ...], state: Any
-    ) -> tuple[int, ...]:
+    def decide(self, setup: Setup, totals: tuple[int, ...], state: Any) -> tuple[int, ...]:
         """Winning seats once the end is reached; empty means a tie to play off."""
         sides = self.sides(setup)
         leaders = leading_seats(totals, sides)
@@ -243,9 +227,7 @@ def require_keys(
     errors = []
     for key in facts:
         if key not in allowed and key != "dealer":
-            errors.append(
-                FieldError(key, msg(N_("“{key}” is not a fact of this game."), key=key))
-            )
+            errors.append(FieldError(key, msg(N_("“{key}” is not a fact of this game."), key=key)))
     for key in required:
         if key not in facts:
             errors.append(FieldError(key, msg(N_("This is required."))))
@@ -267,11 +249,7 @@ def check_int_list(
     """
     value = facts.get(key)
     if not isinstance(value, list) or len(value) != setup.n:
-        return [
-            FieldError(
-                key, msg(N_("Give one number per player ({n} players)."), n=setup.n)
-            )
-        ], None
+        return [FieldError(key, msg(N_("Give one number per player ({n} players)."), n=setup.n))], None
     errors = []
     for seat, item in enumerate(value):
         if not is_int(item) or not lo <= item <= hi:
@@ -279,9 +257,7 @@ def check_int_list(
                 FieldError(
                     key,
                     msg(
-                        N_(
-                            "{player}: {what} must be a whole number from {lo} to {hi}."
-                        ),
+                        N_("{player}: {what} must be a whole number from {lo} to {hi}."),
                         player=setup.players[seat],
                         what=Msg(what),
                         lo=lo,
@@ -299,9 +275,7 @@ def check_dealer(facts: Mapping[str, Any], setup: Setup) -> list[FieldError]:
         return [
             FieldError(
                 "dealer",
-                msg(
-                    N_("The dealer must be a seat from 0 to {last}."), last=setup.n - 1
-                ),
+                msg(N_("The dealer must be a seat from 0 to {last}."), last=setup.n - 1),
             )
         ]
     return []
@@ -349,9 +323,7 @@ def option_message(opt: Option) -> Msg:
     if opt.kind == "bool":
         return msg(N_("{label}: choose yes or no."), label=Msg(opt.label))
     if opt.kind == "choice":
-        return msg(
-            N_("{label}: choose one of the listed values."), label=Msg(opt.label)
-        )
+        return msg(N_("{label}: choose one of the listed values."), label=Msg(opt.label))
     if opt.maximum is not None:
         return msg(
             N_("{label}: a whole number from {lo} to {hi}."),
@@ -369,9 +341,7 @@ def option_message(opt: Option) -> Msg:
 MAX_NAME = 40
 
 
-def check_players(
-    game: Game, players: Any, options: Mapping[str, Any]
-) -> list[FieldError]:
+def check_players(game: Game, players: Any, options: Mapping[str, Any]) -> list[FieldError]:
     """Names are 1-40 characters after trimming, unique, and as many as the game seats."""
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         return [FieldError("players", msg(N_("Players must be a list of names.")))]
@@ -391,9 +361,7 @@ def check_players(
     for seat, name in enumerate(players):
         name = name.strip()
         if not name:
-            errors.append(
-                FieldError("players", msg(N_("Every player needs a name.")), seat=seat)
-            )
+            errors.append(FieldError("players", msg(N_("Every player needs a name.")), seat=seat))
         elif len(name) > MAX_NAME:
             errors.append(
                 FieldError(
@@ -433,11 +401,7 @@ def check_setup(
         first_dealer = 0
     n = len(players) if isinstance(players, list) else 0
     if not is_int(first_dealer) or not 0 <= first_dealer < max(n, 1):
-        errors.append(
-            FieldError(
-                "first_dealer", msg(N_("The first dealer must be one of the players."))
-            )
-        )
+        errors.append(FieldError("first_dealer", msg(N_("The first dealer must be one of the players."))))
     if errors:
         return errors, None
     setup = Setup(tuple(p.strip() for p in players), options, first_dealer)
@@ -461,9 +425,7 @@ def play(game: Game, setup: Setup, deals: Sequence[Mapping[str, Any]]) -> GameRe
     tied = False
     for k, facts in enumerate(deals):
         if not isinstance(facts, Mapping):
-            raise InvalidFacts(
-                [FieldError("deals", msg(N_("A deal must be an object.")), deal=k)]
-            )
+            raise InvalidFacts([FieldError("deals", msg(N_("A deal must be an object.")), deal=k)])
         if finished:
             raise InvalidFacts(
                 [
@@ -478,15 +440,11 @@ def play(game: Game, setup: Setup, deals: Sequence[Mapping[str, Any]]) -> GameRe
                 ]
             )
         errors = check_dealer(facts, setup)
-        dealer = (
-            facts.get("dealer", (setup.first_dealer + k) % setup.n) if not errors else 0
-        )
+        dealer = facts.get("dealer", (setup.first_dealer + k) % setup.n) if not errors else 0
         if not errors:
             errors = game.check_deal(setup, state, facts, dealer)
         if errors:
-            raise InvalidFacts(
-                [FieldError(e.field, e.message, e.seat, k) for e in errors]
-            )
+            raise InvalidFacts([FieldError(e.field, e.message, e.seat, k) for e in errors])
         scored = game.score_deal(setup, state, facts, dealer)
         state = scored.state
         totals = tuple(t + s for t, s in zip(totals, scored.scores, strict=True))
@@ -525,9 +483,7 @@ def play(game: Game, setup: Setup, deals: Sequence[Mapping[str, Any]]) -> GameRe
     )
 
 
-def check(
-    game: Game, setup: Setup, deals: Sequence[Mapping[str, Any]]
-) -> list[FieldError]:
+def check(game: Game, setup: Setup, deals: Sequence[Mapping[str, Any]]) -> list[FieldError]:
     """The errors :func:`play` would raise, as a list (empty when all is well)."""
     try:
         play(game, setup, deals)

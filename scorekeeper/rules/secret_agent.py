@@ -66,15 +66,11 @@ class SecretAgent(Game):
     )
     fact_keys = ("tricks", "agents", "trump")
 
-    def check_deal(
-        self, setup: Setup, state: Any, facts: Mapping[str, Any], dealer: int
-    ) -> list[FieldError]:
+    def check_deal(self, setup: Setup, state: Any, facts: Mapping[str, Any], dealer: int) -> list[FieldError]:
         errors = require_keys(facts, self.fact_keys, ("tricks", "agents"))
         if errors:
             return errors
-        tricks_errors, tricks = check_int_list(
-            facts, "tricks", setup, 0, TRICKS, N_("tricks")
-        )
+        tricks_errors, tricks = check_int_list(facts, "tricks", setup, 0, TRICKS, N_("tricks"))
         errors += tricks_errors
         if tricks is not None and sum(tricks) != TRICKS:
             errors.append(
@@ -89,18 +85,12 @@ class SecretAgent(Game):
         errors += self._check_agents(setup, facts["agents"])
         trump = facts.get("trump")
         if trump is not None and trump not in TRUMPS:
-            errors.append(
-                FieldError(
-                    "trump", msg(N_("Trump is one of the four suits or No Trump."))
-                )
-            )
+            errors.append(FieldError("trump", msg(N_("Trump is one of the four suits or No Trump."))))
         return errors
 
     def _check_agents(self, setup: Setup, agents: Any) -> list[FieldError]:
         if not isinstance(agents, list) or len(agents) != 4:
-            return [
-                FieldError("agents", msg(N_("Give one assignment card per player.")))
-            ]
+            return [FieldError("agents", msg(N_("Give one assignment card per player.")))]
         errors = []
         seen: dict[str, int] = {}
         for seat, card in enumerate(agents):
@@ -120,9 +110,7 @@ class SecretAgent(Game):
                     FieldError(
                         "agents",
                         msg(
-                            N_(
-                                "{player} and {other} both have {card}: each assignment card is dealt once."
-                            ),
+                            N_("{player} and {other} both have {card}: each assignment card is dealt once."),
                             player=setup.players[seat],
                             other=setup.players[seen[card]],
                             card=Msg(CARD_NAMES[card]),
@@ -134,9 +122,7 @@ class SecretAgent(Game):
                 seen[card] = seat
         return errors
 
-    def random_deal(
-        self, setup: Setup, state: Any, dealer: int, rng: random.Random
-    ) -> dict[str, Any]:
+    def random_deal(self, setup: Setup, state: Any, dealer: int, rng: random.Random) -> dict[str, Any]:
         cuts = sorted(rng.randint(0, TRICKS) for _ in range(3))
         tricks = [b - a for a, b in zip([0, *cuts], [*cuts, TRICKS], strict=True)]
         agents = list(CARDS)
@@ -146,18 +132,14 @@ class SecretAgent(Game):
             facts["trump"] = rng.choice(list(TRUMPS))
         return facts
 
-    def score_deal(
-        self, setup: Setup, state: Any, facts: Mapping[str, Any], dealer: int
-    ) -> DealScore:
+    def score_deal(self, setup: Setup, state: Any, facts: Mapping[str, Any], dealer: int) -> DealScore:
         tricks, agents = facts["tricks"], facts["agents"]
         scores, explanations = [], []
         for seat in range(4):
             agent = agent_of(seat, agents[seat])
             own, theirs = count(tricks[seat]), count(tricks[agent])
             scores.append(own * theirs)
-            explanations.append(
-                explain(setup, seat, agent, agents[seat], own, theirs, tricks)
-            )
+            explanations.append(explain(setup, seat, agent, agents[seat], own, theirs, tricks))
         trump = facts.get("trump")
         summary = msg(N_("Trump: {trump}"), trump=Msg(TRUMPS[trump])) if trump else None
         return DealScore(tuple(scores), tuple(explanations), summary=summary)
@@ -170,9 +152,7 @@ def factor(tricks: int) -> Msg:
     return msg("{count}", count=tricks)
 
 
-def explain(
-    setup: Setup, seat: int, agent: int, card: str, own: int, theirs: int, tricks
-) -> Msg:
+def explain(setup: Setup, seat: int, agent: int, card: str, own: int, theirs: int, tricks) -> Msg:
     if card == "S":
         return msg(
             N_("{own} x {own} (own agent, Self) = {score}"),
