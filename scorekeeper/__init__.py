@@ -1,0 +1,74 @@
+"""Scorekeeper: the scorer's phone applies each card game's exact rules."""
+
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+from pathlib import Path
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_SECRET_KEY = "dev-only-change-me"
+
+
+def database_url(url: str) -> str:
+    """Point plain PostgreSQL URLs at the psycopg 3 driver we ship."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app: config from instance/ and the environment, then extensions and blueprints."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        SECRET_KEY=DEFAULT_SECRET_KEY,
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite'}",
+        # A scoring page stays open all evening: its CSRF token must not expire.
+        WTF_CSRF_TIME_LIMIT=None,
+        PERMANENT_SESSION_LIFETIME=timedelta(days=365),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        AUTO_MIGRATE=True,
+        LANGUAGES=("en", "pl", "pt"),
+        BABEL_DEFAULT_LOCALE="en",
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        if os.environ.get("SECRET_KEY"):
+            app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+        if os.environ.get("DATABASE_URL"):
+            app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+    else:
+        app.config.from_mapping(test_config)
+    app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+
+    from . import i18n
+    from .db import db, migrate, upgrade_schema
+    from .web import api, games, main, present
+
+    db.init_app(app)
+    migrate.init_app(app, db)
+    i18n.init_app(app)
+    from flask_wtf.csrf import CSRFProtect
+
+    csrf = CSRFProtect(app)
+    csrf.exempt(api.bp)
+    app.register_blueprint(main.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(api.bp)
+    main.register_error_pages(app)
+    present.init_app(app)
+
+    if app.config["AUTO_MIGRATE"]:
+        upgrade_schema(app)
+    return app

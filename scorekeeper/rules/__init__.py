@@ -4,6 +4,7 @@ Add a game by writing its module and listing its class in ``GAMES`` below;
 every page, form and API call finds it through :func:`get`.
 """
 
+from .abracadabra import Abracadabra
 from .base import (
     N_,
     DealResult,
@@ -19,9 +20,12 @@ from .base import (
     msg,
     play,
 )
+from .euchre import Euchre
 from .secret_agent import SecretAgent
+from .secrets import Secrets
+from .spades import Spades
 
-GAMES: dict[str, Game] = {game.key: game for game in (SecretAgent(),)}
+GAMES: dict[str, Game] = {game.key: game for game in (SecretAgent(), Euchre(), Spades(), Secrets(), Abracadabra())}
 
 
 def get(key: str) -> Game | None:

@@ -173,6 +173,8 @@ class Game:
     fact_keys: ClassVar[tuple[str, ...]] = ()
     # Secrets calls its rounds turns and shares a tied win.
     deal_word: ClassVar[str] = N_("deal")
+    # The game record's key for the list of deals (Secrets records "turns").
+    record_key: ClassVar[str] = "deals"
     ties_share: ClassVar[bool] = False
     has_dealer: ClassVar[bool] = True
 

@@ -1,0 +1,159 @@
+"""Form plumbing shared by every game: parsing lenient, judging left to the rules.
+
+WTForms parses what was typed and keeps it for the re-rendered page; the
+rules decide what is legal, and their errors land next to the field they
+name (``tricks`` of seat 2 lands on ``tricks_2``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, Field, RadioField, StringField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import Optional
+from wtforms.widgets import NumberInput
+
+from .. import i18n
+from ..rules import FieldError, Game, Option
+
+
+def strip(value: Any) -> Any:
+    return value.strip() if isinstance(value, str) else value
+
+
+def lenient_int(value: Any) -> Any:
+    """An int when the text is one; otherwise the text, for the rules to refuse by name."""
+    if value in (None, ""):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return value
+
+
+class RulesForm(FlaskForm):
+    """A form whose errors come from the rules as :class:`FieldError` values."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        # Errors about a whole group of inputs (all the tricks), shown at the group.
+        self.group_errors: dict[str, list[str]] = {}
+
+    def field_name(self, error: FieldError) -> str:
+        if error.seat is not None:
+            return f"{error.field}_{error.seat}"
+        return error.field
+
+    def apply_errors(self, errors: Iterable[FieldError]) -> None:
+        for error in errors:
+            text = i18n.render(error.message)
+            field = getattr(self, self.field_name(error), None)
+            if isinstance(field, Field) and error.seat is not None:
+                field.errors = [*field.errors, text]
+            else:
+                self.group_errors.setdefault(error.field, []).append(text)
+
+    @property
+    def has_errors(self) -> bool:
+        return bool(self.group_errors) or any(f.errors for f in self)
+
+
+class NumberField(StringField):
+    """A whole-number input whose text the rules judge (so they can name the rule broken)."""
+
+    widget = NumberInput()
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist:
+            self.data = lenient_int(str(valuelist[0]).strip())
+
+    def _value(self) -> str:
+        return "" if self.data is None else str(self.data)
+
+
+def choices(pairs: Iterable[tuple[Any, Any]]) -> list[SelectChoice]:
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+def seat_radio(label: str, pairs: Iterable[tuple[Any, Any]]) -> RadioField:
+    """One choice per seat (tricks, a card...), parsed leniently for the rules to judge."""
+    return RadioField(label, choices=choices(pairs), coerce=lenient_int, validate_choice=False, validators=[Optional()])
+
+
+def option_field(option: Option) -> Field:
+    """The form input for one rules option, labelled in the page's language."""
+    label = _l(option.label)
+    if option.kind == "bool":
+        return BooleanField(label, default=option.default)
+    if option.kind == "choice":
+        return RadioField(
+            label,
+            choices=choices((str(value), _l(text)) for value, text in option.choices),
+            default=str(option.default),
+            validate_choice=False,
+        )
+    return NumberField(label, default=option.default)
+
+
+def option_value(option: Option, field: Field) -> Any:
+    """The typed value of an option input, in the JSON type the rules expect."""
+    if option.kind == "choice":
+        for value, _text in option.choices:
+            if str(value) == field.data:
+                return value
+        return field.data
+    if option.kind == "int" and field.data is None:
+        return None if option.nullable else option.default
+    return field.data
+
+
+def new_game_form(game: Game, max_players: int, data: dict[str, Any] | None = None) -> RulesForm:
+    """The set-up form of ``game``: a name per seat, the first dealer, and the game's options."""
+    fields: dict[str, Field] = {}
+    for seat in range(max_players):
+        fields[f"players_{seat}"] = StringField(_l("Player %(n)s", n=seat + 1), filters=[strip])
+    fields["first_dealer"] = RadioField(
+        _l("First dealer"),
+        choices=choices((str(s), str(s + 1)) for s in range(max_players)),
+        default="0",
+        coerce=lenient_int,
+        validate_choice=False,
+    )
+    for option in game.options:
+        if option.kind != "custom":
+            fields[f"opt_{option.key}"] = option_field(option)
+    form_class = type(f"{type(game).__name__}SetupForm", (SetupForm,), fields)
+    return form_class(data=data)
+
+
+class SetupForm(RulesForm):
+    def field_name(self, error: FieldError) -> str:
+        if error.field == "players" and error.seat is not None:
+            return f"players_{error.seat}"
+        if hasattr(self, f"opt_{error.field}"):
+            return f"opt_{error.field}"
+        return error.field
+
+    def apply_errors(self, errors: Iterable[FieldError]) -> None:
+        for error in errors:
+            field = getattr(self, self.field_name(error), None)
+            if isinstance(field, Field):
+                field.errors = [*field.errors, i18n.render(error.message)]
+            else:
+                self.group_errors.setdefault(error.field, []).append(i18n.render(error.message))
+
+    def players(self) -> list[str]:
+        """Names typed, in seat order; blank seats at the end are empty chairs."""
+        names = [f.data or "" for name, f in self._fields.items() if name.startswith("players_")]
+        while names and not names[-1]:
+            names.pop()
+        return names
+
+    def options(self, game: Game) -> dict[str, Any]:
+        return {
+            o.key: option_value(o, getattr(self, f"opt_{o.key}")) for o in game.options if o.kind != "custom"
+        }

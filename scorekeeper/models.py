@@ -1,0 +1,87 @@
+"""What the table did, and nothing derived: games, their seats and deal facts.
+
+Points, totals, winners and tiebreaks are never stored: ``scorekeeper.rules``
+computes them from these rows, so a corrected deal rescores what follows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .db import db
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class Game(db.Model):
+    # The public id is unguessable: reading a game needs nothing more.
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(40), index=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    first_dealer: Mapped[int] = mapped_column(Integer, default=0)
+    edit_key_hash: Mapped[str] = mapped_column(String(64))
+    # Bumped on every change, so a client can tell its copy is stale.
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    # A deal being entered in steps (bids before tricks, tricks one by one).
+    draft: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.position", cascade="all, delete-orphan", lazy="selectin"
+    )
+    deals: Mapped[list[Deal]] = relationship(
+        back_populates="game", order_by="Deal.position", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+    @property
+    def players(self) -> list[str]:
+        return [seat.name for seat in self.seats]
+
+    @property
+    def facts(self) -> list[dict[str, Any]]:
+        return [deal.facts for deal in self.deals]
+
+    def key_matches(self, key: str | None) -> bool:
+        return bool(key) and hmac.compare_digest(hash_key(key), self.edit_key_hash)
+
+    def touch(self) -> None:
+        self.version += 1
+        self.updated_at = utcnow()
+
+
+class Seat(db.Model):
+    __table_args__ = (UniqueConstraint("game_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int]
+    # Players are remembered by name across games (the player history groups by it).
+    name: Mapped[str] = mapped_column(String(40), index=True)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+
+
+class Deal(db.Model):
+    # Positions only grow: a deleted deal leaves a gap, so nothing is renumbered in place.
+    __table_args__ = (UniqueConstraint("game_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int]
+    facts: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="deals")

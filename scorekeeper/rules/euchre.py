@@ -1,0 +1,488 @@
+"""Euchre: four players in two fixed pairs (seats 0+2 and 1+3), first pair to the target wins.
+
+See ``shared/rules/euchre.md``. Facts per deal: ``thrown_in`` (optional; when
+true nothing else is given), ``trump`` (a suit), ``round`` (1 = the turned-up
+suit, 2 = named; optional, recorded only), ``maker`` (seat), ``alone``
+(bool), ``defender_alone`` (seat or null; optional, absent means null) and
+``maker_tricks`` (0-5). Only one pair scores in a deal:
+
+==========================================  =====================
+makers win 3 or 4 tricks (alone or not)     makers 1
+makers win all 5                            makers 2
+lone maker wins all 5                       makers 4
+makers win fewer than 3 (euchred)           defenders 2
+lone defender's pair wins all 5             defenders 4
+==========================================  =====================
+
+Options: ``lone_defender_four`` = "euchre" gives a lone defender 4 for any
+euchre; ``lone_maker_euchred`` = 4 gives the defenders 4 when a lone maker
+is euchred. When several rules apply to one euchre, the defenders take the
+highest (never more than 4).
+
+Who leads: the player left of the dealer, or, when that player sits out
+(the partner of a lone maker or of a lone defender), the next player
+clockwise who plays; see :func:`leader`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from .base import (
+    N_,
+    DealScore,
+    FieldError,
+    Game,
+    Msg,
+    Option,
+    Setup,
+    is_int,
+    leading_seats,
+    msg,
+    require_keys,
+)
+
+SEATS = 4
+TRICKS = 5
+TO_MAKE = 3  # the makers must win at least this many tricks
+
+SUITS = {
+    "S": N_("Spades"),
+    "H": N_("Hearts"),
+    "D": N_("Diamonds"),
+    "C": N_("Clubs"),
+}
+
+MADE = 1
+MARCH = 2
+LONE_MARCH = 4
+EUCHRE = 2
+LONE_FOUR = 4
+
+DEFAULTS = {
+    "target": 10,
+    "stick_the_dealer": True,
+    "defend_alone": True,
+    "lone_defender_four": "march",
+    "lone_maker_euchred": 2,
+}
+
+
+# -- pure helpers the web layer may call -----------------------------------------
+
+
+def partner(seat: int) -> int:
+    """The seat opposite ``seat``: its partner."""
+    return (seat + 2) % SEATS
+
+
+def pair_of(seat: int) -> tuple[int, int]:
+    """Both seats of the pair ``seat`` belongs to, lower seat first: (0, 2) or (1, 3)."""
+    return (seat % 2, seat % 2 + 2)
+
+
+def pair_name(setup: Setup, seat: int) -> Msg:
+    """The pair of ``seat`` in words, lower seat first: "Ann & Cid"."""
+    first, second = pair_of(seat)
+    return msg(N_("{first} & {second}"), first=setup.players[first], second=setup.players[second])
+
+
+def sitting_out(facts: Mapping[str, Any] | None) -> tuple[int, ...]:
+    """Seats that sit the deal out: the partner of a lone maker and of a lone defender.
+
+    ``facts`` must be valid (see :meth:`Euchre.check_deal`); a thrown-in deal
+    or no facts at all means nobody sits out.
+    """
+    if not facts or facts.get("thrown_in"):
+        return ()
+    out = []
+    if facts.get("alone"):
+        out.append(partner(facts["maker"]))
+    defender = facts.get("defender_alone")
+    if defender is not None:
+        out.append(partner(defender))
+    return tuple(sorted(out))
+
+
+def leader(setup: Setup, dealer: int, facts: Mapping[str, Any] | None = None) -> int:
+    """The seat that leads the first trick.
+
+    Without facts (before trump is fixed, e.g. for the next deal on the
+    scoreboard) it is the player left of the dealer. With a deal's facts, a
+    seat that sits out (partner of a lone player) is skipped and the lead
+    passes on clockwise to the next player who plays.
+    """
+    out = set(sitting_out(facts))
+    seat = (dealer + 1) % setup.n
+    while seat in out:
+        seat = (seat + 1) % setup.n
+    return seat
+
+
+def tricks_words(tricks: int) -> Msg:
+    if tricks == 1:
+        return msg(N_("1 trick"))
+    return msg(N_("{n} tricks"), n=tricks)
+
+
+def option(setup: Setup, key: str) -> Any:
+    """An option's value, its default when the setup does not carry it."""
+    return setup.options.get(key, DEFAULTS[key])
+
+
+def deal_points(
+    options: Mapping[str, Any], facts: Mapping[str, Any]
+) -> tuple[tuple[int, ...], int, Msg | None]:
+    """Who scores and how much: (seats of the scoring pair, points, reason or None).
+
+    ``facts`` must be valid; a thrown-in deal scores nothing: ((), 0, None).
+    """
+    if facts.get("thrown_in"):
+        return (), 0, None
+    maker, tricks = facts["maker"], facts["maker_tricks"]
+    alone = facts["alone"]
+    lone_defender = facts.get("defender_alone") is not None
+    if tricks >= TO_MAKE:
+        makers = pair_of(maker)
+        if tricks < TRICKS:
+            return makers, MADE, None
+        if alone:
+            return makers, LONE_MARCH, msg(N_("lone maker took all 5 tricks"))
+        return makers, MARCH, msg(N_("march: all 5 tricks"))
+    defenders = pair_of(maker + 1)
+    if lone_defender and tricks == 0:
+        return defenders, LONE_FOUR, msg(N_("lone defender's pair took all 5 tricks"))
+    if lone_defender and options.get("lone_defender_four", DEFAULTS["lone_defender_four"]) == "euchre":
+        return defenders, LONE_FOUR, msg(N_("lone defender: any euchre counts 4"))
+    if alone and options.get("lone_maker_euchred", DEFAULTS["lone_maker_euchred"]) == 4:
+        return defenders, LONE_FOUR, msg(N_("lone maker euchred counts 4"))
+    return defenders, EUCHRE, None
+
+
+class Euchre(Game):
+    key = "euchre"
+    title = N_("Euchre")
+    player_counts = (4,)
+    options = (
+        Option(
+            "target",
+            N_("Points to win"),
+            DEFAULTS["target"],
+            minimum=1,
+            help=N_("The first pair to reach this score wins."),
+            suggestions=(5, 7, 10, 11),
+        ),
+        Option(
+            "stick_the_dealer",
+            N_("Stick the dealer"),
+            DEFAULTS["stick_the_dealer"],
+            kind="bool",
+            help=N_(
+                "On: the dealer must name trump. Off: the dealer may pass too and the deal is thrown in."
+            ),
+        ),
+        Option(
+            "defend_alone",
+            N_("A defender may play alone"),
+            DEFAULTS["defend_alone"],
+            kind="bool",
+        ),
+        Option(
+            "lone_defender_four",
+            N_("A lone defender's pair scores 4"),
+            DEFAULTS["lone_defender_four"],
+            kind="choice",
+            choices=(
+                ("march", N_("only when it takes all 5 tricks")),
+                ("euchre", N_("for any euchre")),
+            ),
+        ),
+        Option(
+            "lone_maker_euchred",
+            N_("A lone maker euchred gives the defenders"),
+            DEFAULTS["lone_maker_euchred"],
+            kind="choice",
+            choices=((2, N_("2 points")), (4, N_("4 points"))),
+        ),
+    )
+    fact_keys = ("thrown_in", "trump", "round", "maker", "alone", "defender_alone", "maker_tricks")
+
+    def sides(self, setup: Setup) -> tuple[tuple[int, ...], ...]:
+        return ((0, 2), (1, 3))
+
+    # -- checking ----------------------------------------------------------------
+
+    def check_deal(self, setup: Setup, state: Any, facts: Mapping[str, Any], dealer: int) -> list[FieldError]:
+        thrown_in = facts.get("thrown_in", False)
+        if thrown_in is not None and not isinstance(thrown_in, bool):
+            return [FieldError("thrown_in", msg(N_("Thrown in is yes or no.")))]
+        if thrown_in:
+            return self._check_thrown_in(setup, facts)
+        errors = require_keys(facts, self.fact_keys, ("trump", "maker", "alone", "maker_tricks"))
+        if errors:
+            return errors
+        if facts["trump"] not in SUITS:
+            errors.append(
+                FieldError(
+                    "trump", msg(N_("Trump is one of the four suits: spades, hearts, diamonds or clubs."))
+                )
+            )
+        round_ = facts.get("round")
+        if round_ is not None and not (is_int(round_) and round_ in (1, 2)):
+            errors.append(
+                FieldError(
+                    "round",
+                    msg(N_("The round is 1 (the turned-up suit) or 2 (a suit named after everyone passed).")),
+                )
+            )
+        maker = facts["maker"]
+        maker_ok = is_int(maker) and 0 <= maker < SEATS
+        if not maker_ok:
+            errors.append(FieldError("maker", msg(N_("The maker is one of the four players."))))
+        alone = facts["alone"]
+        if not isinstance(alone, bool):
+            errors.append(FieldError("alone", msg(N_("Maker alone is yes or no."))))
+        tricks = facts["maker_tricks"]
+        if not is_int(tricks) or not 0 <= tricks <= TRICKS:
+            errors.append(
+                FieldError(
+                    "maker_tricks",
+                    msg(
+                        N_("The makers' tricks are a whole number from 0 to {hi}: a deal has {hi} tricks."),
+                        hi=TRICKS,
+                    ),
+                )
+            )
+        defender = facts.get("defender_alone")
+        if defender is not None:
+            errors += self._check_defender(setup, defender, maker if maker_ok else None, alone is True)
+        return errors
+
+    def _check_thrown_in(self, setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
+        errors = require_keys(facts, self.fact_keys, ())
+        if errors:
+            return errors
+        if option(setup, "stick_the_dealer"):
+            errors.append(
+                FieldError(
+                    "thrown_in",
+                    msg(
+                        N_(
+                            "With stick the dealer on, the dealer may not pass, "
+                            "so a deal cannot be thrown in."
+                        )
+                    ),
+                )
+            )
+        for key, value in facts.items():
+            if key not in ("thrown_in", "dealer") and value is not None:
+                errors.append(FieldError(key, msg(N_("A thrown-in deal is not played: leave this empty."))))
+        return errors
+
+    def _check_defender(
+        self, setup: Setup, defender: Any, maker: int | None, alone: bool
+    ) -> list[FieldError]:
+        if not is_int(defender) or not 0 <= defender < SEATS:
+            return [
+                FieldError("defender_alone", msg(N_("The lone defender is one of the players, or nobody.")))
+            ]
+        if not option(setup, "defend_alone"):
+            return [
+                FieldError(
+                    "defender_alone",
+                    msg(N_("Defending alone is not played in this game (see the options): choose nobody.")),
+                    seat=defender,
+                )
+            ]
+        if maker is None or defender not in pair_of(maker):
+            return []
+        first, second = pair_of(maker + 1)
+        if alone and defender == partner(maker):
+            return [
+                FieldError(
+                    "defender_alone",
+                    msg(
+                        N_(
+                            "At most one player per side plays alone: {maker} plays alone, "
+                            "so {player} sits out. The lone defender is {first} or {second}, or nobody."
+                        ),
+                        maker=setup.players[maker],
+                        player=setup.players[defender],
+                        first=setup.players[first],
+                        second=setup.players[second],
+                    ),
+                    seat=defender,
+                )
+            ]
+        return [
+            FieldError(
+                "defender_alone",
+                msg(
+                    N_(
+                        "The maker and the lone defender are in different pairs: "
+                        "{player} is in the makers' pair ({pair}). "
+                        "The lone defender is {first} or {second}, or nobody."
+                    ),
+                    player=setup.players[defender],
+                    pair=pair_name(setup, maker),
+                    first=setup.players[first],
+                    second=setup.players[second],
+                ),
+                seat=defender,
+            )
+        ]
+
+    # -- scoring -----------------------------------------------------------------
+
+    def score_deal(self, setup: Setup, state: Any, facts: Mapping[str, Any], dealer: int) -> DealScore:
+        lead = leader(setup, dealer, facts)
+        if facts.get("thrown_in"):
+            line = msg(N_("0: thrown in, everyone passed"))
+            return DealScore(
+                (0,) * SEATS,
+                (line,) * SEATS,
+                summary=msg(N_("Thrown in: everyone passed, nobody scores")),
+                detail={
+                    "thrown_in": True,
+                    "result": "thrown_in",
+                    "makers": [],
+                    "scoring_pair": [],
+                    "points": 0,
+                    "sitting_out": [],
+                    "leader": lead,
+                },
+            )
+        options = {key: option(setup, key) for key in DEFAULTS}
+        scoring, points, reason = deal_points(options, facts)
+        maker, tricks = facts["maker"], facts["maker_tricks"]
+        made = tricks >= TO_MAKE
+        context = self._context(setup, facts)
+        if made:
+            line = msg(
+                N_("{context}, {tricks}: {points} for {pair}"),
+                context=context,
+                tricks=tricks_words(tricks),
+                points=points,
+                pair=pair_name(setup, maker),
+            )
+        else:
+            line = msg(
+                N_("{context}, {tricks}, euchred: {points} for {pair}"),
+                context=context,
+                tricks=tricks_words(tricks),
+                points=points,
+                pair=pair_name(setup, scoring[0]),
+            )
+        if reason is not None:
+            line = msg(N_("{line} ({reason})"), line=line, reason=reason)
+        other = msg(N_("0 ({pair} scored)"), pair=pair_name(setup, scoring[0]))
+        scores = tuple(points if seat in scoring else 0 for seat in range(SEATS))
+        explanations = tuple(line if seat in scoring else other for seat in range(SEATS))
+        out = sitting_out(facts)
+        notes = tuple(msg(N_("{player} sits out."), player=setup.players[seat]) for seat in out)
+        if out:
+            notes += (msg(N_("{player} leads."), player=setup.players[lead]),)
+        if tricks == TRICKS:
+            result = "march"
+        elif made:
+            result = "made"
+        else:
+            result = "euchred"
+        return DealScore(
+            scores,
+            explanations,
+            summary=self._summary(setup, facts),
+            notes=notes,
+            detail={
+                "thrown_in": False,
+                "result": result,
+                "makers": list(pair_of(maker)),
+                "scoring_pair": list(scoring),
+                "points": points,
+                "sitting_out": list(out),
+                "leader": lead,
+            },
+        )
+
+    def _context(self, setup: Setup, facts: Mapping[str, Any]) -> Msg:
+        """ "Ann alone" / "Ann made trump", with ", Bob defending alone" when he did."""
+        maker = setup.players[facts["maker"]]
+        if facts["alone"]:
+            who = msg(N_("{maker} alone"), maker=maker)
+        else:
+            who = msg(N_("{maker} made trump"), maker=maker)
+        defender = facts.get("defender_alone")
+        if defender is None:
+            return who
+        return msg(
+            N_("{who}, {defender} defending alone"),
+            who=who,
+            defender=setup.players[defender],
+        )
+
+    def _summary(self, setup: Setup, facts: Mapping[str, Any]) -> Msg:
+        """ "Hearts (turned up), Ann alone", "Clubs (named), made by Bob, Cid defends alone"."""
+        suit = Msg(SUITS[facts["trump"]])
+        round_ = facts.get("round")
+        if round_ == 1:
+            trump = msg(N_("{suit} (turned up)"), suit=suit)
+        elif round_ == 2:
+            trump = msg(N_("{suit} (named)"), suit=suit)
+        else:
+            trump = suit
+        maker = setup.players[facts["maker"]]
+        if facts["alone"]:
+            who = msg(N_("{maker} alone"), maker=maker)
+        else:
+            who = msg(N_("made by {maker}"), maker=maker)
+        defender = facts.get("defender_alone")
+        if defender is None:
+            return msg(N_("{trump}, {who}"), trump=trump, who=who)
+        return msg(
+            N_("{trump}, {who}, {defender} defends alone"),
+            trump=trump,
+            who=who,
+            defender=setup.players[defender],
+        )
+
+    # -- random deals for the contract and property tests ------------------------
+
+    def random_deal(self, setup: Setup, state: Any, dealer: int, rng: random.Random) -> dict[str, Any]:
+        if not option(setup, "stick_the_dealer") and rng.random() < 0.15:
+            return {"thrown_in": True}
+        maker = rng.randrange(SEATS)
+        alone = rng.random() < 0.25
+        defender = None
+        if option(setup, "defend_alone") and rng.random() < 0.2:
+            defender = rng.choice(pair_of(maker + 1))
+        facts: dict[str, Any] = {
+            "trump": rng.choice(list(SUITS)),
+            "maker": maker,
+            "alone": alone,
+            "defender_alone": defender,
+            "maker_tricks": rng.randint(0, TRICKS),
+        }
+        if rng.random() < 0.7:
+            facts["round"] = rng.choice((1, 2))
+        return facts
+
+    # -- the end -----------------------------------------------------------------
+
+    def reached_end(self, setup: Setup, totals: tuple[int, ...], deals_played: int, state: Any) -> bool:
+        target = option(setup, "target")
+        return any(totals[side[0]] >= target for side in self.sides(setup))
+
+    def decide(self, setup: Setup, totals: tuple[int, ...], state: Any) -> tuple[int, ...]:
+        """The pair that reached the target; only one pair scores per deal, so only one can."""
+        target = option(setup, "target")
+        reached = [side for side in self.sides(setup) if totals[side[0]] >= target]
+        if len(reached) == 1:
+            return reached[0]
+        # Unreachable through play(): kept so a hand-built total cannot crown both pairs.
+        leaders = leading_seats(totals, self.sides(setup))
+        return leaders if len(leaders) == 2 else ()
+
+    def planned_deals(self, setup: Setup) -> int | None:
+        return None

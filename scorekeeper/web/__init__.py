@@ -1,0 +1,1 @@
+"""HTTP: pages (``main``, ``games``) and the JSON API (``api``)."""

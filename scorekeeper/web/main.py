@@ -1,0 +1,79 @@
+"""Home, new games, language choice and error pages."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from sqlalchemy import select
+
+from .. import rules, service
+from ..db import db
+from ..forms import new_game_form
+from ..models import Game, Seat
+from ..rules.base import check_setup
+from .common import is_htmx, remember_key
+
+bp = Blueprint("main", __name__)
+
+
+@bp.get("/")
+def index() -> ResponseReturnValue:
+    """List games in progress and finished, newest first."""
+    games = db.session.scalars(select(Game).order_by(Game.updated_at.desc()).limit(100)).all()
+    in_progress, finished = [], []
+    for game in games:
+        if rules.get(game.kind) is None:
+            continue
+        result = service.score(game)
+        (finished if result.finished else in_progress).append((game, result))
+    return render_template("index.html", in_progress=in_progress, finished=finished, games=rules.GAMES)
+
+
+@bp.get("/new")
+def choose() -> ResponseReturnValue:
+    """Pick which game to start."""
+    return render_template("new_choose.html", games=rules.GAMES)
+
+
+@bp.route("/new/<kind>", methods=["GET", "POST"])
+def new(kind: str) -> ResponseReturnValue:
+    """Set up a game: options, names in seat order, first dealer."""
+    game = rules.get(kind)
+    if game is None:
+        abort(404)
+    max_players = max(game.player_counts)
+    form = new_game_form(game, max_players)
+    if request.method == "POST" and form.validate_on_submit():
+        errors, setup = check_setup(game, form.players(), form.options(game), form.first_dealer.data)
+        if setup is not None:
+            row, key = service.create_game(game, setup)
+            return remember_key(redirect(url_for("games.show", game_id=row.id), 303), row, key)
+        form.apply_errors(errors)
+    status = 422 if request.method == "POST" else 200
+    known = db.session.scalars(select(Seat.name).distinct().order_by(Seat.name).limit(300)).all()
+    return render_template("new_game.html", game=game, form=form, known_names=known), status
+
+
+@bp.post("/lang")
+def set_language() -> ResponseReturnValue:
+    """Remember this device's language and go back where the user was."""
+    lang = request.form.get("lang", "")
+    target = request.form.get("next") or url_for("main.index")
+    if not target.startswith("/") or target.startswith("//"):
+        target = url_for("main.index")
+    response = redirect(target, 303)
+    if lang in current_app.config["LANGUAGES"]:
+        response.set_cookie("lang", lang, max_age=3 * 365 * 24 * 3600, samesite="Lax", httponly=True)
+    return response
+
+
+def register_error_pages(app: Flask) -> None:
+    """Styled pages (or a short fragment for htmx) for the errors a user can meet."""
+
+    def handler(error):
+        code = getattr(error, "code", 500) or 500
+        template = "_error.html" if is_htmx() else "error.html"
+        return render_template(template, code=code, error=error), code
+
+    for code in (400, 403, 404, 405, 409, 413, 422, 500):
+        app.register_error_handler(code, handler)

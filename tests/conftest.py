@@ -1,0 +1,108 @@
+"""Fixtures: an app on a fresh database (SQLite by default, PostgreSQL when DATABASE_URL says so)."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from sqlalchemy import event
+
+from scorekeeper import create_app
+from scorekeeper.db import db, upgrade_schema
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory) -> str:
+    """One database for the session, migrated from empty by our own Alembic scripts."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "AUTO_MIGRATE": False, "SECRET_KEY": "t"})
+        with app.app_context():
+            # Start from nothing, so the migrations themselves are tested.
+            db.reflect()
+            db.drop_all()
+            with db.engine.begin() as conn:
+                conn.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
+    else:
+        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.sqlite'}"
+        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "AUTO_MIGRATE": False, "SECRET_KEY": "t"})
+    upgrade_schema(app)
+    return url
+
+
+@pytest.fixture
+def app(database_url):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "AUTO_MIGRATE": False,
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
+    yield app
+    with app.app_context():
+        db.session.remove()
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
+        db.session.commit()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def count_queries(app):
+    """Count the SQL statements run inside a ``with count_queries() as seen:`` block."""
+
+    class Counter:
+        def __init__(self):
+            self.statements: list[str] = []
+
+        def __enter__(self):
+            with app.app_context():
+                self.engine = db.engine
+            event.listen(self.engine, "before_cursor_execute", self.record)
+            return self
+
+        def record(self, conn, cursor, statement, *args):
+            if not re.match(r"\s*(SAVEPOINT|RELEASE)", statement):
+                self.statements.append(statement)
+
+        def __exit__(self, *exc):
+            event.remove(self.engine, "before_cursor_execute", self.record)
+
+        def __len__(self):
+            return len(self.statements)
+
+    return Counter
+
+
+PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
+
+
+def sa_form(tricks, agents, trump=None) -> dict[str, str]:
+    """The Secret Agent deal form as a browser posts it."""
+    data = {f"tricks_{s}": str(t) for s, t in enumerate(tricks)}
+    data.update({f"agents_{s}": a for s, a in enumerate(agents)})
+    if trump:
+        data["trump"] = trump
+    return data
+
+
+@pytest.fixture
+def new_game(client):
+    """Start a Secret Agent game through the set-up form; returns its page's path."""
+
+    def start(players=PLAYERS, deals=4, first_dealer=0):
+        data = {f"players_{s}": name for s, name in enumerate(players)}
+        data.update(first_dealer=str(first_dealer), opt_deals=str(deals))
+        response = client.post("/new/secret_agent", data=data)
+        assert response.status_code == 303, response.get_data(as_text=True)
+        return response.headers["Location"]
+
+    return start
