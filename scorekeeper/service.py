@@ -49,7 +49,9 @@ def parse_record(data: Any) -> tuple[rules.Game, Setup, list[dict[str, Any]]]:
     if not isinstance(data, Mapping):
         raise RecordError([FieldError("format", msg(N_("A game record must be a JSON object.")))])
     if data.get("format", FORMAT) != FORMAT:
-        raise RecordError([FieldError("format", msg(N_("Only “{format}” records can be read."), format=FORMAT))])
+        raise RecordError(
+            [FieldError("format", msg(N_("Only “{format}” records can be read."), format=FORMAT))]
+        )
     game = rules.get(data.get("game")) if isinstance(data.get("game"), str) else None
     if game is None:
         raise RecordError(
@@ -68,7 +70,9 @@ def parse_record(data: Any) -> tuple[rules.Game, Setup, list[dict[str, Any]]]:
     return game, setup, copy.deepcopy(deals)
 
 
-def create_game(game_rules_: rules.Game, setup: Setup, deals: Sequence[Mapping[str, Any]] = ()) -> tuple[Game, str]:
+def create_game(
+    game_rules_: rules.Game, setup: Setup, deals: Sequence[Mapping[str, Any]] = ()
+) -> tuple[Game, str]:
     """Store a new game (already checked) and return it with its edit key."""
     key = new_token(24)
     game = Game(

@@ -5,8 +5,8 @@ which has ``for_setup(setup, data)`` (a bound form with inputs per seat),
 ``to_facts(setup)``, ``data_from(facts)`` and a ``template`` to render it.
 """
 
-from .secret_agent import SecretAgentEntry
 from .base import RulesForm, new_game_form
+from .secret_agent import SecretAgentEntry
 
 ENTRY_FORMS = {
     "secret_agent": SecretAgentEntry,

@@ -81,7 +81,9 @@ def choices(pairs: Iterable[tuple[Any, Any]]) -> list[SelectChoice]:
 
 def seat_radio(label: str, pairs: Iterable[tuple[Any, Any]]) -> RadioField:
     """One choice per seat (tricks, a card...), parsed leniently for the rules to judge."""
-    return RadioField(label, choices=choices(pairs), coerce=lenient_int, validate_choice=False, validators=[Optional()])
+    return RadioField(
+        label, choices=choices(pairs), coerce=lenient_int, validate_choice=False, validators=[Optional()]
+    )
 
 
 def option_field(option: Option) -> Field:

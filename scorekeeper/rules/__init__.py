@@ -25,7 +25,9 @@ from .secret_agent import SecretAgent
 from .secrets import Secrets
 from .spades import Spades
 
-GAMES: dict[str, Game] = {game.key: game for game in (SecretAgent(), Euchre(), Spades(), Secrets(), Abracadabra())}
+GAMES: dict[str, Game] = {
+    game.key: game for game in (SecretAgent(), Euchre(), Spades(), Secrets(), Abracadabra())
+}
 
 
 def get(key: str) -> Game | None:

@@ -193,7 +193,9 @@ def trick_messages(setup: Setup, facts: Mapping[str, Any], trick: int, winner: i
         )
     lines = []
     if winner in owners:
-        lines.append(msg(N_("abracadabra: trick {trick} is {player}'s"), trick=trick, player=setup.players[winner]))
+        lines.append(
+            msg(N_("abracadabra: trick {trick} is {player}'s"), trick=trick, player=setup.players[winner])
+        )
     for seat in owners:
         if seat != winner:
             lines.append(
@@ -358,14 +360,18 @@ def _check_ranks(setup: Setup, seat: int, cards: Any) -> list[FieldError]:
     return errors
 
 
-def _check_bid_cards(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldError], list[list[int]] | None]:
+def _check_bid_cards(
+    setup: Setup, facts: Mapping[str, Any]
+) -> tuple[list[FieldError], list[list[int]] | None]:
     value = facts["bid_cards"]
     if not isinstance(value, list) or len(value) != setup.n:
         return [
             _error(
                 "bid_cards",
                 msg(
-                    N_("Give one list of bid cards per player ({n} players); a player who laid none has an empty list."),
+                    N_(
+                        "Give one list of bid cards per player ({n} players); a player who laid none has an empty list."
+                    ),
                     n=setup.n,
                 ),
             )
@@ -385,7 +391,9 @@ def _check_bid_counts(setup: Setup, declarer: int, bid: int, bid_cards: list[lis
                 _error(
                     "bid_cards",
                     msg(
-                        N_("{player} is the Declarer with a bid of {bid}: the Declarer lays exactly {bid} bid cards, not {count}."),
+                        N_(
+                            "{player} is the Declarer with a bid of {bid}: the Declarer lays exactly {bid} bid cards, not {count}."
+                        ),
                         player=player,
                         bid=bid,
                         count=count,
@@ -398,7 +406,9 @@ def _check_bid_counts(setup: Setup, declarer: int, bid: int, bid_cards: list[lis
                 _error(
                     "bid_cards",
                     msg(
-                        N_("{player} lays {count} bid cards: every player but the Declarer lays fewer than the bid ({bid})."),
+                        N_(
+                            "{player} lays {count} bid cards: every player but the Declarer lays fewer than the bid ({bid})."
+                        ),
                         player=player,
                         count=count,
                         bid=bid,
@@ -414,7 +424,9 @@ def _check_exposed(
 ) -> list[FieldError]:
     value = facts.get("exposed", [])
     if not isinstance(value, list) or not all(is_int(rank) for rank in value):
-        return [_error("exposed", msg(N_("The exposed cards are a list of ranks of the Declarer's bid cards.")))]
+        return [
+            _error("exposed", msg(N_("The exposed cards are a list of ranks of the Declarer's bid cards.")))
+        ]
     errors = []
     seen: set[int] = set()
     for rank in value:
@@ -429,7 +441,9 @@ def _check_exposed(
                     _error(
                         "exposed",
                         msg(
-                            N_("Only the Declarer's own laid bid cards can be exposed: {player} laid no {rank}."),
+                            N_(
+                                "Only the Declarer's own laid bid cards can be exposed: {player} laid no {rank}."
+                            ),
                             player=setup.players[declarer],
                             rank=rank,
                         ),
@@ -439,7 +453,9 @@ def _check_exposed(
     return errors
 
 
-def _check_piles(setup: Setup, facts: Mapping[str, Any], bid_cards: list[list[int]] | None) -> list[FieldError]:
+def _check_piles(
+    setup: Setup, facts: Mapping[str, Any], bid_cards: list[list[int]] | None
+) -> list[FieldError]:
     value = facts.get("piles_exposed")
     if value is None:
         return []
@@ -485,7 +501,11 @@ def _check_pre_play(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldE
                 errors.append(
                     _error(
                         key,
-                        msg(N_("All passed: a thrown-in deal has no declarer, bid cards or play, so leave this out.")),
+                        msg(
+                            N_(
+                                "All passed: a thrown-in deal has no declarer, bid cards or play, so leave this out."
+                            )
+                        ),
                     )
                 )
         if "trump" in facts:
@@ -565,7 +585,9 @@ def check_trick_winners(setup: Setup, trick_winners: Any, complete: bool = True)
     return errors
 
 
-def _check_suit_cards(setup: Setup, facts: Mapping[str, Any], counts: tuple[int, ...] | None) -> list[FieldError]:
+def _check_suit_cards(
+    setup: Setup, facts: Mapping[str, Any], counts: tuple[int, ...] | None
+) -> list[FieldError]:
     value = facts["suit_cards"]
     size = suit_size(setup)
     if not isinstance(value, list) or len(value) != setup.n:
@@ -585,7 +607,9 @@ def _check_suit_cards(setup: Setup, facts: Mapping[str, Any], counts: tuple[int,
                 _error(
                     "suit_cards",
                     msg(
-                        N_("{player}: bid-suit cards won are a whole number from 0 to {size}, the cards of a suit in this pack."),
+                        N_(
+                            "{player}: bid-suit cards won are a whole number from 0 to {size}, the cards of a suit in this pack."
+                        ),
                         player=setup.players[seat],
                         size=size,
                     ),
@@ -602,7 +626,9 @@ def _check_suit_cards(setup: Setup, facts: Mapping[str, Any], counts: tuple[int,
                 _error(
                     "suit_cards",
                     msg(
-                        N_("{player}: at most {most} bid-suit cards ({tricks} tricks won x {per} cards a trick), not {count}."),
+                        N_(
+                            "{player}: at most {most} bid-suit cards ({tricks} tricks won x {per} cards a trick), not {count}."
+                        ),
                         player=setup.players[seat],
                         most=most,
                         tricks=counts[seat],
@@ -680,7 +706,9 @@ def score_parts(setup: Setup, facts: Mapping[str, Any]) -> list[dict[str, Any]]:
         part["bid_tricks"] = sum(part["bid_tricks_won"])
         part["right"] = 2 * sum(part["right_won"]) - 2 * sum(part["right_lost"])
         part["suit_points"] = part["suit_cards"] * factor
-        part["total"] = part["success"] + part["bid_tricks"] + part["right"] + part["tricks"] + part["suit_points"]
+        part["total"] = (
+            part["success"] + part["bid_tricks"] + part["right"] + part["tricks"] + part["suit_points"]
+        )
         parts.append(part)
     return parts
 
@@ -714,7 +742,9 @@ def explain(part: Mapping[str, Any]) -> Msg:
             **values,
         )
     return msg(
-        N_("success {success} + bid tricks {bid_tricks} + tricks {tricks} + suit cards {suit_cards} x {factor} = {total}"),
+        N_(
+            "success {success} + bid tricks {bid_tricks} + tricks {tricks} + suit cards {suit_cards} x {factor} = {total}"
+        ),
         **values,
     )
 

@@ -194,7 +194,10 @@ def _check_blind(setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
             errors.append(
                 FieldError(
                     "blind",
-                    msg(N_("{player}: blind nil is not played in this game (the option is off)."), player=player),
+                    msg(
+                        N_("{player}: blind nil is not played in this game (the option is off)."),
+                        player=player,
+                    ),
                     seat=seat,
                 )
             )
@@ -282,7 +285,9 @@ class Spades(Game):
             N_("Play with the two jokers"),
             True,
             kind="bool",
-            help=N_("The jokers are the two highest trumps; they change the cards removed and the tricks per deal."),
+            help=N_(
+                "The jokers are the two highest trumps; they change the cards removed and the tricks per deal."
+            ),
         ),
         Option(
             "target",

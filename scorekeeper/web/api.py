@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import HTTPException
 
 from .. import service
 from ..models import Game
@@ -30,12 +29,6 @@ def editable_game(game_id: str) -> Game:
     if not can_edit(game):
         abort(403, description="This call needs the game's edit key: Authorization: Bearer <edit_key>.")
     return game
-
-
-@bp.errorhandler(HTTPException)
-def http_error(error: HTTPException) -> ResponseReturnValue:
-    """Errors as JSON, so API clients never have to parse a page."""
-    return jsonify({"error": error.name, "message": error.description}), error.code
 
 
 @bp.post("/games")

@@ -9,8 +9,8 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from .. import service
-from ..i18n import render
 from ..forms import ENTRY_FORMS, RulesForm
+from ..i18n import render
 from ..models import Game
 from ..rules import GameResult, InvalidFacts
 from .common import can_edit, is_htmx, load_game, remember_key, render_region, require_edit
@@ -104,8 +104,14 @@ def edit_deal(game_id: str, k: int) -> ResponseReturnValue:
         form = entry_form(game, ENTRY_FORMS[game.kind].data_from(game.deals[k].facts))
     return (
         render_template(
-            "games/deal.html", game=game, kind=service.game_rules(game), result=result,
-            deal=result.deals[k], k=k, form=form, editable=editable,
+            "games/deal.html",
+            game=game,
+            kind=service.game_rules(game),
+            result=result,
+            deal=result.deals[k],
+            k=k,
+            form=form,
+            editable=editable,
         ),
         status,
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, abort, current_app, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
@@ -72,6 +72,11 @@ def register_error_pages(app: Flask) -> None:
 
     def handler(error):
         code = getattr(error, "code", 500) or 500
+        if request.path.startswith("/api/"):
+            # API clients get JSON, never a page to parse.
+            return jsonify(
+                {"error": getattr(error, "name", "Error"), "message": getattr(error, "description", "")}
+            ), code
         template = "_error.html" if is_htmx() else "error.html"
         return render_template(template, code=code, error=error), code
 

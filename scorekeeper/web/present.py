@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from flask import Flask
-from flask_babel import gettext as _
 from flask_babel import format_date, format_decimal, ngettext
+from flask_babel import gettext as _
 
 from ..rules import GameResult, Option
 from ..rules.base import format_counts

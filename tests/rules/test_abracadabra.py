@@ -179,15 +179,20 @@ def test_declarer_with_cards_on_both_sides():
     )
     deal = scored(setup, facts)
     # Left: 2 won (+2); right: J won +22, Q lost -24; 2 tricks; 1 x 2.
-    assert deal.scores[0] == 0 + 2 + 22 - 24 + 2 + 2 == 2
+    assert deal.scores[0] == 0 + 2 + 22 - 24 + 2 + 2 == 4
     assert str(deal.explanations[0]) == (
-        "success 0 + bid tricks 2 + right side (+22 - 24) + tricks 2 + suit cards 1 x 2 = 2"
+        "success 0 + bid tricks 2 + right side (+22 - 24) + tricks 2 + suit cards 1 x 2 = 4"
     )
 
 
 def test_exposed_cards_all_won_and_all_lost():
     setup = make_setup(ANN)
-    won = with_(EXPOSURE, trick_winners=[1] * 10 + [0, 0, 1], bid_cards=[[11, 12], [], [10], [3]])
+    won = with_(
+        EXPOSURE,
+        trick_winners=[1] * 10 + [0, 0, 1],
+        bid_cards=[[11, 12], [], [10], [3]],
+        suit_cards=[0, 8, 0, 0],
+    )
     deal = scored(setup, won)
     # Ann succeeds alone: 40 + right (+22 + 24) + 2 tricks.
     assert deal.scores[0] == 40 + 46 + 2
@@ -273,12 +278,14 @@ def test_two_players_with_dummy():
     one = with_(TWO_DEAL, trick_winners=[0, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1, 0], suit_cards=[5, 7])
     # Bob lost trick 7: Ann alone succeeds, 20.
     assert scored(setup, one).scores == (20 + 13 + 5 + 10, 0 + 0 + 7 + 14)
-    errors = only_error(setup, with_(TWO_DEAL, trick_winners=[2, *TWO_DEAL["trick_winners"][1:]]), "trick_winners")
+    errors = only_error(
+        setup, with_(TWO_DEAL, trick_winners=[2, *TWO_DEAL["trick_winners"][1:]]), "trick_winners"
+    )
     assert "dummy" in str(errors[0].message)
     # A dummy card in each trick: Ann's 4 tricks hold 12 cards, a suit has 9.
-    assert errors_of(setup, with_(TWO_DEAL, suit_cards=[9, 2])) == []
-    errors = only_error(setup, with_(TWO_DEAL, suit_cards=[10, 2]), "suit_cards")
-    assert "9" in str(errors[0].message)
+    assert errors_of(setup, with_(TWO_DEAL, suit_cards=[9, 7])) == []
+    errors = only_error(setup, with_(TWO_DEAL, suit_cards=[10, 7]), "suit_cards")
+    assert errors[0].seat == 0 and "0 to 9" in str(errors[0].message)
 
 
 def test_two_players_without_dummy():
@@ -289,12 +296,10 @@ def test_two_players_without_dummy():
     assert errors[0].seat == 1 and "0 to 6" in str(errors[0].message)
     deal = scored(setup, with_(TWO_DEAL, suit_cards=[5, 6]))
     assert deal.scores == (10 + 13 + 4 + 10, 10 + 7 + 8 + 12)
-    # Ann's 4 tricks hold 8 cards; 6 hearts fit, but Bob's 8 tricks can't hold fewer than 0 spades...
-    errors = only_error(setup, with_(TWO_DEAL, trick_winners=[0] * 11 + [1], suit_cards=[5, 0]), "suit_cards")
-    # ...Bob's 1 trick (2 cards) cannot hold the 6 spades Ann's 22 cards leave out beside her 5 hearts? No:
-    # Bob's 6 spades outside his trick must fit in Ann's 22 cards beside her 5 hearts: they fit. Ann's 1 heart
-    # outside must fit in Bob's 2 cards beside his 0 spades: fits. The error is Bob's 1 trick x 2 = 2 < 0? No.
-    assert errors
+    # Ann won 11 tricks (22 cards) but counts no heart: the 6 hearts cannot all
+    # be in Bob's one trick (2 cards).
+    errors = only_error(setup, with_(TWO_DEAL, trick_winners=[0] * 11 + [1], suit_cards=[0, 0]), "suit_cards")
+    assert errors[0].seat == 0 and "room for only 2" in str(errors[0].message)
 
 
 # -- tricks per deal and the layout ------------------------------------------
@@ -336,9 +341,30 @@ CONSTRAINTS = [
     (FOUR, EXAMPLE_4, {"exposed": "6"}, "exposed", None, "list of ranks"),
     (FOUR, EXAMPLE_4, {"piles_exposed": [False, True, False]}, "piles_exposed", None, "each player"),
     (FOUR, EXAMPLE_4, {"piles_exposed": [0, 1, 0, 0]}, "piles_exposed", None, "yes or no"),
-    (FOUR, EXAMPLE_4, {"trick_winners": EXAMPLE_4["trick_winners"][:12]}, "trick_winners", None, "every trick"),
-    (FOUR, EXAMPLE_4, {"trick_winners": [*EXAMPLE_4["trick_winners"], 0]}, "trick_winners", None, "13 tricks"),
-    (FOUR, EXAMPLE_4, {"trick_winners": [4, *EXAMPLE_4["trick_winners"][1:]]}, "trick_winners", None, "Trick 1"),
+    (
+        FOUR,
+        EXAMPLE_4,
+        {"trick_winners": EXAMPLE_4["trick_winners"][:12]},
+        "trick_winners",
+        None,
+        "every trick",
+    ),
+    (
+        FOUR,
+        EXAMPLE_4,
+        {"trick_winners": [*EXAMPLE_4["trick_winners"], 0]},
+        "trick_winners",
+        None,
+        "13 tricks",
+    ),
+    (
+        FOUR,
+        EXAMPLE_4,
+        {"trick_winners": [4, *EXAMPLE_4["trick_winners"][1:]]},
+        "trick_winners",
+        None,
+        "Trick 1",
+    ),
     (FOUR, EXAMPLE_4, {"trick_winners": None}, "trick_winners", None, "each trick"),
     (FOUR, EXAMPLE_4, {"suit_cards": [6, 5, 1, 1]}, "suit_cards", 3, "at most 0"),
     (FOUR, EXAMPLE_4, {"suit_cards": [6, 5, 9, 0]}, "suit_cards", 2, "at most 8"),
@@ -365,7 +391,9 @@ def test_constraint_is_refused(players, base, changes, field, seat, words):
     assert rules.check(GAME, setup, [facts])[0].deal == 0
 
 
-@pytest.mark.parametrize("key", ["trump", "suits", "declarer", "bid", "bid_cards", "trick_winners", "suit_cards"])
+@pytest.mark.parametrize(
+    "key", ["trump", "suits", "declarer", "bid", "bid_cards", "trick_winners", "suit_cards"]
+)
 def test_missing_fact_is_required(key):
     facts = with_(EXAMPLE_4)
     del facts[key]
@@ -388,7 +416,9 @@ def test_same_trick_bid_by_two_players():
 # -- thrown in -----------------------------------------------------------------
 def test_thrown_in_scores_nothing_and_passes_the_deal():
     setup = make_setup(FOUR)
-    result = play(GAME, setup, [{"thrown_in": True}, {"thrown_in": True, "trump": "NT", "suits": ["S", "H", "D", "C"]}])
+    result = play(
+        GAME, setup, [{"thrown_in": True}, {"thrown_in": True, "trump": "NT", "suits": ["S", "H", "D", "C"]}]
+    )
     assert result.totals == (0, 0, 0, 0)
     assert [d.dealer for d in result.deals] == [0, 1]
     assert result.next_dealer == 2
@@ -474,7 +504,8 @@ def test_check_setup_facts_ignores_play():
     assert ab.check_setup_facts(setup, EXAMPLE_4) == []
     errors = ab.check_setup_facts(setup, with_(pre, bid=2))
     assert {e.field for e in errors} == {"bid_cards"}
-    assert {e.seat for e in errors} == {0, 1, 3}
+    # Helen, David and Cid lay 2 (not fewer than 2); Dee, the Declarer, 3 (not 2).
+    assert {e.seat for e in errors} == {0, 1, 2, 3}
 
 
 def test_bid_trick_owner_and_announcement():
@@ -526,6 +557,17 @@ def test_ranks():
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 
 
+def layout(n, options):
+    """Tricks, cards a trick and cards a suit, as the rules file gives them."""
+    if n == 4:
+        return 13, 4, 13  # 52 cards (the Joker stands in for the turned-up card)
+    if n == 3:
+        return 12, 3, 9  # 36 cards, 6 to Ace
+    if options.get("two_player", "dummy") == "dummy":
+        return 12, 3, 9  # 36 cards, three hands of 12
+    return 12, 2, 6  # 24 cards, 9 to Ace
+
+
 @st.composite
 def valid_deals(draw):
     """A table and one valid deal, built from the rules file independently of the module."""
@@ -534,9 +576,7 @@ def valid_deals(draw):
         "success": draw(st.sampled_from(["named", "at_least"])),
         "two_player": draw(st.sampled_from(["dummy", "no_dummy"])),
     }
-    tricks = 13 if n == 4 else 12
-    per_trick = 3 if n == 2 and options["two_player"] == "dummy" else n
-    size = {13: 13, 3: 9, 2: 6}[tricks if n == 4 else per_trick] if n != 2 or per_trick == 2 else 9
+    tricks, per_trick, size = layout(n, options)
     suits = draw(st.permutations(["S", "H", "D", "C"]))[:n]
     declarer = draw(st.integers(0, n - 1))
     bid = draw(st.integers(1, tricks))
@@ -616,10 +656,10 @@ def test_random_valid_deals_score_as_the_rules_say(case):
     assert [p["total"] for p in deal.detail["players"]] == list(deal.scores)
 
 
-def break_deal(n, facts, kind, rng):
+def break_deal(n, options, facts, kind, rng):
     """Break one constraint of a valid deal; returns the facts and the field to blame."""
     facts = copy.deepcopy(facts)
-    tricks = len(facts["trick_winners"])
+    tricks, per_trick, size = layout(n, options)
     declarer = facts["declarer"]
     other = (declarer + 1) % n
     if kind == "suits":
@@ -629,10 +669,10 @@ def break_deal(n, facts, kind, rng):
     elif kind == "declarer_count":
         cards = facts["bid_cards"][declarer]
         missing = [r for r in range(1, tricks + 1) if r not in cards]
-        if missing and (not facts["exposed"] or rng.random() < 0.5):
+        if missing and rng.random() < 0.5:
             cards.append(rng.choice(missing))
         else:
-            cards.remove(rng.choice([r for r in cards if r not in facts["exposed"]] or cards))
+            cards.remove(rng.choice(cards))
             facts["exposed"] = [r for r in facts["exposed"] if r in cards]
         return facts, "bid_cards"
     elif kind == "other_count":
@@ -649,11 +689,13 @@ def break_deal(n, facts, kind, rng):
         return facts, "trick_winners"
     elif kind == "suit_cards":
         seat = rng.randrange(n)
-        most = min(facts["trick_winners"].count(seat) * (len(facts["trick_winners"]) and 4), 13)
+        most = min(facts["trick_winners"].count(seat) * per_trick, size)
         facts["suit_cards"][seat] = most + 1
         return facts, "suit_cards"
     elif kind == "exposed":
-        facts["exposed"].append(rng.choice([r for r in range(1, 15) if r not in facts["bid_cards"][declarer]]))
+        facts["exposed"].append(
+            rng.choice([r for r in range(1, 15) if r not in facts["bid_cards"][declarer]])
+        )
         return facts, "exposed"
     return facts, kind
 
@@ -679,7 +721,7 @@ def break_deal(n, facts, kind, rng):
 def test_invalid_facts_are_refused(case, kind, rng):
     n, options, facts = case
     setup = make_setup(NAMES[:n], **options)
-    broken, field = break_deal(n, facts, kind, rng)
+    broken, field = break_deal(n, options, facts, kind, rng)
     errors = rules.check(GAME, setup, [broken])
     assert errors, (kind, broken)
     assert field in {e.field for e in errors}, (kind, [(e.field, str(e.message)) for e in errors])

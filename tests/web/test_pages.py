@@ -47,7 +47,13 @@ def test_new_game_lists_the_registered_games(client):
 
 
 def test_set_up_refuses_bad_names_keeps_the_input_and_creates_nothing(client, app):
-    data = {"players_0": "Ann", "players_1": "x" * 41, "players_2": "ann", "players_3": "Dee", "first_dealer": "0"}
+    data = {
+        "players_0": "Ann",
+        "players_1": "x" * 41,
+        "players_2": "ann",
+        "players_3": "Dee",
+        "first_dealer": "0",
+    }
     response = client.post("/new/secret_agent", data=data)
     assert response.status_code == 422
     page = response.get_data(as_text=True)
@@ -60,7 +66,8 @@ def test_set_up_refuses_bad_names_keeps_the_input_and_creates_nothing(client, ap
 
 def test_set_up_needs_four_players_and_a_seated_dealer(client):
     response = client.post(
-        "/new/secret_agent", data={"players_0": "Ann", "players_1": "Bob", "players_2": "Cid", "first_dealer": "9"}
+        "/new/secret_agent",
+        data={"players_0": "Ann", "players_1": "Bob", "players_2": "Cid", "first_dealer": "9"},
     )
     errors = errors_in(response.get_data(as_text=True))
     assert response.status_code == 422
@@ -218,9 +225,7 @@ def test_without_the_edit_key_the_game_is_read_only(app, client, new_game):
 
 
 def test_the_scoring_link_hands_the_key_to_another_device(app, client):
-    created = client.post(
-        "/api/games", json={"game": "secret_agent", "players": ["A", "B", "C", "D"]}
-    ).json
+    created = client.post("/api/games", json={"game": "secret_agent", "players": ["A", "B", "C", "D"]}).json
     other = app.test_client()
     path = f"/g/{created['id']}"
     assert other.get(f"{path}?key=wrong").status_code == 200
