@@ -69,6 +69,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     main.register_error_pages(app)
     present.init_app(app)
 
+    @app.before_request
+    def keep_session() -> None:
+        # The CSRF token lives in the session: keep it past a browser restart,
+        # so a scoring page reopened from a phone's tabs still submits.
+        from flask import session
+
+        session.permanent = True
+
     if app.config["AUTO_MIGRATE"]:
         upgrade_schema(app)
     return app

@@ -95,9 +95,17 @@ def append_deal(game: Game, facts: Mapping[str, Any]) -> GameResult:
     result = score(game, [*game.facts, facts])
     position = game.deals[-1].position + 1 if game.deals else 0
     game.deals.append(Deal(position=position, facts=facts))
+    game.draft = None  # the half-entered deal is now a whole one
     game.touch()
     db.session.commit()
     return result
+
+
+def save_draft(game: Game, draft: Mapping[str, Any] | None) -> None:
+    """Keep (or with None, drop) the next deal's half-entered facts, checked by the caller."""
+    game.draft = copy.deepcopy(dict(draft)) if draft is not None else None
+    game.touch()
+    db.session.commit()
 
 
 def replace_deal(game: Game, k: int, facts: Mapping[str, Any]) -> GameResult:

@@ -69,7 +69,7 @@ PARTNERSHIP = "partnership"
 TRICKS_WITH_JOKERS = {2: 26, 3: 18, 4: 13, 5: 10}
 TRICKS_WITHOUT_JOKERS = {2: 26, 3: 17, 4: 13, 5: 10}
 
-BAG_LIMIT = 10
+BAG_LIMIT = 11
 BAG_PENALTY = 100
 NIL_POINTS = 100
 BLIND_NIL_POINTS = 200
@@ -185,6 +185,7 @@ def _check_blind(setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
             )
         ]
     bids = facts.get("bids")
+    lo, hi = bid_range(setup)
     errors = []
     for seat, is_blind in enumerate(blind):
         if not is_blind:
@@ -201,7 +202,12 @@ def _check_blind(setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
                     seat=seat,
                 )
             )
-        elif isinstance(bids, list) and len(bids) == setup.n and bids[seat] != 0:
+        elif (
+            isinstance(bids, list)
+            and len(bids) == setup.n
+            and is_int(bids[seat])
+            and lo < bids[seat] <= hi  # a bid out of range is reported under "bids"
+        ):
             errors.append(
                 FieldError(
                     "blind",

@@ -22,6 +22,9 @@ def entry_form(game: Game, data: dict[str, Any] | None = None) -> RulesForm:
     form_class = ENTRY_FORMS.get(game.kind)
     if form_class is None:
         abort(404)
+    if data is None and game.draft:
+        # A half-entered deal survives a reload and another device.
+        data = form_class.data_from(game.draft)
     return form_class.for_setup(service.setup_of(game), data)
 
 
@@ -71,6 +74,35 @@ def add_deal(game_id: str) -> ResponseReturnValue:
             return redirect(url_for(".show", game_id=game.id, _anchor="entry"), 303)
     result = service.score(game)
     return render_region("games/show.html", "games/_live.html", 422, **game_context(game, result, form))
+
+
+@bp.post("/<game_id>/draft")
+def save_draft(game_id: str) -> ResponseReturnValue:
+    """Keep the first part of a deal entered in steps (bids before tricks, tricks one by one)."""
+    game = load_game(game_id)
+    require_edit(game)
+    form_class = ENTRY_FORMS.get(game.kind)
+    if form_class is None or not hasattr(form_class, "check_draft"):
+        abort(404)
+    form = form_class.for_setup(service.setup_of(game))
+    result = service.score(game)
+    if form.validate_on_submit():
+        if request.form.get("discard"):
+            service.save_draft(game, None)
+            return redirect_or_region(game, result)
+        draft = form.to_draft(service.setup_of(game))
+        errors = form_class.check_draft(service.game_rules(game), result, draft)
+        if not errors:
+            service.save_draft(game, draft)
+            return redirect_or_region(game, result)
+        form.apply_errors(errors)
+    return render_region("games/show.html", "games/_live.html", 422, **game_context(game, result, form))
+
+
+def redirect_or_region(game: Game, result: GameResult) -> ResponseReturnValue:
+    if is_htmx():
+        return render_region("games/show.html", "games/_live.html", **game_context(game, result))
+    return redirect(url_for(".show", game_id=game.id, _anchor="entry"), 303)
 
 
 def deal_index(game: Game, k: int) -> int:

@@ -734,18 +734,32 @@ def test_invalid_turns_are_refused(game, mutation, rnd):
         field = "guards"
         bad["guards"][seat] = rnd.choice([0, 10, "K", None] if hidden else [0, 10, "A", None, True])
     elif mutation == "captured":
-        gone = [(s, spy) for s in range(n) for spy in SPIES if state.captured_in(s, spy) is not None]
+        # Captured earlier, worked out from the facts alone: sent to the secret its owner guarded.
+        gone = [
+            (s, o["spy"])
+            for earlier in facts[:k]
+            for s, mine in enumerate(earlier["orders"])
+            for o in mine
+            if earlier["guards"][o["target"]] == o["secret"]
+        ]
         if not gone:
             return
         seat, spy = rnd.choice(gone)
         bad["orders"][seat].append({"spy": spy, "target": (seat + 1) % n, "secret": "A" if hidden else 1})
     else:  # stay
         field = "guards"
-        stuck = [s for s in range(n) if state.must_move(s) is not None]
+        if k == 0:
+            return
+        # A policeman that caught nobody last turn, worked out from the facts alone.
+        last = facts[k - 1]
+        caught = {
+            o["target"] for mine in last["orders"] for o in mine if last["guards"][o["target"]] == o["secret"]
+        }
+        stuck = [s for s in range(n) if s not in caught]
         if not stuck:
             return
         seat = rnd.choice(stuck)
-        bad["guards"][seat] = state.must_move(seat)
+        bad["guards"][seat] = last["guards"][seat]
     errors = rules.check(GAME, setup, [*facts[:k], bad, *facts[k + 1 :]])
     assert errors
     assert all(e.deal == k for e in errors)
