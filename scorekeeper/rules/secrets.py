@@ -563,7 +563,7 @@ class Secrets(Game):
                     notes.append(
                         msg(
                             N_(
-                                "{player}'s policeman caught no spy: next turn he must guard another secret than {secret}."
+                                "{player}'s policeman caught no spy: next turn he must guard a secret other than {secret}."
                             ),
                             player=setup.players[seat],
                             secret=guards[seat],

@@ -69,7 +69,7 @@ PARTNERSHIP = "partnership"
 TRICKS_WITH_JOKERS = {2: 26, 3: 18, 4: 13, 5: 10}
 TRICKS_WITHOUT_JOKERS = {2: 26, 3: 17, 4: 13, 5: 10}
 
-BAG_LIMIT = 11
+BAG_LIMIT = 10
 BAG_PENALTY = 100
 NIL_POINTS = 100
 BLIND_NIL_POINTS = 200
@@ -389,10 +389,8 @@ class Spades(Game):
                 bids.append(0)
                 blind.append(blind_allowed(setup) and rng.random() < 0.3)
                 continue
-            if roll < 0.8:
-                bid = won + rng.randint(-2, 2)  # a bid near what was won: mostly made
-            else:
-                bid = rng.randint(lo, hi)
+            # Mostly a bid near what was won (so most contracts are made), else any bid.
+            bid = won + rng.randint(-2, 2) if roll < 0.8 else rng.randint(lo, hi)
             bids.append(min(max(bid, 1), hi))
             blind.append(False)
         facts: dict[str, Any] = {"bids": bids, "tricks": tricks}

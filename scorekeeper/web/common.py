@@ -60,6 +60,10 @@ def is_htmx() -> bool:
 
 def render_region(page: str, partial: str, status: int = 200, **context: Any) -> ResponseReturnValue:
     """The whole page, or to htmx only the region that changed."""
-    response = make_response(render_template(partial if is_htmx() else page, **context), status)
+    htmx = is_htmx()
+    response = make_response(render_template(partial if htmx else page, **context), status)
     response.vary.add("HX-Request")
+    if htmx and status == 422:
+        # A refused entry: bring the form (and its messages) into view, not the scoreboard.
+        response.headers["HX-Reswap"] = "outerHTML show:#entry:top"
     return response

@@ -90,7 +90,7 @@ def save_draft(game_id: str) -> ResponseReturnValue:
         if request.form.get("discard"):
             service.save_draft(game, None)
             return redirect_or_region(game, result)
-        draft = form.to_draft(service.setup_of(game))
+        draft = form.to_draft(service.setup_of(game), game.draft or {})
         errors = form_class.check_draft(service.game_rules(game), result, draft)
         if not errors:
             service.save_draft(game, draft)
