@@ -246,7 +246,7 @@ def test_policeman_must_move_after_catching_nobody():
     back = turn([[], [], []], [1, 7, 1])
     assert errors_of(setup, [t1, moved, back]) == []
     notes = play(GAME, setup, [t1]).deals[0].notes
-    assert str(notes[B]) == "Bob's policeman caught no spy: next turn he must guard another secret than 7."
+    assert str(notes[B]) == "Bob's policeman caught no spy: next turn he must guard a secret other than 7."
 
 
 def test_policeman_that_caught_a_spy_may_stay():
