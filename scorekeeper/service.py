@@ -137,7 +137,7 @@ def export_record(game: Game, result: GameResult | None = None, translate=None) 
     result = result or score(game)
     kind = game_rules(game)
     render = (lambda m: m.render(translate)) if translate else (lambda m: m.render())
-    return {
+    record = {
         "format": FORMAT,
         "game": game.kind,
         "options": dict(game.options),
@@ -153,3 +153,18 @@ def export_record(game: Game, result: GameResult | None = None, translate=None) 
         "winners": list(result.winners),
         "tiebreak": result.tiebreak,
     }
+    if kind.hides_scores(result.setup) and not result.finished:
+        # Private facts (Hidden Secrets' values) stay out of the public record until the end.
+        record.update(rendered(kind.public_export(result.setup, result) or {}, render))
+    return record
+
+
+def rendered(value: Any, render) -> Any:
+    """``value`` with every :class:`Msg` inside it turned into text."""
+    if isinstance(value, rules.Msg):
+        return render(value)
+    if isinstance(value, Mapping):
+        return {k: rendered(v, render) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [rendered(v, render) for v in value]
+    return value

@@ -18,6 +18,7 @@ from .base import (
     check,
     check_setup,
     msg,
+    nmsg,
     play,
 )
 from .euchre import Euchre
@@ -50,5 +51,6 @@ __all__ = [
     "check_setup",
     "get",
     "msg",
+    "nmsg",
     "play",
 ]

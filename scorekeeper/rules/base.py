@@ -23,18 +23,31 @@ def N_(text: str) -> str:
 
 @dataclass(frozen=True)
 class Msg:
-    """A translatable message: a msgid in ``str.format`` style and its parameters."""
+    """A translatable message: a msgid in ``str.format`` style and its parameters.
+
+    A message whose wording depends on a number (``plural`` set, see
+    :func:`nmsg`) is chosen by ``count`` through the language's plural forms.
+    """
 
     text: str
     params: tuple[tuple[str, Any], ...] = ()
+    plural: str | None = None
+    count: int = 1
 
-    def render(self, gettext=None, number=None) -> str:
-        """The message in words; ``gettext`` translates, ``number`` formats ints."""
-        template = gettext(self.text) if gettext else self.text
+    def render(self, gettext=None, number=None, ngettext=None) -> str:
+        """The message in words; ``gettext``/``ngettext`` translate, ``number`` formats ints."""
+        if self.plural is not None:
+            if ngettext:
+                template = ngettext(self.text, self.plural, self.count)
+            else:
+                template = self.text if self.count == 1 else self.plural
+        else:
+            # "" is no msgid: gettext("") would answer the catalog's header.
+            template = gettext(self.text) if gettext and self.text else self.text
         values = {}
         for key, value in self.params:
             if isinstance(value, Msg):
-                value = value.render(gettext, number)
+                value = value.render(gettext, number, ngettext)
             elif number is not None and isinstance(value, int) and not isinstance(value, bool):
                 value = number(value)
             values[key] = value
@@ -47,6 +60,12 @@ class Msg:
 def msg(text: str, **params: Any) -> Msg:
     """Build a :class:`Msg`; ``text`` must be a literal marked with ``N_``."""
     return Msg(text, tuple(params.items()))
+
+
+def nmsg(singular: str, plural: str, count: int, **params: Any) -> Msg:
+    """A :class:`Msg` worded by ``count`` ("{n} trick" / "{n} tricks"): both literals, not marked
+    with ``N_`` (the extraction keyword ``nmsg:1,2`` finds them); pass ``n=count`` to show it."""
+    return Msg(singular, tuple(params.items()), plural, count)
 
 
 @dataclass(frozen=True)
@@ -176,6 +195,7 @@ class Game:
     # The game record's key for the list of deals (Secrets records "turns").
     record_key: ClassVar[str] = "deals"
     ties_share: ClassVar[bool] = False
+    ended_message: ClassVar[str] = N_("The game ended after deal {n}: no deal can follow it.")
     has_dealer: ClassVar[bool] = True
 
     # -- setup ---------------------------------------------------------------
@@ -216,6 +236,18 @@ class Game:
         if len(leaders) > len(sides[0]) and not self.ties_share:
             return ()
         return leaders
+
+    def hides_scores(self, setup: Setup) -> bool:
+        """True when scores would reveal private facts until the game ends (Hidden Secrets)."""
+        return False
+
+    def public_export(self, setup: Setup, result: GameResult) -> Mapping[str, Any] | None:
+        """Record fields to show instead of the full ones while :meth:`hides_scores` holds.
+
+        Keys are game-record keys (``options``, ``scores``, ``explanations``,
+        ``totals``...); values may hold :class:`Msg`, rendered by the caller.
+        """
+        return None
 
     def planned_deals(self, setup: Setup) -> int | None:
         """How many deals the game has before any tiebreak, when that is fixed."""
@@ -434,7 +466,7 @@ def play(game: Game, setup: Setup, deals: Sequence[Mapping[str, Any]]) -> GameRe
                     FieldError(
                         "deals",
                         msg(
-                            N_("The game ended after deal {n}: no deal can follow it."),
+                            game.ended_message,
                             n=k,
                         ),
                         deal=k,

@@ -278,6 +278,7 @@ class Secrets(Game):
     # The game record holds this game's rounds under "turns" instead of "deals".
     record_key = "turns"
     deal_word = N_("turn")
+    ended_message = N_("The game ended after turn {n}: no turn can follow it.")
     ties_share = True
     has_dealer = False
 
