@@ -30,14 +30,18 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
-        SECRET_KEY=DEFAULT_SECRET_KEY,
+        # None: this instance's own random key, kept in instance/secret_key (web/security.py).
+        SECRET_KEY=None,
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite'}",
         # A scoring page stays open all evening: its CSRF token must not expire.
         WTF_CSRF_TIME_LIMIT=None,
         PERMANENT_SESSION_LIFETIME=timedelta(days=365),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
+        # Request size limits: a whole game record fits well within them.
         MAX_CONTENT_LENGTH=1024 * 1024,
+        MAX_FORM_MEMORY_SIZE=64 * 1024,
+        MAX_FORM_PARTS=1000,
         AUTO_MIGRATE=True,
         LANGUAGES=("en", "pl", "pt"),
         BABEL_DEFAULT_LOCALE="en",
@@ -51,10 +55,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    from .web import security
+
+    security.ensure_secret_key(app, DEFAULT_SECRET_KEY)
 
     from . import i18n
     from .db import db, migrate, upgrade_schema
-    from .web import api, games, main, present
+    from .web import api, games, main, present, table
 
     db.init_app(app)
     migrate.init_app(app, db)
@@ -66,6 +73,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(main.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(table.bp)
+    security.init_app(app)
+    from .web import records
+
+    app.register_blueprint(records.bp)  # lists, players, exports, import, backup commands
+    from .web import secrets as secrets_pages
+
+    app.register_blueprint(secrets_pages.bp)  # Secrets: allotments, private links and reports
     main.register_error_pages(app)
     present.init_app(app)
 

@@ -15,7 +15,10 @@ class Base(DeclarativeBase):
     pass
 
 
-db = SQLAlchemy(model_class=Base)
+# A write commits and then shows what it wrote: the objects keep their state after the
+# commit instead of being loaded again (service._write; a refused write rolls back,
+# which does expire them, so a retry reads the game anew).
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate(directory=MIGRATIONS)
 
 

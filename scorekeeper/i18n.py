@@ -1,23 +1,47 @@
-"""Languages: Flask-Babel set-up and the bridge that renders rules' messages."""
+"""Languages: Flask-Babel set-up and the bridge that renders rules' messages.
+
+The catalogs are ``translations/<lang>/LC_MESSAGES/messages.po`` in this
+package; their .mo files are compiled here at start when missing or stale
+(see :mod:`scorekeeper.catalogs`), so no step is needed after an install or
+a pull. ``scorekeeper i18n update`` re-extracts the messages into the .po files.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import click
 from flask import Flask, current_app, request
-from flask_babel import Babel, format_decimal, get_locale
+from flask_babel import Babel, format_decimal, get_locale, get_translations
 from flask_babel import gettext as _gettext
 
+from . import catalogs
 from .rules import Msg
 
 babel = Babel()
+
+# The locale whose formats (numbers, dates) a language uses: our Portuguese is European.
+FORMATS = {"pt": "pt_PT"}
 
 
 def select_locale() -> str | None:
     """The language remembered on this device, else the browser's best match."""
     languages = current_app.config["LANGUAGES"]
     chosen = request.cookies.get("lang")
-    if chosen in languages:
-        return chosen
-    return request.accept_languages.best_match(languages)
+    if chosen not in languages:
+        chosen = request.accept_languages.best_match(languages)
+    return FORMATS.get(chosen, chosen)
+
+
+def html_lang() -> str:
+    """The page's language as HTML wants it (BCP 47: "pt-PT", not "pt_PT")."""
+    locale = get_locale()
+    return str(locale).replace("_", "-") if locale else "en"
+
+
+def _ngettext(singular: str, plural: str, n: int) -> str:
+    # Not flask_babel.ngettext: that one %-formats, and rules' messages are str.format templates.
+    return get_translations().ungettext(singular, plural, n)
 
 
 def render(message: Msg | str | None) -> str:
@@ -25,12 +49,60 @@ def render(message: Msg | str | None) -> str:
     if message is None:
         return ""
     if isinstance(message, str):
-        return _gettext(message)
-    return message.render(_gettext, format_decimal)
+        return _gettext(message) if message else ""
+    return message.render(_gettext, format_decimal, _ngettext)
+
+
+def compile_translations(app: Flask) -> None:
+    """Build the .mo files that are missing or older than their .po (quick when none is).
+
+    Where the package is read-only (an installed wheel), they go to the instance folder.
+    """
+    directories = [str(catalogs.TRANSLATIONS)]
+    try:
+        catalogs.compile_catalogs()
+    except OSError:
+        fallback = Path(app.instance_path) / "translations"
+        catalogs.compile_catalogs(target=fallback)
+        directories.insert(0, str(fallback))
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", ";".join(directories))
+
+
+@click.group("i18n")
+def i18n_cli() -> None:
+    """Translation catalogs (scorekeeper/translations)."""
+
+
+@i18n_cli.command("update")
+def update_command() -> None:
+    """Extract every message from the code and templates and merge it into the .po files."""
+    report = catalogs.update()
+    for locale, found in report.items():
+        click.echo(f"{locale}: {len(found['new'])} new, {len(found['untranslated'])} to translate")
+        for text in found["untranslated"]:
+            click.echo(f"  {text if isinstance(text, str) else ' | '.join(text)}")
+
+
+@i18n_cli.command("compile")
+def compile_command() -> None:
+    """Rebuild every .mo file from its .po (the app also does this at start when needed)."""
+    for path in catalogs.compile_catalogs(force=True):
+        click.echo(path)
 
 
 def init_app(app: Flask) -> None:
+    compile_translations(app)
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.filters["t"] = render
-    app.jinja_env.filters["num"] = format_decimal
+    # None is a figure the page may not show yet (Hidden Secrets' scores before the end).
+    app.jinja_env.filters["num"] = lambda value: "?" if value is None else format_decimal(value)
     app.jinja_env.globals["get_locale"] = get_locale
+    app.jinja_env.globals["html_lang"] = html_lang
+    app.cli.add_command(i18n_cli)
+
+    @app.after_request
+    def vary_by_language(response):
+        # A page's words depend on the browser's languages and the "lang" cookie.
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+        return response

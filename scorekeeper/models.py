@@ -38,6 +38,8 @@ class Game(db.Model):
     draft: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    # A deleted game is kept (and can be restored by its scorer) until this is cleared.
+    deleted_at: Mapped[datetime | None] = mapped_column(nullable=True, default=None)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan", lazy="selectin"
@@ -85,3 +87,33 @@ class Deal(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     game: Mapped[Game] = relationship(back_populates="deals")
+
+
+class Change(db.Model):
+    """One change to a game, as the history shows it and undo reverses it.
+
+    ``before``/``after`` are the facts (or the draft) the change replaced and
+    wrote; ``position`` is the deal's stored position (positions are never
+    reused, so a deleted deal can be put back where it was). ``token`` is the
+    submission's idempotency token: a replayed submission finds its change here.
+    """
+
+    __tablename__ = "game_change"
+    __table_args__ = (UniqueConstraint("game_id", "token"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    # The game's version this change produced.
+    version: Mapped[int]
+    # create, append, replace, delete, restore (a deleted deal put back), draft, delete_game, restore_game
+    kind: Mapped[str] = mapped_column(String(20))
+    deal_index: Mapped[int | None] = mapped_column(nullable=True)
+    position: Mapped[int | None] = mapped_column(nullable=True)
+    before: Mapped[Any | None] = mapped_column(JSON, nullable=True)
+    after: Mapped[Any | None] = mapped_column(JSON, nullable=True)
+    # The change this one undid, if it is an undo.
+    undoes: Mapped[int | None] = mapped_column(nullable=True)
+    token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    device_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    device: Mapped[str] = mapped_column(String(80), default="")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -7,13 +7,22 @@ before anything is written, so a refused entry leaves the record as it was.
 from __future__ import annotations
 
 import copy
+import random
 import secrets
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
+
+from sqlalchemy import case, func, null, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.exc import ObjectDeletedError
 
 from . import rules
 from .db import db
-from .models import Deal, Game, Seat, hash_key
+from .models import Change, Deal, Game, Seat, hash_key, utcnow
 from .rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from .rules.base import N_, check_setup
 
@@ -41,6 +50,12 @@ def setup_of(game: Game) -> Setup:
 
 def score(game: Game, deals: Sequence[Mapping[str, Any]] | None = None) -> GameResult:
     """The derived state of ``game``, or of ``game`` with other deals in its place."""
+    if deals:
+        # A set-up finished after creation (Hidden Secrets' allotments, see set_options)
+        # takes no deal until the rules accept it whole.
+        errors = game_rules(game).check_setup(setup_of(game))
+        if errors:
+            raise InvalidFacts(errors)
     return rules.play(game_rules(game), setup_of(game), game.facts if deals is None else deals)
 
 
@@ -70,10 +85,151 @@ def parse_record(data: Any) -> tuple[rules.Game, Setup, list[dict[str, Any]]]:
     return game, setup, copy.deepcopy(deals)
 
 
+# ---- Writes. Every change to a game passes through ``_write``: one place for the
+# version check (no lost update), the idempotency token (no double deal) and
+# the history (what changed, when, from which device; undo reads it back).
+
+
+@dataclass(frozen=True)
+class Via:
+    """What a write was based on and where it comes from; every part is optional.
+
+    ``version``: the game's version the writer saw; if the game has changed
+    since, the write is refused with :class:`Conflict`. Without it a write
+    applies to the newest state (the JSON API without ``If-Match``).
+    ``token``: the submission's idempotency token; a submission whose token is
+    already recorded raises :class:`AlreadyDone` and writes nothing.
+    """
+
+    version: int | None = None
+    token: str | None = None
+    device_id: str | None = None
+    device: str = ""
+
+
+class Conflict(Exception):
+    """The game changed since the version the write was based on; nothing was written."""
+
+    def __init__(self, game: Game, based_on: int | None):
+        super().__init__(f"game {game.id} is at version {game.version}, not {based_on}")
+        self.game = game
+        self.based_on = based_on
+
+
+class AlreadyDone(Exception):
+    """This submission's token is already recorded: it was saved once, and is not saved again."""
+
+    def __init__(self, change: Change):
+        super().__init__(f"change {change.id} has this token")
+        self.change = change
+
+
+class GameGone(LookupError):
+    """The game is deleted (or was deleted while the write was on its way)."""
+
+
+class DealGone(LookupError):
+    """The deal a write names is not there (any more)."""
+
+
+class CannotUndo(Exception):
+    """The change can no longer be undone as it was: the game has moved on."""
+
+
+# A write without a version retries on a newer state; each round one writer wins.
+RETRIES = 24
+
+Plan = tuple[Any, Callable[[], Change]]
+Planner = Callable[[], Plan]
+# The highest deal position the game's history has used, read by ``_guard`` for the write in progress.
+_history_top: ContextVar[int | None] = ContextVar("_history_top", default=None)
+
+
+class _Raced(Exception):
+    pass
+
+
+def _guard(game: Game, via: Via, deleted_ok: bool = False) -> int | None:
+    """Refuse a replayed, stale or deleted write; return the highest position the history has used.
+
+    One query reads both from the history: whether this token is recorded, and that position.
+    """
+    try:
+        version, deleted_at = game.version, game.deleted_at
+    except ObjectDeletedError:
+        raise GameGone(game.id) from None
+    done = func.max(case((Change.token == via.token, Change.id))) if via.token else null()
+    top, done_id = db.session.execute(
+        select(func.max(Change.position), done).where(Change.game_id == game.id)
+    ).one()
+    if done_id is not None:
+        raise AlreadyDone(db.session.get(Change, done_id))
+    if deleted_at is not None and not deleted_ok:
+        raise GameGone(game.id)
+    if via.version is not None and via.version != version:
+        raise Conflict(game, via.version)
+    return top
+
+
+def _claim(game: Game) -> None:
+    """Take the next version, if nobody took it since ``game`` was read: the gate every write passes.
+
+    A conditional UPDATE is the first statement of the write: on PostgreSQL it
+    waits for a concurrent writer of the same game and then matches no row; on
+    SQLite it takes the database's write lock. Either way one writer per
+    version gets through, and the other sees the newer state and is judged again.
+    """
+    table = Game.__table__
+    old, now = game.version, utcnow()
+    result = db.session.execute(
+        update(table)
+        .where(table.c.id == game.id, table.c.version == old)
+        .values(version=old + 1, updated_at=now)
+    )
+    if result.rowcount != 1:
+        raise _Raced
+    set_committed_value(game, "version", old + 1)
+    set_committed_value(game, "updated_at", now)
+
+
+def _write(game: Game, via: Via | None, plan: Planner, deleted_ok: bool = False) -> Any:
+    """Judge ``plan`` on the game as stored, then apply it and record it, exactly once.
+
+    ``plan()`` checks the change against the rules (raising what refuses it)
+    and returns the result to hand back and the function that applies it.
+    """
+    via = via or Via()
+    for attempt in range(RETRIES):
+        _history_top.set(_guard(game, via, deleted_ok))
+        result, apply = plan()
+        try:
+            _claim(game)
+            change = apply()
+            change.game_id = game.id
+            change.version = game.version
+            change.token = via.token
+            change.device_id = via.device_id
+            change.device = (via.device or "")[:80]
+            db.session.add(change)
+            db.session.commit()
+        except (_Raced, IntegrityError):
+            # Someone else changed the game meanwhile: read it again and judge anew.
+            db.session.rollback()
+            time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+            continue
+        except BaseException:
+            db.session.rollback()
+            raise
+        return result
+    _guard(game, via, deleted_ok)
+    raise Conflict(game, via.version)
+
+
 def create_game(
-    game_rules_: rules.Game, setup: Setup, deals: Sequence[Mapping[str, Any]] = ()
+    game_rules_: rules.Game, setup: Setup, deals: Sequence[Mapping[str, Any]] = (), via: Via | None = None
 ) -> tuple[Game, str]:
     """Store a new game (already checked) and return it with its edit key."""
+    via = via or Via()
     key = new_token(24)
     game = Game(
         id=new_token(12),
@@ -81,55 +237,269 @@ def create_game(
         options=dict(setup.options),
         first_dealer=setup.first_dealer,
         edit_key_hash=hash_key(key),
+        version=1,
         seats=[Seat(position=i, name=name) for i, name in enumerate(setup.players)],
         deals=[Deal(position=k, facts=dict(facts)) for k, facts in enumerate(deals)],
     )
     db.session.add(game)
+    db.session.flush()  # the game row first: its history refers to it
+    db.session.add(
+        Change(
+            game_id=game.id,
+            version=1,
+            kind="create",
+            after=len(game.deals),
+            device_id=via.device_id,
+            device=(via.device or "")[:80],
+        )
+    )
     db.session.commit()
     return game, key
 
 
-def append_deal(game: Game, facts: Mapping[str, Any]) -> GameResult:
-    """Add the next deal; raise :class:`InvalidFacts` (deal index set) and change nothing if refused."""
-    facts = copy.deepcopy(dict(facts))
+def _next_position(game: Game) -> int:
+    """A position no deal of this game has had: a deleted deal's place stays free for its undo.
+
+    The highest position in the history was read by ``_guard`` before the
+    version was claimed: a change recorded since would have made the claim fail.
+    """
+    top = _history_top.get()
+    used = [d.position for d in game.deals] + ([top] if top is not None else [])
+    return max(used, default=-1) + 1
+
+
+def _deal_at(game: Game, k: int) -> Deal:
+    if not 0 <= k < len(game.deals):
+        raise DealGone(k)
+    return game.deals[k]
+
+
+def _plan_append(game: Game, facts: dict[str, Any]) -> Plan:
     result = score(game, [*game.facts, facts])
-    position = game.deals[-1].position + 1 if game.deals else 0
-    game.deals.append(Deal(position=position, facts=facts))
-    game.draft = None  # the half-entered deal is now a whole one
-    game.touch()
-    db.session.commit()
-    return result
+
+    def apply() -> Change:
+        position = _next_position(game)
+        game.deals.append(Deal(position=position, facts=copy.deepcopy(facts)))
+        game.draft = None  # the half-entered deal is now a whole one
+        return Change(kind="append", deal_index=len(game.deals) - 1, position=position, after=facts)
+
+    return result, apply
 
 
-def save_draft(game: Game, draft: Mapping[str, Any] | None) -> None:
-    """Keep (or with None, drop) the next deal's half-entered facts, checked by the caller."""
-    game.draft = copy.deepcopy(dict(draft)) if draft is not None else None
-    game.touch()
-    db.session.commit()
-
-
-def replace_deal(game: Game, k: int, facts: Mapping[str, Any]) -> GameResult:
-    """Correct deal ``k``; every later deal is rescored and must still be legal."""
-    facts = copy.deepcopy(dict(facts))
+def _plan_replace(game: Game, k: int, facts: dict[str, Any]) -> Plan:
+    deal = _deal_at(game, k)
     candidate = game.facts
     candidate[k] = facts
     result = score(game, candidate)
-    game.deals[k].facts = facts
-    game.touch()
-    db.session.commit()
-    return result
+
+    def apply() -> Change:
+        before = copy.deepcopy(deal.facts)
+        deal.facts = copy.deepcopy(facts)
+        return Change(kind="replace", deal_index=k, position=deal.position, before=before, after=facts)
+
+    return result, apply
 
 
-def delete_deal(game: Game, k: int) -> GameResult:
-    """Remove deal ``k``; refused when a later deal would become illegal."""
+def _plan_delete(game: Game, k: int) -> Plan:
+    deal = _deal_at(game, k)
     candidate = game.facts
     del candidate[k]
     result = score(game, candidate)
-    db.session.delete(game.deals[k])
-    game.deals.pop(k)
-    game.touch()
-    db.session.commit()
-    return result
+
+    def apply() -> Change:
+        before = copy.deepcopy(deal.facts)
+        db.session.delete(deal)
+        game.deals.pop(k)
+        return Change(kind="delete", deal_index=k, position=deal.position, before=before)
+
+    return result, apply
+
+
+def _plan_restore(game: Game, position: int, facts: dict[str, Any]) -> Plan:
+    if any(d.position == position for d in game.deals):
+        raise CannotUndo(position)
+    k = sum(1 for d in game.deals if d.position < position)
+    candidate = game.facts
+    candidate.insert(k, facts)
+    result = score(game, candidate)
+
+    def apply() -> Change:
+        game.deals.insert(k, Deal(position=position, facts=copy.deepcopy(facts)))
+        return Change(kind="restore", deal_index=k, position=position, after=facts)
+
+    return result, apply
+
+
+def _plan_draft(game: Game, draft: dict[str, Any] | None) -> Plan:
+    def apply() -> Change:
+        before = copy.deepcopy(game.draft)
+        game.draft = copy.deepcopy(draft)
+        return Change(kind="draft", before=before, after=draft)
+
+    return None, apply
+
+
+def _plan_game_deleted(game: Game, deleted: bool) -> Plan:
+    if (game.deleted_at is not None) == deleted:
+        raise CannotUndo(game.id)
+
+    def apply() -> Change:
+        game.deleted_at = utcnow() if deleted else None
+        return Change(kind="delete_game" if deleted else "restore_game")
+
+    return None, apply
+
+
+def append_deal(game: Game, facts: Mapping[str, Any], via: Via | None = None) -> GameResult:
+    """Add the next deal; raise :class:`InvalidFacts` (deal index set) and change nothing if refused."""
+    facts = copy.deepcopy(dict(facts))
+    return _write(game, via, lambda: _plan_append(game, facts))
+
+
+def save_draft(game: Game, draft: Mapping[str, Any] | None, via: Via | None = None) -> None:
+    """Keep (or with None, drop) the next deal's half-entered facts, checked by the caller."""
+    kept = copy.deepcopy(dict(draft)) if draft is not None else None
+    _write(game, via, lambda: _plan_draft(game, kept))
+
+
+def replace_deal(game: Game, k: int, facts: Mapping[str, Any], via: Via | None = None) -> GameResult:
+    """Correct deal ``k``; every later deal is rescored and must still be legal."""
+    facts = copy.deepcopy(dict(facts))
+    return _write(game, via, lambda: _plan_replace(game, k, facts))
+
+
+def delete_deal(game: Game, k: int, via: Via | None = None) -> GameResult:
+    """Remove deal ``k``; refused when a later deal would become illegal."""
+    return _write(game, via, lambda: _plan_delete(game, k))
+
+
+def delete_game(game: Game, via: Via | None = None) -> None:
+    """Delete the game: it leaves the lists, and its scorer can restore it (undo)."""
+    _write(game, via, lambda: _plan_game_deleted(game, True))
+
+
+def restore_game(game: Game, via: Via | None = None) -> None:
+    """Bring a deleted game back."""
+    _write(game, via, lambda: _plan_game_deleted(game, False), deleted_ok=True)
+
+
+def set_options(
+    game: Game,
+    revise: Callable[[dict[str, Any]], tuple[dict[str, Any], Sequence[int]]],
+    via: Via | None = None,
+) -> GameResult:
+    """Change a game's options after creation: Hidden Secrets' allotments, given before turn 1.
+
+    ``revise(options)`` gets the options as stored (again after a concurrent
+    write) and returns the new ones and the seats whose part of them is still
+    to come. The rules' set-up check judges the new options; before the first
+    deal its complaints about those seats only are let through (:func:`score`
+    then takes no deal until none is left). Raises :class:`InvalidFacts`.
+    The history notes the change without the options: they may be private.
+    """
+    kind = game_rules(game)
+
+    def plan() -> Plan:
+        options, waiting = revise(copy.deepcopy(dict(game.options)))
+        errors, _checked = check_setup(kind, game.players, options, game.first_dealer)
+        if not game.deals:
+            errors = [e for e in errors if e.seat is None or e.seat not in waiting]
+        if errors:
+            raise InvalidFacts(errors)
+        result = rules.play(kind, Setup(tuple(game.players), options, game.first_dealer), game.facts)
+
+        def apply() -> Change:
+            game.options = copy.deepcopy(options)
+            return Change(kind="options")
+
+        return result, apply
+
+    return _write(game, via, plan)
+
+
+def history(game: Game) -> list[Change]:
+    """Every change to the game, newest first."""
+    return list(
+        db.session.scalars(select(Change).where(Change.game_id == game.id).order_by(Change.id.desc()))
+    )
+
+
+def latest_change(game: Game) -> Change | None:
+    return db.session.scalar(
+        select(Change).where(Change.game_id == game.id).order_by(Change.id.desc()).limit(1)
+    )
+
+
+def find_change(game: Game, change_id: int) -> Change | None:
+    change = db.session.get(Change, change_id)
+    return change if change is not None and change.game_id == game.id else None
+
+
+def _check_undoable(game: Game, change: Change) -> None:
+    """Refuse (:class:`CannotUndo`) unless the game still holds what ``change`` wrote."""
+    if change.kind in ("delete_game", "restore_game"):
+        if (game.deleted_at is not None) != (change.kind == "delete_game"):
+            raise CannotUndo(change.id)
+        return
+    if game.deleted_at is not None:
+        raise GameGone(game.id)
+    positions = {d.position: d for d in game.deals}
+    if change.kind in ("append", "restore", "replace"):
+        deal = positions.get(change.position)
+        if deal is None or deal.facts != change.after:
+            raise CannotUndo(change.id)
+    elif change.kind == "delete":
+        if change.position in positions:
+            raise CannotUndo(change.id)
+    elif change.kind == "draft":
+        if game.draft != change.after:
+            raise CannotUndo(change.id)
+    else:  # a game's creation is undone by deleting the game
+        raise CannotUndo(change.id)
+
+
+def can_undo(game: Game, change: Change) -> bool:
+    """Whether ``change`` can still be undone as it was (the rules may still refuse the result)."""
+    try:
+        _check_undoable(game, change)
+    except (CannotUndo, GameGone):
+        return False
+    return True
+
+
+def _undo_plan(game: Game, change: Change) -> Plan:
+    """How to put back what ``change`` replaced, through the same plans as any other write."""
+    _check_undoable(game, change)
+    if change.kind in ("delete_game", "restore_game"):
+        return _plan_game_deleted(game, change.kind == "restore_game")
+    if change.kind == "delete":
+        return _plan_restore(game, change.position, copy.deepcopy(change.before))
+    if change.kind == "draft":
+        return _plan_draft(game, copy.deepcopy(change.before))
+    k = next(k for k, d in enumerate(game.deals) if d.position == change.position)
+    if change.kind == "replace":
+        return _plan_replace(game, k, copy.deepcopy(change.before))
+    return _plan_delete(game, k)  # an appended or restored deal
+
+
+def undo(game: Game, change: Change, via: Via | None = None) -> Any:
+    """Put back what ``change`` replaced, as a new change (so an undo can itself be undone)."""
+    change_id = change.id
+
+    def plan() -> Plan:
+        current = find_change(game, change_id)
+        if current is None:
+            raise CannotUndo(change_id)
+        result, apply = _undo_plan(game, current)
+
+        def apply_undo() -> Change:
+            made = apply()
+            made.undoes = change_id
+            return made
+
+        return result, apply_undo
+
+    return _write(game, via, plan, deleted_ok=True)
 
 
 def export_record(game: Game, result: GameResult | None = None, translate=None) -> dict[str, Any]:

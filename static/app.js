@@ -34,12 +34,17 @@
 
   document.addEventListener("click", function (event) {
     if (event.target.closest("[data-print]")) { window.print(); }
+    if (event.target.closest("[data-back]")) { window.history.back(); }
   });
 
-  // A save that never reached the server must not look saved.
-  document.addEventListener("htmx:sendError", function (event) {
-    var form = event.target.closest("form");
-    if (!form) { return; }
+  // A save that failed must not look saved: say so at once, in the form, and keep the entry
+  // there. The form keeps its submission token, so tapping again saves it exactly once.
+  function messages(form) {
+    var box = form.querySelector(".save-messages");
+    return box ? box.dataset : {};
+  }
+
+  function notSaved(form, text) {
     var note = form.querySelector(".send-error");
     if (!note) {
       note = document.createElement("p");
@@ -47,6 +52,62 @@
       note.setAttribute("role", "alert");
       form.prepend(note);
     }
-    note.textContent = form.dataset.sendError || "Not saved: no connection. Try again.";
+    note.textContent = text;
+    note.scrollIntoView({block: "nearest"});
+  }
+
+  function failedForm(event) {
+    var elt = event.detail && event.detail.elt;
+    var form = elt && elt.closest ? elt.closest("form") : null;
+    return form && form.method && form.method.toLowerCase() === "post" ? form : null;
+  }
+
+  document.addEventListener("htmx:sendError", function (event) {
+    var form = failedForm(event);
+    if (!form) { return; }
+    notSaved(form, form.dataset.sendError || messages(form).sendError || "Not saved: no connection. Try again.");
+  });
+
+  document.addEventListener("htmx:timeout", function (event) {
+    var form = failedForm(event);
+    if (!form) { return; }
+    notSaved(form, messages(form).timeout || messages(form).sendError || "Not saved: no answer. Try again.");
+  });
+
+  document.addEventListener("htmx:responseError", function (event) {
+    var form = failedForm(event);
+    if (!form) { return; }
+    var xhr = event.detail.xhr;
+    // Our error answers carry one sentence that says what happened (templates/_error.html).
+    var said = "";
+    try {
+      var doc = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
+      var p = doc.querySelector(".error-page p");
+      said = p ? p.textContent.trim() : "";
+    } catch (e) { said = ""; }
+    var generic = (messages(form).serverError || "Not saved ({code}). Try again.").replace("{code}", xhr.status);
+    notSaved(form, said ? said + " " + generic : generic);
+  });
+
+  // A new answer clears the failure note of the form it replaces or keeps.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    // A followed region asks nothing while the page is not on screen.
+    if (elt.dataset && elt.dataset.etag && document.visibilityState === "hidden") {
+      event.preventDefault();
+      return;
+    }
+    var form = elt.closest ? elt.closest("form") : null;
+    var note = form && form.querySelector(".send-error");
+    if (note) { note.remove(); }
+  });
+
+  // Followed regions (hx-trigger "every 3s") send the ETag they were drawn at: an unchanged
+  // game answers 304 and nothing on the page moves.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (elt.dataset && elt.dataset.etag && event.detail.verb === "get") {
+      event.detail.headers["If-None-Match"] = elt.dataset.etag;
+    }
   });
 })();

@@ -11,13 +11,19 @@ the game (``POST /g/<id>/draft``) and pre-fills the form until the deal is
 recorded.
 """
 
+from .abracadabra import AbracadabraEntry
 from .base import RulesForm, new_game_form
 from .euchre import EuchreEntry
 from .secret_agent import SecretAgentEntry
+from .secrets import SecretsEntry
+from .spades import SpadesEntry
 
 ENTRY_FORMS = {
+    "abracadabra": AbracadabraEntry,
     "euchre": EuchreEntry,
     "secret_agent": SecretAgentEntry,
+    "secrets": SecretsEntry,
+    "spades": SpadesEntry,
 }
 
 __all__ = ["ENTRY_FORMS", "RulesForm", "new_game_form"]

@@ -67,9 +67,7 @@ class EuchreEntry(RulesForm):
         seats = list(enumerate(setup.players))
         fields: dict[str, Any] = {
             "trump": radio(_l("Trump"), ((key, _l(name)) for key, name in SUITS.items())),
-            "round": radio(
-                _l("Trump was"), [(1, _l("turned up")), (2, _l("named (second round)"))]
-            ),
+            "round": radio(_l("Trump was"), [(1, _l("turned up")), (2, _l("named (second round)"))]),
             "maker": radio(_l("Maker"), seats),
             "alone": radio(_l("Maker alone"), [(NO, _l("no")), (YES, _l("yes, alone"))], default=NO),
             "maker_tricks": radio(_l("Tricks won by the makers"), [(n, str(n)) for n in range(TRICKS + 1)]),

@@ -41,6 +41,7 @@ from .base import (
     is_int,
     leading_seats,
     msg,
+    nmsg,
     require_keys,
 )
 
@@ -122,9 +123,7 @@ def leader(setup: Setup, dealer: int, facts: Mapping[str, Any] | None = None) ->
 
 
 def tricks_words(tricks: int) -> Msg:
-    if tricks == 1:
-        return msg(N_("1 trick"))
-    return msg(N_("{n} tricks"), n=tricks)
+    return nmsg("{n} trick", "{n} tricks", tricks, n=tricks)
 
 
 def option(setup: Setup, key: str) -> Any:

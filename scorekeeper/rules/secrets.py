@@ -341,6 +341,20 @@ class Secrets(Game):
     def reached_end(self, setup: Setup, totals: tuple[int, ...], deals_played: int, state: Any) -> bool:
         return deals_played >= setup.options.get("turns", 5)
 
+    def hides_scores(self, setup: Setup) -> bool:
+        """Hidden Secrets: values, and the scores made of them, stay private until the game ends."""
+        return is_hidden(setup)
+
+    def public_export(self, setup: Setup, result: GameResult) -> Mapping[str, Any] | None:
+        """The record's derived fields as everybody may know them (see :func:`public_report`)."""
+        report = public_report(setup, result)
+        return {
+            "options": public_options(setup, result.finished),
+            "scores": report["scores"],
+            "explanations": report["explanations"],
+            "totals": report["totals"],
+        }
+
     # -- turns --------------------------------------------------------------------
     def start(self, setup: Setup) -> SecretsState:
         n = setup.n

@@ -59,6 +59,7 @@ from .base import (
     check_int_list,
     is_int,
     msg,
+    nmsg,
     require_keys,
 )
 
@@ -247,7 +248,7 @@ def _number(value: int) -> Msg:
 
 
 def _bags_word(count: int) -> Msg:
-    return Msg(N_("bag")) if count == 1 else Msg(N_("bags"))
+    return nmsg("bag", "bags", count)
 
 
 def _calculation(first: Msg, first_value: int, extras: Sequence[tuple[int, Msg]]) -> tuple[int, Msg]:

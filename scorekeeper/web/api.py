@@ -1,14 +1,26 @@
-"""The JSON API of ``shared/spec/game-record.md``: create/import, export, append, replace, delete."""
+"""The JSON API of ``shared/spec/game-record.md``: create/import, export, append, replace, delete.
+
+Additions to the spec, all optional (a client that sends none works as before):
+every answer about a game carries ``ETag: "<version>"``; ``GET`` with
+``If-None-Match`` answers 304 without scoring anything; a write with
+``If-Match: "<version>"`` is refused with 409 (and the newer record) when the
+game has changed since; a write with ``Idempotency-Key: <8-64 URL-safe
+characters>`` is done once: repeating it answers the record, writing nothing.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, request
+from collections.abc import Callable
+
+from flask import Blueprint, Response, abort, jsonify, request
 from flask.typing import ResponseReturnValue
+from sqlalchemy import select
 
 from .. import service
+from ..db import db
 from ..models import Game
-from ..rules import N_, FieldError, InvalidFacts, msg
-from .common import can_edit, load_game
+from ..rules import N_, FieldError, GameResult, InvalidFacts, msg
+from .common import GAME_ID, api_via, can_edit, device_label, load_game
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -38,16 +50,63 @@ def create_game() -> ResponseReturnValue:
         game_rules, setup, deals = service.parse_record(json_body())
     except InvalidFacts as exc:
         return errors_response(exc.errors)
-    game, key = service.create_game(game_rules, setup, deals)
+    via = service.Via(device=f"API · {device_label(request.user_agent.string)}")
+    game, key = service.create_game(game_rules, setup, deals, via)
     record = service.export_record(game)
     record["edit_key"] = key
     return jsonify(record), 201
 
 
+def record_response(game: Game, result: GameResult | None, status: int) -> Response:
+    response = jsonify(service.export_record(game, result))
+    response.status_code = status
+    response.set_etag(str(game.version))
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 @bp.get("/games/<game_id>")
 def export_game(game_id: str) -> ResponseReturnValue:
-    """The game record with every derived field."""
-    return jsonify(service.export_record(load_game(game_id)))
+    """The game record with every derived field; 304 when the client's copy is current."""
+    if GAME_ID.fullmatch(game_id) and request.if_none_match:
+        # Only the version is read: an unchanged game costs one small query and no scoring.
+        row = db.session.execute(
+            select(Game.version, Game.deleted_at).where(Game.id == game_id)
+        ).one_or_none()
+        if row is not None and row.deleted_at is None and str(row.version) in request.if_none_match:
+            response = Response(status=304)
+            response.set_etag(str(row.version))
+            response.headers["Cache-Control"] = "no-cache"
+            return response
+    return record_response(load_game(game_id), None, 200)
+
+
+def write(game: Game, status: int, change: Callable[[service.Via], GameResult]) -> ResponseReturnValue:
+    """Run one write with the request's If-Match and Idempotency-Key; answer the record."""
+    via = api_via(game)
+    try:
+        result = change(via)
+    except service.AlreadyDone:
+        response = record_response(game, None, status)
+        response.headers["Idempotent-Replayed"] = "true"
+        return response
+    except service.Conflict:
+        response = jsonify(
+            {
+                "error": "Conflict",
+                "message": "The game has changed since the version in If-Match, so nothing was written. "
+                "Here is the newer record: send the write again with its ETag if it still applies.",
+                "record": service.export_record(game),
+            }
+        )
+        response.status_code = 409
+        response.set_etag(str(game.version))
+        return response
+    except (service.DealGone, service.GameGone):
+        abort(404, description="This game or deal is not there any more.")
+    except InvalidFacts as exc:
+        return errors_response(exc.errors)
+    return record_response(game, result, status)
 
 
 @bp.post("/games/<game_id>/deals")
@@ -55,10 +114,10 @@ def append_deal(game_id: str) -> ResponseReturnValue:
     """Append one deal's (or turn's) facts."""
     game = editable_game(game_id)
     try:
-        result = service.append_deal(game, deal_body())
+        facts = deal_body()
     except InvalidFacts as exc:
         return errors_response(exc.errors)
-    return jsonify(service.export_record(game, result)), 201
+    return write(game, 201, lambda via: service.append_deal(game, facts, via))
 
 
 @bp.put("/games/<game_id>/deals/<int:k>")
@@ -67,10 +126,10 @@ def replace_deal(game_id: str, k: int) -> ResponseReturnValue:
     game = editable_game(game_id)
     existing(game, k)
     try:
-        result = service.replace_deal(game, k, deal_body())
+        facts = deal_body()
     except InvalidFacts as exc:
         return errors_response(exc.errors)
-    return jsonify(service.export_record(game, result)), 200
+    return write(game, 200, lambda via: service.replace_deal(game, k, facts, via))
 
 
 @bp.delete("/games/<game_id>/deals/<int:k>")
@@ -78,11 +137,7 @@ def delete_deal(game_id: str, k: int) -> ResponseReturnValue:
     """Remove deal k."""
     game = editable_game(game_id)
     existing(game, k)
-    try:
-        result = service.delete_deal(game, k)
-    except InvalidFacts as exc:
-        return errors_response(exc.errors)
-    return jsonify(service.export_record(game, result)), 200
+    return write(game, 200, lambda via: service.delete_deal(game, k, via))
 
 
 def deal_body() -> dict:

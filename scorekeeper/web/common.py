@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from flask import abort, make_response, render_template, request
+from flask import abort, g, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 
 from ..db import db
 from ..models import Game
+from ..service import Via, new_token
 
 KEY_COOKIE = "edit_key"
 KEY_MAX_AGE = 3 * 365 * 24 * 3600
+DEVICE_COOKIE = "device"
+# Game ids, idempotency tokens and device ids: URL-safe base64, nothing else reaches the database.
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+TOKEN = re.compile(r"[A-Za-z0-9_-]{8,64}")
+# The hidden inputs of every form that changes a game (templates/_macros.html, form_head).
+VERSION_FIELD = "base_version"
+TOKEN_FIELD = "submit_token"
 
 
-def load_game(game_id: str) -> Game:
-    """The game with this id (seats and deals loaded with it), or 404."""
-    game = db.session.get(Game, game_id)
-    if game is None:
+def load_game(game_id: str, deleted: bool = False) -> Game:
+    """The game with this id (seats and deals loaded with it), or 404; a deleted one only if asked."""
+    game = db.session.get(Game, game_id) if GAME_ID.fullmatch(game_id) else None
+    if game is None or (game.deleted_at is not None and not deleted):
         abort(404)
     return game
 
@@ -67,3 +76,89 @@ def render_region(page: str, partial: str, status: int = 200, **context: Any) ->
         # A refused entry: bring the form (and its messages) into view, not the scoreboard.
         response.headers["HX-Reswap"] = "outerHTML show:#entry:top"
     return response
+
+
+def device_label(agent: str) -> str:
+    """A short name for the device a change came from: "Chrome on Android", "curl"."""
+    systems = [
+        ("Android", "Android"),
+        ("iPhone", "iPhone"),
+        ("iPad", "iPad"),
+        ("CrOS", "ChromeOS"),
+        ("Windows", "Windows"),
+        ("Mac OS X", "Mac"),
+        ("Linux", "Linux"),
+    ]
+    browsers = [
+        ("SamsungBrowser/", "Samsung Internet"),
+        ("Firefox/", "Firefox"),
+        ("FxiOS/", "Firefox"),
+        ("Edg", "Edge"),
+        ("OPR/", "Opera"),
+        ("CriOS/", "Chrome"),
+        ("Chrome/", "Chrome"),
+        ("Safari/", "Safari"),
+    ]
+    system = next((name for mark, name in systems if mark in agent), None)
+    browser = next((name for mark, name in browsers if mark in agent), None)
+    if browser and system:
+        return f"{browser} · {system}"
+    if browser or system:
+        return browser or system or ""
+    product = agent.split("/", 1)[0].split(" ", 1)[0].strip()
+    return product[:40] or "?"
+
+
+def device() -> tuple[str, str]:
+    """This device's id (its cookie; a new one is set with the response) and its label."""
+    known = request.cookies.get(DEVICE_COOKIE, "")
+    if TOKEN.fullmatch(known):
+        return known, device_label(request.user_agent.string)
+    if "new_device" not in g:
+        g.new_device = new_token(12)
+    return g.new_device, device_label(request.user_agent.string)
+
+
+def form_token() -> str:
+    """The submission token a form carries: the one posted (a retry keeps it), else a new one."""
+    posted = request.form.get(TOKEN_FIELD, "") if request.method == "POST" else ""
+    return posted if TOKEN.fullmatch(posted) else new_token(16)
+
+
+def stamp_form(form: Any, game: Game, fresh: bool = False) -> Any:
+    """Give a form that changes ``game`` the version it shows and its submission token (form_head renders them).
+
+    A fresh form (after a write) gets a new token; a form shown again with the
+    user's entry (refused, or stale) keeps the posted one: it was not recorded.
+    """
+    form.base_version = game.version
+    form.submit_token = new_token(16) if fresh else form_token()
+    return form
+
+
+def form_via() -> Via:
+    """A page's write: the version its form was rendered from and its submission token, if it has them."""
+    raw = request.form.get(VERSION_FIELD)
+    version = None
+    if raw is not None:
+        if not (raw.isdigit() and len(raw) < 10):
+            abort(400)
+        version = int(raw)
+    token = request.form.get(TOKEN_FIELD, "")
+    device_id, label = device()
+    return Via(version, token if TOKEN.fullmatch(token) else None, device_id, label)
+
+
+def api_via(game: Game) -> Via:
+    """An API write: ``If-Match: "<version>"`` (the ETag the API answered) and ``Idempotency-Key``."""
+    version = None
+    if "If-Match" in request.headers and not request.if_match.star_tag:
+        versions = {int(t) for t in request.if_match.as_set() if t.isdigit() and len(t) < 10}
+        if not versions:
+            abort(400, description='If-Match must be the game\'s ETag, e.g. If-Match: "7".')
+        version = game.version if game.version in versions else min(versions)
+    token = request.headers.get("Idempotency-Key")
+    if token is not None and not TOKEN.fullmatch(token):
+        abort(400, description="Idempotency-Key must be 8-64 characters: letters, digits, - and _.")
+    label = device_label(request.user_agent.string)
+    return Via(version, token, None, f"API · {label}")

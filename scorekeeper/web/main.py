@@ -8,10 +8,11 @@ from sqlalchemy import select
 
 from .. import rules, service
 from ..db import db
-from ..forms import new_game_form
+from ..forms import ENTRY_FORMS, new_game_form
 from ..models import Game, Seat
 from ..rules.base import check_setup
-from .common import is_htmx, remember_key
+from .common import form_via, is_htmx, remember_key
+from .present import public_result
 
 bp = Blueprint("main", __name__)
 
@@ -19,12 +20,14 @@ bp = Blueprint("main", __name__)
 @bp.get("/")
 def index() -> ResponseReturnValue:
     """List games in progress and finished, newest first."""
-    games = db.session.scalars(select(Game).order_by(Game.updated_at.desc()).limit(100)).all()
+    games = db.session.scalars(
+        select(Game).where(Game.deleted_at.is_(None)).order_by(Game.updated_at.desc()).limit(100)
+    ).all()
     in_progress, finished = [], []
     for game in games:
         if rules.get(game.kind) is None:
             continue
-        result = service.score(game)
+        result = public_result(rules.get(game.kind), service.score(game))
         (finished if result.finished else in_progress).append((game, result))
     return render_template("index.html", in_progress=in_progress, finished=finished, games=rules.GAMES)
 
@@ -45,8 +48,12 @@ def new(kind: str) -> ResponseReturnValue:
     form = new_game_form(game, max_players)
     if request.method == "POST" and form.validate_on_submit():
         errors, setup = check_setup(game, form.players(), form.options(game), form.first_dealer.data)
+        later = getattr(ENTRY_FORMS.get(kind), "setup_later", None)
+        if setup is None and later is not None:
+            # A set-up finished on the game page (Hidden Secrets: each player's private allotment).
+            setup = later(game, form.players(), form.options(game), form.first_dealer.data)
         if setup is not None:
-            row, key = service.create_game(game, setup)
+            row, key = service.create_game(game, setup, via=form_via())
             return remember_key(redirect(url_for("games.show", game_id=row.id), 303), row, key)
         form.apply_errors(errors)
     status = 422 if request.method == "POST" else 200

@@ -1,0 +1,292 @@
+"""Back up and restore every game: ``scorekeeper export --all`` and ``scorekeeper import FILE``.
+
+A backup is one JSON document::
+
+    {"format": "scorekeeper-backup/1", "exported_at": "...", "games": [record, ...]}
+
+Each record is the game record of ``shared/spec/game-record.md`` (facts plus
+derived fields) with what a restore needs to give the game back as it was:
+``edit_key_hash`` (the SHA-256 of the edit key: the key itself is never
+stored, so never exported; the scorer's cookie and scoring link keep
+working after a restore), ``created_at``, ``updated_at``, ``version`` and
+``draft`` (a deal half entered). A restore checks every record through the
+rules before it writes anything, recomputes every score, keeps each game's
+id, and skips games whose id is already there.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import click
+from flask.cli import with_appcontext
+from sqlalchemy import select
+
+from . import rules, service
+from .db import db
+from .models import Deal, Game, Seat
+from .rules import FieldError, InvalidFacts, Setup
+from .rules import Game as Rules
+from .rules.base import N_
+
+BACKUP_FORMAT = "scorekeeper-backup/1"
+KEY_HASH = re.compile(r"[0-9a-f]{64}")
+ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+class BackupError(ValueError):
+    """A backup that cannot be restored; nothing was written."""
+
+
+def backup_record(game: Game) -> dict[str, Any]:
+    """A game's full record for a backup: the export plus its key hash, dates, version and draft."""
+    record = service.export_record(game)
+    # A backup restores the facts exactly, so it carries the stored options even
+    # where a public record would withhold one (Hidden Secrets' values).
+    record["options"] = dict(game.options)
+    record.update(
+        edit_key_hash=game.edit_key_hash,
+        created_at=game.created_at.isoformat(),
+        updated_at=game.updated_at.isoformat(),
+        version=game.version,
+        draft=game.draft,
+    )
+    if hasattr(game, "deleted_at"):  # a game its scorer deleted stays deleted after a restore
+        record["deleted_at"] = game.deleted_at.isoformat() if game.deleted_at else None
+    return record
+
+
+def dump(games: Iterable[Game]) -> dict[str, Any]:
+    return {
+        "format": BACKUP_FORMAT,
+        "exported_at": datetime.now(UTC).replace(microsecond=0).isoformat(),
+        "games": [backup_record(game) for game in games],
+    }
+
+
+def all_games() -> list[Game]:
+    """Every game with its seats and deals, oldest first (three queries)."""
+    return list(db.session.scalars(select(Game).order_by(Game.created_at, Game.id)))
+
+
+@dataclass(frozen=True)
+class Restore:
+    """One checked game of a backup, ready to write."""
+
+    rules: Rules
+    setup: Setup
+    deals: list[dict[str, Any]]
+    game_id: str
+    edit_key_hash: str
+    created_at: datetime
+    updated_at: datetime
+    version: int
+    draft: dict[str, Any] | None
+    totals_changed: bool
+    deleted_at: datetime | None = None
+
+
+def is_backup(data: Any) -> bool:
+    return isinstance(data, Mapping) and (data.get("format") == BACKUP_FORMAT or "games" in data)
+
+
+def first_problem(errors: Sequence[FieldError], kind: Rules | None = None) -> str:
+    """The first error of a refused record in words: where (deal and field) and why."""
+    error = errors[0]
+    where = error.field
+    if error.deal is not None:
+        word = kind.deal_word if kind else N_("deal")
+        where = f"{word} {error.deal + 1}, {error.field}"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}: {error.message.render()}{more}"
+
+
+def kind_of(record: Any) -> Rules | None:
+    """The registered game a record names, if it names one."""
+    name = record.get("game") if isinstance(record, Mapping) else None
+    return rules.get(name) if isinstance(name, str) else None
+
+
+def parse_time(value: Any, what: str) -> datetime:
+    if not isinstance(value, str):
+        raise ValueError(f"{what} must be an ISO date and time")
+    stamp = datetime.fromisoformat(value)
+    if stamp.tzinfo is not None:
+        stamp = stamp.astimezone(UTC).replace(tzinfo=None)
+    return stamp
+
+
+def check_backup(data: Any) -> list[Restore]:
+    """Every game of a backup checked through the rules; :class:`BackupError` names the first problem."""
+    if not is_backup(data):
+        raise BackupError(f"not a backup: the format must be “{BACKUP_FORMAT}” with a list of games")
+    if data.get("format") != BACKUP_FORMAT:
+        raise BackupError(f"only “{BACKUP_FORMAT}” backups can be restored")
+    games = data.get("games")
+    if not isinstance(games, list):
+        raise BackupError("“games” must be a list of game records")
+    checked: list[Restore] = []
+    seen: set[str] = set()
+    for i, record in enumerate(games):
+        label = f"game {i + 1}"
+        if isinstance(record, Mapping) and isinstance(record.get("id"), str):
+            label += f" (id {record['id']})"
+        try:
+            checked.append(check_one(record, seen))
+        except InvalidFacts as exc:
+            raise BackupError(f"{label}: {first_problem(exc.errors, kind_of(record))}") from None
+        except ValueError as exc:
+            raise BackupError(f"{label}: {exc}") from None
+    return checked
+
+
+def check_one(record: Mapping[str, Any], seen: set[str]) -> Restore:
+    game_rules, setup, deals = service.parse_record(record)
+    game_id = record.get("id")
+    if not isinstance(game_id, str) or not ID.fullmatch(game_id):
+        raise ValueError("“id” must be the game's id (letters, digits, - and _; at most 32)")
+    if game_id in seen:
+        raise ValueError("this id appears twice in the backup")
+    seen.add(game_id)
+    key_hash = record.get("edit_key_hash")
+    if not isinstance(key_hash, str) or not KEY_HASH.fullmatch(key_hash):
+        raise ValueError("“edit_key_hash” must be the 64 hex digits of the edit key's SHA-256")
+    created = parse_time(record.get("created_at"), "“created_at”")
+    updated = parse_time(record.get("updated_at", record.get("created_at")), "“updated_at”")
+    version = record.get("version", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ValueError("“version” must be a whole number of at least 1")
+    draft = record.get("draft")
+    if draft is not None and not isinstance(draft, dict):
+        raise ValueError("“draft” must be an object or null")
+    deleted = record.get("deleted_at")
+    deleted = parse_time(deleted, "“deleted_at”") if deleted is not None else None
+    result = rules.play(game_rules, setup, deals)
+    totals = record.get("totals")
+    changed = totals is not None and list(totals) != list(result.totals)
+    return Restore(
+        game_rules, setup, deals, game_id, key_hash, created, updated, version, draft, changed, deleted
+    )
+
+
+def existing_ids(ids: Sequence[str]) -> set[str]:
+    found: set[str] = set()
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        found.update(db.session.scalars(select(Game.id).where(Game.id.in_(chunk))))
+    return found
+
+
+def restore(games: Sequence[Restore]) -> tuple[list[Restore], list[Restore]]:
+    """Write the checked games in one transaction; return (restored, skipped because the id exists)."""
+    present = existing_ids([g.game_id for g in games])
+    todo = [g for g in games if g.game_id not in present]
+    for g in todo:
+        game = Game(
+            id=g.game_id,
+            kind=g.rules.key,
+            options=dict(g.setup.options),
+            first_dealer=g.setup.first_dealer,
+            edit_key_hash=g.edit_key_hash,
+            version=g.version,
+            draft=g.draft,
+            created_at=g.created_at,
+            updated_at=g.updated_at,
+            seats=[Seat(position=i, name=name) for i, name in enumerate(g.setup.players)],
+            deals=[Deal(position=k, facts=dict(facts)) for k, facts in enumerate(g.deals)],
+        )
+        if g.deleted_at is not None and hasattr(game, "deleted_at"):
+            game.deleted_at = g.deleted_at
+        db.session.add(game)
+    try:
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return todo, [g for g in games if g.game_id in present]
+
+
+# -- the commands --------------------------------------------------------------
+
+
+@click.command("export")
+@click.option("--all", "everything", is_flag=True, help="Every game in the database.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.File("w", encoding="utf-8"),
+    default="-",
+    help="Write here (default: stdout).",
+)
+@click.argument("ids", nargs=-1)
+@with_appcontext
+def export_command(everything: bool, output, ids: tuple[str, ...]) -> None:
+    """Write a backup (JSON) of every game (--all) or of the games named by id."""
+    if everything == bool(ids):
+        raise click.UsageError("Give --all or one or more game ids (not both).")
+    if everything:
+        games = all_games()
+    else:
+        games = list(db.session.scalars(select(Game).where(Game.id.in_(ids)).order_by(Game.created_at)))
+        missing = set(ids) - {g.id for g in games}
+        if missing:
+            raise click.ClickException(f"No game with id {', '.join(sorted(missing))}.")
+    unknown = [g.id for g in games if rules.get(g.kind) is None]
+    if unknown:
+        click.echo(f"Left out {len(unknown)} games of a kind no rules score: {', '.join(unknown)}.", err=True)
+        games = [g for g in games if rules.get(g.kind) is not None]
+    json.dump(dump(games), output, ensure_ascii=False, indent=1)
+    output.write("\n")
+    if output.name != "<stdout>":
+        click.echo(f"Exported {len(games)} games to {output.name}.", err=True)
+
+
+@click.command("import")
+@click.argument("file", type=click.File("rb"))
+@click.option("--dry-run", is_flag=True, help="Check the file and report; write nothing.")
+@with_appcontext
+def import_command(file, dry_run: bool) -> None:
+    """Restore a backup (games keep their ids and edit keys), or import one game record as a new game."""
+    try:
+        data = json.loads(file.read().decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise click.ClickException(f"{file.name} is not a JSON file: {exc}") from None
+    if not is_backup(data):
+        import_one(data, dry_run)
+        return
+    try:
+        games = check_backup(data)
+    except BackupError as exc:
+        raise click.ClickException(f"Nothing restored: {exc}.") from None
+    changed = [g.game_id for g in games if g.totals_changed]
+    if changed:
+        click.echo(
+            f"Note: the rules give other totals than the file for {len(changed)} games "
+            f"({', '.join(changed[:5])}{'…' if len(changed) > 5 else ''}); the rules' totals are kept.",
+            err=True,
+        )
+    if dry_run:
+        click.echo(f"{len(games)} games checked; nothing written (--dry-run).")
+        return
+    restored, skipped = restore(games)
+    click.echo(f"Restored {len(restored)} games.")
+    if skipped:
+        click.echo(f"Skipped {len(skipped)} already there: {', '.join(g.game_id for g in skipped)}.")
+
+
+def import_one(data: Any, dry_run: bool) -> None:
+    """A single game record: a new game with a new id and edit key (the record carries no key)."""
+    try:
+        game_rules, setup, deals = service.parse_record(data)
+    except InvalidFacts as exc:
+        raise click.ClickException(f"Nothing imported: {first_problem(exc.errors, kind_of(data))}.") from None
+    if dry_run:
+        click.echo(f"One {game_rules.key} game with {len(deals)} deals checked; nothing written (--dry-run).")
+        return
+    game, key = service.create_game(game_rules, setup, deals)
+    click.echo(f"Imported as game {game.id}. Its scoring link: /g/{game.id}?key={key}")

@@ -1,0 +1,178 @@
+"""The Secrets turn form, the Hidden Secrets allotment form, and the set-up finished later.
+
+The turn form has one row per spy and player: the target (a chip per other
+player, or "home") and the secret (a chip per secret), and the policeman's
+post per player (``guards_<seat>``). Every spy has its fields, but the
+template shows rows only for the spies still free, and guard chips only for
+the posts the rules allow (:meth:`SecretsEntry.offers`, from
+:meth:`Secrets.choices`); the rules judge what is posted all the same. Their
+``orders`` errors of a seat are shown at that player's orders
+(``group_errors["orders_<seat>"]``), ``guards`` errors next to the guard.
+
+In Hidden Secrets a game starts with no allotment (``values`` holds None for
+each player, :func:`setup_later`); each one comes in through
+:class:`AllotmentForm`, typed by the game master or by the player on his own
+private page, and turn 1 waits until all are in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from wtforms import RadioField
+
+from .. import i18n
+from ..rules import FieldError, Game, Setup, check_setup, play
+from ..rules import get as get_rules
+from ..rules.secrets import HIDDEN_SECRETS, SPIES, is_hidden, secret_ids
+from .base import NumberField, RulesForm, choices, lenient_int
+
+# The chip value of a spy kept at home (no order).
+HOME = ""
+# A valid allotment, only to check the rest of a set-up whose allotments come later.
+PLACEHOLDER = [4, 4, 4, 4, 4, 5, 5, 5, 5, 5]
+
+
+def radio(label: Any, pairs: Iterable[tuple[Any, Any]], default: Any = None) -> RadioField:
+    return RadioField(
+        label, choices=choices(pairs), coerce=lenient_int, validate_choice=False, default=default
+    )
+
+
+def waiting_seats(options: Mapping[str, Any], n: int) -> list[int]:
+    """Seats whose Hidden Secrets allotment is still to come (none in the plain game)."""
+    if not options.get("hidden"):
+        return []
+    values = options.get("values")
+    if not isinstance(values, list) or len(values) != n:
+        return list(range(n))
+    return [seat for seat, row in enumerate(values) if row is None]
+
+
+def setup_later(rules: Game, players: Any, options: Mapping[str, Any], first_dealer: Any) -> Setup | None:
+    """The set-up of a Hidden Secrets game whose allotments come later, or None.
+
+    Everything else is checked by the rules as usual (with a placeholder
+    allotment); the game then starts with no allotment (``values`` all None).
+    """
+    if not options.get("hidden") or options.get("values") is not None or not isinstance(players, list):
+        return None
+    n = len(players)
+    errors, setup = check_setup(rules, players, {**options, "values": [PLACEHOLDER] * n}, first_dealer)
+    if errors or setup is None:
+        return None
+    return Setup(setup.players, {**setup.options, "values": [None] * n}, setup.first_dealer)
+
+
+class SecretsEntry(RulesForm):
+    """Fields ``target_<seat>_<spy>``, ``secret_<seat>_<spy>`` and ``guards_<seat>``, added by :meth:`for_setup`."""
+
+    template = "games/secrets/_entry.html"
+    spies = SPIES
+    # Set per game by for_setup.
+    setup: Setup | None = None
+
+    @classmethod
+    def for_setup(cls, setup: Setup, data: dict[str, Any] | None = None) -> SecretsEntry:
+        """A form class with a row per player and spy, bound to the request or to ``data``."""
+        secrets = [(s, str(s)) for s in secret_ids(setup)]
+        fields: dict[str, Any] = {"setup": setup}
+        for seat, name in enumerate(setup.players):
+            others = [(HOME, _l("home")), *((t, setup.players[t]) for t in range(setup.n) if t != seat)]
+            for spy in SPIES:
+                fields[f"target_{seat}_{spy}"] = radio(name, others, default=HOME)
+                fields[f"secret_{seat}_{spy}"] = radio(name, secrets)
+            fields[f"guards_{seat}"] = radio(name, secrets)
+        return type("SecretsEntryForm", (cls,), fields)(data=data)
+
+    setup_later = staticmethod(setup_later)
+
+    def to_facts(self, setup: Setup) -> dict[str, Any]:
+        orders = []
+        for seat in range(setup.n):
+            mine = []
+            for spy in SPIES:
+                target = getattr(self, f"target_{seat}_{spy}").data
+                if target in (None, HOME):
+                    continue  # this spy stays at home (a secret tapped for it does not count)
+                order: dict[str, Any] = {"spy": spy, "target": target}
+                secret = getattr(self, f"secret_{seat}_{spy}").data
+                if secret not in (None, ""):
+                    order["secret"] = secret  # without it, the rules say an order needs one
+                mine.append(order)
+            orders.append(mine)
+        return {"orders": orders, "guards": [getattr(self, f"guards_{s}").data for s in range(setup.n)]}
+
+    @staticmethod
+    def data_from(facts: Mapping[str, Any]) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for seat, mine in enumerate(facts.get("orders") or []):
+            for order in mine if isinstance(mine, list) else []:
+                if isinstance(order, Mapping) and order.get("spy") in SPIES:
+                    data[f"target_{seat}_{order['spy']}"] = order.get("target")
+                    data[f"secret_{seat}_{order['spy']}"] = order.get("secret")
+        for seat, guard in enumerate(facts.get("guards") or []):
+            data[f"guards_{seat}"] = guard
+        return data
+
+    def apply_errors(self, errors: Iterable[FieldError]) -> None:
+        for error in errors:
+            if error.field == "orders" and error.seat is not None:
+                # One player's orders: shown above his rows of spies.
+                self.group_errors.setdefault(f"orders_{error.seat}", []).append(i18n.render(error.message))
+            else:
+                super().apply_errors([error])
+
+    # -- for the template ------------------------------------------------------------
+    def offers(self, facts: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Per seat, what the turn after ``facts`` may order: free spies, allowed guards, last post."""
+        rules = get_rules("secrets")
+        setup = self.setup
+        state = play(rules, setup, facts).state if facts else rules.start(setup)
+        out = []
+        for seat in range(setup.n):
+            offer = rules.choices(setup, state, seat)
+            offer["captured"] = [
+                (spy, state.captured_in(seat, spy)) for spy in SPIES if spy not in offer["spies"]
+            ]
+            offer["last_guard"] = state.guards[seat]
+            offer["last_caught"] = state.guard_captured[seat]
+            # A post the rules refuse stays on the form if it was entered, so the refusal shows at it.
+            entered = getattr(self, f"guards_{seat}").data
+            offer["guard_chips"] = [s for s in secret_ids(setup) if s in offer["guards"] or s == entered]
+            out.append(offer)
+        return out
+
+    def waiting(self) -> list[int]:
+        """Seats whose Hidden Secrets allotment is still to come: turn 1 waits for them."""
+        return waiting_seats(self.setup.options, self.setup.n)
+
+    @property
+    def hidden(self) -> bool:
+        return is_hidden(self.setup)
+
+
+class AllotmentForm(RulesForm):
+    """One player's ten values, ``v_A`` to ``v_J``; a blank counts as 0. The rules judge the row."""
+
+    @classmethod
+    def build(cls, data: dict[str, Any] | None = None) -> AllotmentForm:
+        fields = {f"v_{s}": NumberField(s) for s in HIDDEN_SECRETS}
+        return type("SecretsAllotmentForm", (cls,), fields)(data=data)
+
+    def fields(self) -> list[Any]:
+        return [getattr(self, f"v_{s}") for s in HIDDEN_SECRETS]
+
+    def row(self) -> list[Any]:
+        return [0 if f.data is None else f.data for f in self.fields()]
+
+    def apply_errors(self, errors: Iterable[FieldError]) -> None:
+        for error in errors:
+            self.group_errors.setdefault("values", []).append(i18n.render(error.message))
+
+    @property
+    def total(self) -> int | None:
+        row = self.row()
+        return sum(row) if all(isinstance(v, int) for v in row) else None

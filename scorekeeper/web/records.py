@@ -1,0 +1,307 @@
+"""The club's records: game lists, player pages, exports (JSON, CSV, PDF), import, backups.
+
+Thin views: the numbers come from :mod:`scorekeeper.records` (pure), the
+PDF from :mod:`scorekeeper.pdf`, backup and restore from :mod:`scorekeeper.backup`
+(whose ``export`` and ``import`` commands this blueprint adds to ``scorekeeper``).
+Every game is loaded with its seats and deals in three queries, whatever the count.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_babel import format_decimal
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from sqlalchemy import func, select
+
+from .. import backup, pdf, records, rules, service
+from ..db import db
+from ..i18n import render
+from ..models import Game, Seat
+from ..rules import DealResult, FieldError, GameResult, InvalidFacts
+from .common import load_game, remember_key
+from .present import public_result
+
+bp = Blueprint("records", __name__, cli_group=None)
+bp.cli.add_command(backup.export_command)
+bp.cli.add_command(backup.import_command)
+
+PER_PAGE = 50
+PAPERS = {"a4": "A4", "letter": "letter"}
+
+
+def visible(query):
+    """Leave out games their scorer deleted (where games can be deleted)."""
+    deleted = getattr(Game, "deleted_at", None)
+    return query if deleted is None else query.where(deleted.is_(None))
+
+
+def scored(games: Sequence[Game]) -> list[tuple[Game, GameResult]]:
+    """Each game with its result; a game no registered rules can score any more is left out."""
+    out = []
+    for game in games:
+        try:
+            # Hidden Secrets' scores stay hidden until the end (present.public_result).
+            out.append((game, public_result(service.game_rules(game), service.score(game))))
+        except (LookupError, InvalidFacts):
+            continue
+    return out
+
+
+def with_player(name: str):
+    return Game.id.in_(select(Seat.game_id).where(Seat.name == name))
+
+
+def known_names(limit: int = 300) -> list[str]:
+    return list(db.session.scalars(select(Seat.name).distinct().order_by(Seat.name).limit(limit)))
+
+
+# -- things the templates use ----------------------------------------------------
+
+
+def side_label(players: Sequence[str], side: Sequence[int]) -> str:
+    return " & ".join(players[s] for s in side)
+
+
+@bp.app_template_global()
+def side_explanations(players: Sequence[str], deal: DealResult, side: Sequence[int]) -> list[str]:
+    """A side's explanations for one deal: one line, or one per partner when theirs differ."""
+    lines = [render(deal.explanations[s]) for s in side]
+    if len(set(lines)) == 1:
+        return lines[:1]
+    return [f"{players[s]}: {line}" for s, line in zip(side, lines, strict=True)]
+
+
+@bp.app_template_global()
+def running_chart_for(game: Game, result: GameResult) -> records.Chart | None:
+    """The chart of a game's running totals, one line per side, from its public record."""
+    # From the game itself: ``result`` may be the pages' public one already (present.public_result).
+    scores = service.export_record(game)["scores"]
+    players = game.players
+    return records.running_chart(
+        [side_label(players, side) for side in result.sides],
+        [records.running_totals(scores, side) for side in result.sides],
+        [deal.tiebreak for deal in result.deals],
+        number=format_decimal,
+    )
+
+
+def file_name(game: Game, extension: str) -> str:
+    return f"{game.kind}-{game.created_at:%Y-%m-%d}-{game.id}.{extension}"
+
+
+def attachment(body: Any, mimetype: str, name: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+# -- lists and players -----------------------------------------------------------
+
+
+@bp.get("/games")
+def list_games() -> ResponseReturnValue:
+    """Every game, newest first, filtered by game kind and player."""
+    kind = request.args.get("kind", "")
+    if kind not in rules.GAMES:
+        kind = ""
+    player = request.args.get("player", "").strip()
+    page = max(1, request.args.get("page", 1, type=int) or 1)
+    query = visible(select(Game)).where(Game.kind == kind if kind else Game.kind.in_(list(rules.GAMES)))
+    if player:
+        query = query.where(with_player(player))
+    query = query.order_by(Game.updated_at.desc(), Game.id).offset((page - 1) * PER_PAGE).limit(PER_PAGE + 1)
+    games = db.session.scalars(query).all()
+    return render_template(
+        "records/games.html",
+        items=scored(games[:PER_PAGE]),
+        more=len(games) > PER_PAGE,
+        page=page,
+        kind=kind,
+        player=player,
+        games=rules.GAMES,
+        known_names=known_names(),
+    )
+
+
+@bp.get("/players")
+def list_players() -> ResponseReturnValue:
+    """Everyone who has sat at a game, most recently seen first."""
+    last = func.max(Game.updated_at)
+    rows = db.session.execute(
+        visible(select(Seat.name, func.count(Seat.id), last).join(Game, Game.id == Seat.game_id))
+        .group_by(Seat.name)
+        .order_by(last.desc(), Seat.name)
+        .limit(1000)
+    ).all()
+    return render_template("records/players.html", players=rows)
+
+
+@bp.get("/player")
+def show_player() -> ResponseReturnValue:
+    """One player's record: games played and won per game kind, average and best score, last games."""
+    name = request.args.get("name", "").strip()
+    if not name:
+        return redirect(url_for(".list_players"), 303)
+    query = visible(select(Game)).where(with_player(name)).order_by(Game.updated_at.desc())
+    items = scored(db.session.scalars(query).all())
+    if not items:
+        abort(404)
+    played = [records.Played(g.id, g.kind, g.updated_at, tuple(g.players), result) for g, result in items]
+    return render_template("records/player.html", stats=records.player_stats(name, played), games=rules.GAMES)
+
+
+# -- one game's records ------------------------------------------------------------
+
+
+@bp.get("/g/<game_id>/record.json")
+def export_json(game_id: str) -> ResponseReturnValue:
+    """The game record (JSON) as a file: what the import page reads back."""
+    game = load_game(game_id)
+    body = json.dumps(service.export_record(game), ensure_ascii=False, indent=1)
+    return attachment(body + "\n", "application/json", file_name(game, "json"))
+
+
+@bp.get("/g/<game_id>/scores.csv")
+def export_csv(game_id: str) -> ResponseReturnValue:
+    """One row per deal with each player's points, then the totals, as CSV."""
+    game = load_game(game_id)
+    rows = records.csv_rows(service.export_record(game), _("Deal"), _("Total"))
+    return attachment(records.csv_text(rows), "text/csv", file_name(game, "csv"))
+
+
+@bp.get("/g/<game_id>/sheet.pdf")
+def download_pdf(game_id: str) -> ResponseReturnValue:
+    """The printed score sheet as a PDF file (A4, or Letter with ?paper=letter)."""
+    game = load_game(game_id)
+    chromium = pdf_printer()
+    if chromium is None:
+        flash(pdf_unavailable(), "error")
+        return redirect(url_for("games.sheet", game_id=game.id), 303)
+    paper = request.args.get("paper", "a4")
+    html = render_template(
+        "games/sheet_pdf.html",
+        game=game,
+        kind=service.game_rules(game),
+        result=public_result(service.game_rules(game), service.score(game)),
+        paper=PAPERS.get(paper, "A4"),
+        stylesheet=Path(current_app.static_folder, "app.css").read_text(encoding="utf-8"),
+    )
+    try:
+        data = pdf.html_to_pdf(html, chromium)
+    except pdf.PdfError:
+        current_app.logger.exception("printing the sheet of %s to PDF failed", game.id)
+        flash(_("The PDF could not be made just now. Use Print and choose “Save as PDF”."), "error")
+        return redirect(url_for("games.sheet", game_id=game.id), 303)
+    return attachment(data, "application/pdf", file_name(game, "pdf"))
+
+
+@bp.app_template_global()
+def pdf_printer() -> str | None:
+    """The Chromium that prints PDF files here, or None (config ``PDF_CHROMIUM``; "" turns it off)."""
+    return pdf.find_chromium(current_app.config.get("PDF_CHROMIUM"))
+
+
+@bp.app_template_global()
+def pdf_unavailable() -> str:
+    return _("This server cannot make PDF files (it has no Chromium). Use Print and choose “Save as PDF”.")
+
+
+# -- import --------------------------------------------------------------------------
+
+
+class ImportForm(FlaskForm):
+    record = FileField(_l("Game record (a .json file)"), validators=[FileRequired(_l("Choose a file."))])
+
+
+class ImportProblem(ValueError):
+    """Why an uploaded file cannot become a game, in words for the page."""
+
+
+def read_record(upload) -> Any:
+    try:
+        return json.loads(upload.read().decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise ImportProblem(_("This file is not text: choose a game record (.json).")) from None
+    except json.JSONDecodeError as exc:
+        raise ImportProblem(
+            _(
+                "This file is not JSON: %(why)s (line %(line)s, column %(col)s).",
+                why=exc.msg,
+                line=exc.lineno,
+                col=exc.colno,
+            )
+        ) from None
+
+
+def describe(errors: Sequence[FieldError], data: Any) -> str:
+    """The first problem of a refused record: where it is and the rule it breaks."""
+    error = errors[0]
+    message = render(error.message)
+    if error.deal is None:
+        text = _("%(field)s: %(message)s", field=error.field, message=message)
+    else:
+        kind = backup.kind_of(data)
+        word = render(kind.deal_word if kind else "deal").capitalize()
+        text = _(
+            "%(word)s %(n)s, %(field)s: %(message)s",
+            word=word,
+            n=error.deal + 1,
+            field=error.field,
+            message=message,
+        )
+    if len(errors) > 1:
+        text += " " + _("(%(n)s more problems after this one.)", n=len(errors) - 1)
+    return text
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_game() -> ResponseReturnValue:
+    """Read a game record (JSON) back as a new game; a bad file is refused and nothing is created."""
+    form = ImportForm()
+    problem = None
+    if form.validate_on_submit():
+        try:
+            data = read_record(form.record.data)
+            if backup.is_backup(data):
+                raise ImportProblem(
+                    _(
+                        "This is a backup of many games: restore it on the server with “scorekeeper import FILE”."
+                    )
+                )
+            try:
+                game_rules, setup, deals = service.parse_record(data)
+            except InvalidFacts as exc:
+                raise ImportProblem(describe(exc.errors, data)) from None
+        except ImportProblem as exc:
+            problem = str(exc)
+        else:
+            game, key = service.create_game(game_rules, setup, deals)
+            result = service.score(game)
+            flash(_("Game imported: every score is recalculated by the rules."), "ok")
+            if isinstance(data.get("totals"), list) and data["totals"] != list(result.totals):
+                flash(
+                    _("The file's totals differed from the rules' totals: the rules' totals are shown."),
+                    "error",
+                )
+            return remember_key(redirect(url_for("games.show", game_id=game.id), 303), game, key)
+    status = 422 if request.method == "POST" else 200
+    return render_template("records/import.html", form=form, problem=problem), status

@@ -1,0 +1,105 @@
+"""Safe by default: security headers on every answer, the secret key, this device's cookie.
+
+The Content-Security-Policy allows scripts, styles and images from this
+origin only: no inline script or style (htmx's own indicator style is turned
+off in base.html's htmx-config), no third party, no framing.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask, g, request
+
+CSP = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self'",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    # Same-origin requests keep their Referer (Flask-WTF checks it over HTTPS);
+    # no other origin ever sees an address, so a scoring link's key cannot leak.
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Permissions-Policy": "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), "
+    "microphone=(), payment=(), usb=()",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+SECRET_KEY_FILE = "secret_key"
+
+
+class InsecureConfig(RuntimeError):
+    """The app would run with a secret key anyone can read in the source."""
+
+
+def ensure_secret_key(app: Flask, default: str) -> None:
+    """Refuse the default key outside debug and testing; with none configured, use this instance's own.
+
+    On a fresh machine ``scorekeeper run`` generates a random key once and keeps
+    it in ``instance/secret_key`` (readable by its owner only), so sessions and
+    CSRF tokens survive a restart. A key set in the environment or
+    ``instance/config.py`` wins; setting it to the default is refused.
+    """
+    key = app.config.get("SECRET_KEY")
+    if not key:
+        app.config["SECRET_KEY"] = instance_secret_key(Path(app.instance_path))
+        return
+    if key == default and not (app.debug or app.testing):
+        raise InsecureConfig(
+            "SECRET_KEY is the default from the source code: set a random SECRET_KEY in the environment "
+            "or instance/config.py, or leave it unset to have one generated in instance/secret_key."
+        )
+
+
+def instance_secret_key(instance: Path) -> str:
+    """This instance's secret key, generated and kept on first use."""
+    path = instance / SECRET_KEY_FILE
+    try:
+        key = path.read_text().strip()
+    except FileNotFoundError:
+        key = ""
+    if len(key) >= 32:
+        return key
+    instance.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(key + "\n")
+    return key
+
+
+def init_app(app: Flask) -> None:
+    from .common import DEVICE_COOKIE, KEY_MAX_AGE
+
+    @app.after_request
+    def secure_headers(response):
+        for name, value in HEADERS.items():
+            response.headers.setdefault(name, value)
+        if request.is_secure:
+            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        new_device = g.get("new_device")
+        if new_device:
+            # Names the device in the game's history; it grants nothing.
+            response.set_cookie(
+                DEVICE_COOKIE,
+                new_device,
+                max_age=KEY_MAX_AGE,
+                httponly=True,
+                samesite="Lax",
+                secure=request.is_secure,
+            )
+        return response

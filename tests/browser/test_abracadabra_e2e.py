@@ -1,0 +1,107 @@
+"""Abracadabra end to end on a phone-sized Chromium: set up a deal, tap every trick, score it.
+
+The deal is the rules file's worked example read for four players (see
+tests/rules/test_abracadabra.py, EXAMPLE_4): Helen bids 5 and J, David 4 and
+Q, Cid A and 2, the Declarer Dee 6, 7 and 8. Tricks 1-2 go to Cid, 3-4 to
+David, 5-11 to Helen, 12-13 to David. Worked out by hand from the rules file:
+three succeed (20 each); Helen 20 + (5 + 11) + 7 + 6 x 2 = 55, David
+20 + (4 + 12) + 4 + 5 x 2 = 50, Cid 20 + (1 + 2) + 2 + 1 x 2 = 27, Dee 0.
+"""
+
+import os
+
+from playwright.sync_api import Page, expect
+
+SHOTS = os.environ.get("SCREENSHOTS")
+PLAYERS = ["Helen", "David", "Cid", "Dee"]
+WINNERS = [2, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1]
+
+
+def chip(page: Page, name: str, value: str) -> None:
+    # A radio or checkbox drawn as a chip: tap its label, as a thumb would.
+    page.locator(f'label.chip:has(input[name="{name}"][value="{value}"])').tap()
+
+
+def no_sideways_scroll(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def shot(page: Page, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/abracadabra-{name}.png", full_page=True)
+
+
+def tap_winner(page: Page, trick: int, seat: int) -> None:
+    expect(page.locator(".abra-head")).to_contain_text(f"Who won trick {trick}?")
+    page.locator(f'button.abra-tap[value="{seat}"]').tap()
+
+
+def test_a_deal_trick_by_trick_on_a_phone(live_server, phone: Page):
+    page = phone
+    page.goto(live_server + "/new/abracadabra")
+    for seat, name in enumerate(PLAYERS):
+        page.fill(f"#players_{seat}", name)
+    page.get_by_role("button", name="Start the game").tap()
+    expect(page.locator(".status")).to_contain_text("Deal 1 of 4. Helen deals.")
+    expect(page.locator(".abra-head")).to_have_text("Deal 1: before play")
+    no_sideways_scroll(page)
+
+    # The set-up, with one mistake: David lays as many bid cards as the Declarer.
+    chip(page, "trump", "D")
+    for seat, suit in enumerate("HSDC"):
+        chip(page, f"suits_{seat}", suit)
+    chip(page, "declarer", "3")
+    chip(page, "bid", "3")
+    for seat, ranks in enumerate([[5, 11], [4, 12, 13], [1, 2], [6, 7, 8]]):
+        for rank in ranks:
+            chip(page, f"bid_cards_{seat}", str(rank))
+    shot(page, "1-setup")
+    page.get_by_role("button", name="Start play").tap()
+    expect(page.locator("#entry .error")).to_contain_text(
+        "David lays 3 bid cards: every player but the Declarer lays fewer than the bid (3)."
+    )
+    assert page.locator('input[name="bid_cards_0"][value="11"]').is_checked()
+    chip(page, "bid_cards_1", "13")  # untick the King
+    page.get_by_role("button", name="Start play").tap()
+
+    # Play: tap each trick's winner; one wrong tap is undone.
+    expect(page.locator(".abra-bidby")).to_have_text("Trick 1 is bid by Cid.")
+    no_sideways_scroll(page)
+    for trick, seat in enumerate(WINNERS[:4], start=1):
+        tap_winner(page, trick, seat)
+    expect(page.locator(".abra-last")).to_contain_text("abracadabra: trick 4 is David's")
+    tap_winner(page, 5, 1)  # wrong: Helen took trick 5
+    expect(page.locator(".abra-last")).to_contain_text("Helen bid trick 5 and lost it.")
+    page.get_by_role("button", name="Undo trick 5 (David)").tap()
+    tap_winner(page, 5, 0)
+    expect(page.locator(".abra-last")).to_contain_text("abracadabra: trick 5 is Helen's")
+    expect(page.locator(".abra-standings tbody tr").first).to_contain_text("Helen")
+    assert page.locator(".abra-standings tbody tr").first.locator("td").first.inner_text() == "1"
+    no_sideways_scroll(page)
+    shot(page, "2-play")
+    for trick, seat in enumerate(WINNERS[5:], start=6):
+        tap_winner(page, trick, seat)
+
+    # After the last trick: the bid-suit cards, then the score.
+    expect(page.locator(".abra-head")).to_have_text("All 13 tricks are in")
+    chip(page, "suit_cards_0", "6")
+    chip(page, "suit_cards_1", "5")
+    chip(page, "suit_cards_2", "1")
+    no_sideways_scroll(page)
+    shot(page, "3-suits")
+    page.get_by_role("button", name="Score the deal").tap()
+    expect(page.locator(".status")).to_contain_text("Deal 2 of 4. David deals.")
+    expect(page.locator(".board tfoot td")).to_have_text(["55", "50", "27", "0"])
+    parts = page.locator(".abra-parts-table")
+    expect(parts.locator("tbody tr").nth(0)).to_contain_text("Success")
+    assert parts.locator("tbody tr").nth(0).locator("td").all_inner_texts() == ["20 ✓", "20 ✓", "20 ✓", "0"]
+    assert parts.locator("tbody tr").nth(1).locator("td").all_inner_texts()[0] == "16\n5+11"
+    assert parts.locator("tfoot td").all_inner_texts() == ["55", "50", "27", "0"]
+
+    # A score explains itself.
+    page.locator(".board tbody tr").first.locator("td").first.locator("summary").tap()
+    expect(page.locator(".board details[open] .why")).to_have_text(
+        "Helen: success 20 + bid tricks 5+11 + tricks 7 + suit cards 6 x 2 = 55"
+    )
+    no_sideways_scroll(page)
+    shot(page, "4-scored")

@@ -1,0 +1,179 @@
+"""Spades end to end on a phone-sized Chromium: bids, then tricks, for a few deals.
+
+Cutthroat with five players (10 tricks a deal) and sandbags, then the partnership game
+with a blind nil and a failed nil. The points follow shared/rules/spades.md, worked out
+by hand in the comments.
+"""
+
+import os
+
+from playwright.sync_api import Page, expect
+
+SHOTS = os.environ.get("SCREENSHOTS")
+NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
+
+
+def tap(page: Page, name: str, value) -> None:
+    # The radio is drawn as a chip: tap its label, as a thumb would.
+    page.locator(f'label.chip:has(input[name="{name}"][value="{value}"])').tap()
+
+
+def bids(page: Page, values) -> None:
+    for seat, value in enumerate(values):
+        tap(page, f"bids_{seat}", value)
+    page.get_by_role("button", name="Bids done: play the hand").tap()
+    expect(page.locator("#entry legend")).to_contain_text("Tricks won")
+
+
+def tricks(page: Page, values) -> None:
+    # The last player's count follows from the others (app.js): tap one player less.
+    for seat, value in enumerate(values[:-1]):
+        tap(page, f"tricks_{seat}", value)
+    assert page.locator(f'input[name="tricks_{len(values) - 1}"][value="{values[-1]}"]').is_checked()
+    page.get_by_role("button", name="Record deal").tap()
+    expect(page.locator("#entry legend")).to_contain_text("Bids for deal")
+
+
+def totals(page: Page) -> list[str]:
+    return page.locator(".board tfoot tr:first-child td").all_inner_texts()
+
+
+def bag_counts(page: Page) -> list[str]:
+    return page.locator(".board tfoot tr.sp-bags td").all_inner_texts()
+
+
+def no_sideways_scroll(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def set_up(page: Page, live_server: str, names, pairs=False, sandbags=False) -> None:
+    page.goto(live_server + "/new")
+    page.get_by_role("link", name="Spades").tap()
+    expect(page.locator("main form")).to_contain_text("Tricks per deal: 26 with 2 players, 18 with 3")
+    for seat, name in enumerate(names):
+        page.fill(f"#players_{seat}", name)
+    if pairs:
+        tap(page, "opt_mode", "partnership")
+    if sandbags:
+        page.locator("label.switch:has(#opt_sandbags)").tap()
+        assert page.locator("#opt_sandbags").is_checked()
+    no_sideways_scroll(page)
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/spades-setup.png", full_page=True)
+    page.get_by_role("button", name="Start the game").tap()
+
+
+def test_cutthroat_five_players_with_sandbags_on_a_phone(live_server, phone: Page):
+    page = phone
+    set_up(page, live_server, NAMES, sandbags=True)
+    expect(page.locator(".status")).to_contain_text("Deal 1. Ann deals. Bob bids first.")
+    expect(page.locator(".status")).to_contain_text("10 tricks per deal · game to 500")
+    expect(page.locator(".board thead th")).to_have_text(["#", *NAMES])
+    no_sideways_scroll(page)
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/spades-5-bids.png", full_page=True)
+
+    # Deal 1: the bids go on the board while the hand is played.
+    bids(page, [3, 2, 2, 1, 1])
+    expect(page.locator(".board tr.sp-pending sup")).to_have_text(["3", "2", "2", "1", "1"])
+    expect(page.locator(".sp-playing")).to_have_text("Bids are in: play the hand, then enter the tricks won.")
+    no_sideways_scroll(page)
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/spades-5-tricks.png", full_page=True)
+    # A reload keeps the bids: still the tricks step.
+    page.reload()
+    expect(page.locator("#entry .sp-tag-bid")).to_have_text(["bid 3", "bid 2", "bid 2", "bid 1", "bid 1"])
+    # A miscount: Eve's chip moved to 2, the tricks add up to 11; refused, every chip kept.
+    for seat, value in enumerate([3, 2, 3, 1]):
+        tap(page, f"tricks_{seat}", value)
+    tap(page, "tricks_4", 2)
+    page.get_by_role("button", name="Record deal").tap()
+    expect(page.locator("#entry .error")).to_have_text("The tricks must add up to 10 (they add up to 11).")
+    assert page.locator('input[name="tricks_2"][value="3"]').is_checked()
+    assert page.locator('input[name="tricks_4"][value="2"]').is_checked()
+    # Ann 3 of 3: 30; Bob 2 of 2: 20; Cid 2 of 3: 21 (1 bag); Dee, Eve 1 of 1: 10.
+    tap(page, "tricks_4", 1)
+    page.get_by_role("button", name="Record deal").tap()
+    expect(page.locator(".status")).to_contain_text("Deal 2. Bob deals. Cid bids first.")
+    expect(page.locator(".board tfoot tr:first-child td")).to_have_text(["30", "20", "21", "10", "10"])
+    assert bag_counts(page) == ["0", "0", "1", "0", "0"]
+
+    # Deal 2: everyone bids 1; Cid wins 6: 10 + 5 = 15, bags 6. Totals 40, 30, 36, 20, 20.
+    bids(page, [1, 1, 1, 1, 1])
+    tricks(page, [1, 1, 6, 1, 1])
+    assert totals(page) == ["40", "30", "36", "20", "20"]
+    assert bag_counts(page) == ["0", "0", "6", "0", "0"]
+
+    # Deal 3: Cid wins 5 of a bid of 1: 10 + 4 = 14, bags 10: -100 -> -86, bags 0; Dee 1 of 2: 11.
+    bids(page, [1, 1, 1, 1, 1])
+    tricks(page, [1, 1, 5, 2, 1])
+    assert totals(page) == ["50", "40", "-50", "31", "30"]
+    assert bag_counts(page) == ["0", "0", "0", "1", "0"]
+    cid = page.locator(".board tbody tr").nth(2).locator("td").nth(2)
+    expect(cid.locator(".sp-bagmark")).to_have_text("10 bags")
+    cid.locator("summary").tap()
+    expect(page.locator(".board details[open] .why")).to_have_text(
+        "Cid: bid 1, won 5: 10 + 4 bags - 100 (10 bags) = -86 Bags held: 0."
+    )
+    no_sideways_scroll(page)
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/spades-5-board.png", full_page=True)
+
+
+def test_partnership_with_nils_on_a_phone(live_server, phone: Page):
+    page = phone
+    set_up(page, live_server, NAMES[:4], pairs=True)
+    expect(page.locator(".board thead th")).to_have_text(["#", "Ann & Cid", "Bob & Dee"])
+    expect(page.locator(".status")).to_contain_text("13 tricks per deal")
+
+    # Deal 1: Cid bids blind nil and takes nothing. Ann & Cid: 2 of 2: 20 + 200 = 220.
+    # Bob & Dee: 4 + 5 = 9, 5 + 6 = 11 tricks: 90 + 2 bags = 92.
+    bids(page, [2, 4, "blind", 5])
+    expect(page.locator(".board tr.sp-pending sup")).to_have_text(["2+blind nil", "4+5"])
+    no_sideways_scroll(page)
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/spades-pairs-tricks.png", full_page=True)
+    tricks(page, [2, 5, 0, 6])
+    assert totals(page) == ["220", "92"] and bag_counts(page) == ["0", "2"]
+
+    # Deal 2: Dee's nil fails while Bob makes 4: 4 of 4 + 1 = 5 tricks: 40 + 1 bag - 100 = -59
+    # (total 33, bags 3). Ann & Cid 4 + 4 = 8 of 8: 80 (total 300).
+    bids(page, [4, 3, 4, 0])
+    expect(page.locator(".board tr.sp-pending sup")).to_have_text(["4+4", "3+nil"])
+    # Bob's bid was taken down wrong: change it before the tricks; the others stay as bid.
+    page.get_by_role("link", name="Change the bids").tap()
+    assert page.locator('input[name="bids_1"][value="3"]').is_checked()
+    assert page.locator('input[name="bids_3"][value="0"]').is_checked()
+    tap(page, "bids_1", 4)
+    page.get_by_role("button", name="Bids done: play the hand").tap()
+    expect(page.locator(".board tr.sp-pending sup")).to_have_text(["4+4", "4+nil"])
+    tricks(page, [4, 4, 4, 1])
+    assert totals(page) == ["300", "33"] and bag_counts(page) == ["0", "3"]
+    expect(page.locator(".board tbody tr").nth(1).locator(".sp-nil-failed")).to_have_text("nil")
+    page.locator(".board tbody tr").nth(1).locator("td").nth(1).locator("summary").tap()
+    expect(page.locator(".board details[open] .why")).to_have_text(
+        "Bob & Dee: bid 4 + nil, won 4 + 1 = 5: 40 + 1 bag - 100 (Dee's nil failed) = -59 Bags held: 3."
+    )
+    no_sideways_scroll(page)
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/spades-pairs-board.png", full_page=True)
+
+
+def test_bids_and_tricks_without_javascript(live_server, browser):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(live_server + "/new/spades")
+    for seat, name in enumerate(NAMES[:3]):
+        page.fill(f"#players_{seat}", name)
+    page.click("text=Start the game")
+    for seat, value in enumerate([6, 6, 6]):
+        page.check(f'input[name="bids_{seat}"][value="{value}"]', force=True)
+    page.click("text=Bids done: play the hand")
+    assert page.locator(".board tr.sp-pending sup").all_inner_texts() == ["6", "6", "6"]
+    # 18 tricks with three players: Ann 6 of 7: 61; Bob 6 of 6: 60; Cid 6 of 5: set 0.
+    for seat, value in enumerate([7, 6, 5]):
+        page.check(f'input[name="tricks_{seat}"][value="{value}"]', force=True)
+    page.click("text=Record deal")
+    expect(page.locator(".flash")).to_contain_text("Deal 1 recorded.")
+    assert page.locator(".board tfoot tr:first-child td").all_inner_texts() == ["61", "60", "0"]
+    context.close()

@@ -1,0 +1,184 @@
+"""``scorekeeper export`` and ``scorekeeper import``: back up everything, restore it as it was."""
+
+import json
+import random
+
+import pytest
+from sqlalchemy import func, select
+
+from scorekeeper import rules, service
+from scorekeeper.db import db
+from scorekeeper.models import Deal, Game, Seat
+from tests.rules.test_contract import random_game
+from tests.web.test_records_pages import FLAT, PLAYERS, setups_of, store
+
+
+def every_kind(app, seed=7):
+    """A random game of every registered kind at every player count (and variant); their ids and keys."""
+    rng = random.Random(seed)
+    keys = {}
+    with app.app_context():
+        for kind in sorted(rules.GAMES):
+            for setup in setups_of(kind):
+                deals, _ = random_game(rules.get(kind), setup, rng)
+                game, key = service.create_game(rules.get(kind), setup, deals)
+                keys[game.id] = key
+    return keys
+
+
+def records(client, ids):
+    return {game_id: client.get(f"/api/games/{game_id}").get_json() for game_id in ids}
+
+
+def wipe(app):
+    with app.app_context():
+        for model in (Deal, Seat, Game):
+            db.session.execute(model.__table__.delete())
+        db.session.commit()
+
+
+def count(app, model=Game):
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(model))
+
+
+def test_backup_and_restore_gives_every_game_back_as_it_was(app, client, tmp_path):
+    keys = every_kind(app)
+    before = records(client, keys)
+    with app.app_context():
+        stamps = {g.id: (g.created_at, g.updated_at) for g in db.session.scalars(select(Game))}
+    runner = app.test_cli_runner()
+    out = runner.invoke(args=["export", "--all"])
+    assert out.exit_code == 0, out.output
+    backup = json.loads(out.stdout)
+    assert backup["format"] == "scorekeeper-backup/1" and len(backup["games"]) == len(keys)
+    for record in backup["games"]:
+        assert len(record["edit_key_hash"]) == 64 and keys[record["id"]] not in json.dumps(record)
+    path = tmp_path / "backup.json"
+    path.write_text(out.stdout, encoding="utf-8")
+
+    wipe(app)
+    result = runner.invoke(args=["import", str(path)])
+    assert result.exit_code == 0, result.output
+    assert f"Restored {len(keys)} games." in result.output
+    assert records(client, keys) == before  # same ids, same facts, the same derived record
+    with app.app_context():
+        for game_id, key in keys.items():
+            game = db.session.get(Game, game_id)
+            assert game.key_matches(key)  # the scorer's key still works
+            assert (game.created_at, game.updated_at) == stamps[game_id]
+    # The scorer's cookie still lets them enter deals.
+    game_id = next(g for g, r in before.items() if r["game"] == "secret_agent")
+    client.set_cookie("edit_key", keys[game_id], path=f"/g/{game_id}")
+    assert 'id="entry"' in client.get(f"/g/{game_id}").get_data(as_text=True) or before[game_id]["finished"]
+
+
+def test_export_to_a_file_and_by_id(app, tmp_path):
+    one, _ = store(app, "secret_agent", deals=[FLAT])
+    store(app, "secret_agent")
+    runner = app.test_cli_runner()
+    target = tmp_path / "one.json"
+    result = runner.invoke(args=["export", one, "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(target.read_text(encoding="utf-8"))
+    assert [g["id"] for g in data["games"]] == [one] and data["games"][0]["totals"] == [12, 9, 9, 9]
+    assert "Exported 1 games" in result.output
+    assert runner.invoke(args=["export"]).exit_code == 2  # --all or ids
+    missing = runner.invoke(args=["export", "nope"])
+    assert missing.exit_code == 1 and "No game with id nope" in missing.output
+
+
+def test_restore_skips_games_already_there(app, tmp_path):
+    game_id, _ = store(app, "secret_agent", deals=[FLAT])
+    runner = app.test_cli_runner()
+    path = tmp_path / "b.json"
+    runner.invoke(args=["export", "--all", "-o", str(path)])
+    result = runner.invoke(args=["import", str(path)])
+    assert (
+        result.exit_code == 0
+        and "Restored 0 games." in result.output
+        and f"Skipped 1 already there: {game_id}" in result.output
+    )
+    assert count(app) == 1
+
+
+def test_a_bad_backup_restores_nothing_and_names_the_first_problem(app, tmp_path):
+    store(app, "secret_agent", deals=[FLAT])
+    store(app, "secret_agent", deals=[FLAT, FLAT])
+    runner = app.test_cli_runner()
+    data = json.loads(runner.invoke(args=["export", "--all"]).stdout)
+    data["games"][1]["deals"][1]["tricks"] = [4, 3, 3, 4]
+    wipe(app)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(args=["import", str(path)])
+    assert result.exit_code == 1
+    assert (
+        f"Nothing restored: game 2 (id {data['games'][1]['id']}): deal 2, tricks: The tricks must add up to 13"
+        in result.output
+    )
+    assert count(app) == 0 and count(app, Seat) == 0
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (lambda g: g.pop("edit_key_hash"), "“edit_key_hash” must be the 64 hex digits"),
+        (lambda g: g.update(id="bad id!"), "“id” must be the game's id"),
+        (lambda g: g.update(created_at="yesterday"), "Invalid isoformat string"),
+        (lambda g: g.update(game="chess"), "game: Unknown game"),
+    ],
+)
+def test_backup_fields_are_checked(app, tmp_path, change, problem):
+    store(app, "secret_agent", deals=[FLAT])
+    runner = app.test_cli_runner()
+    data = json.loads(runner.invoke(args=["export", "--all"]).stdout)
+    change(data["games"][0])
+    wipe(app)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(args=["import", str(path)])
+    assert result.exit_code == 1 and "Nothing restored: game 1" in result.output and problem in result.output
+    assert count(app) == 0
+
+
+def test_a_twice_listed_id_is_refused(app, tmp_path):
+    store(app, "secret_agent")
+    runner = app.test_cli_runner()
+    data = json.loads(runner.invoke(args=["export", "--all"]).stdout)
+    data["games"].append(data["games"][0])
+    wipe(app)
+    path = tmp_path / "twice.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(args=["import", str(path)])
+    assert result.exit_code == 1 and "this id appears twice" in result.output and count(app) == 0
+
+
+def test_dry_run_checks_and_writes_nothing(app, tmp_path):
+    store(app, "secret_agent", deals=[FLAT])
+    runner = app.test_cli_runner()
+    path = tmp_path / "b.json"
+    runner.invoke(args=["export", "--all", "-o", str(path)])
+    wipe(app)
+    result = runner.invoke(args=["import", "--dry-run", str(path)])
+    assert result.exit_code == 0 and "1 games checked; nothing written" in result.output and count(app) == 0
+
+
+def test_import_of_one_game_record_makes_a_new_game_and_prints_its_scoring_link(app, client, tmp_path):
+    path = tmp_path / "one.json"
+    path.write_text(
+        json.dumps({"game": "secret_agent", "players": PLAYERS, "deals": [FLAT]}), encoding="utf-8"
+    )
+    result = app.test_cli_runner().invoke(args=["import", str(path)])
+    assert result.exit_code == 0, result.output
+    game_id, key = result.output.split("/g/", 1)[1].strip().split("?key=")
+    with app.app_context():
+        assert db.session.get(Game, game_id).key_matches(key)
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [12, 9, 9, 9]
+
+
+def test_import_refuses_a_file_that_is_not_json(app, tmp_path):
+    path = tmp_path / "x.json"
+    path.write_bytes(b"not json")
+    result = app.test_cli_runner().invoke(args=["import", str(path)])
+    assert result.exit_code == 1 and "is not a JSON file" in result.output and count(app) == 0

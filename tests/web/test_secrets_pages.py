@@ -1,0 +1,544 @@
+"""Secrets through the pages: the game master's turn form, turn reports, corrections, the end;
+Hidden Secrets' allotments, private links and reports, and no hidden value on any public page."""
+
+from __future__ import annotations
+
+import html as html_lib
+import json
+import re
+
+import pytest
+from sqlalchemy import func, select
+
+from scorekeeper.db import db
+from scorekeeper.models import Deal
+from scorekeeper.rules.secrets import HIDDEN_SECRETS
+
+A, B, C, D = 0, 1, 2, 3
+NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
+
+
+# -- helpers -----------------------------------------------------------------------
+def start(client, n=3, hidden=False, turns=5) -> str:
+    """Set up a game through the set-up page; returns the game page's path."""
+    data = {f"players_{s}": NAMES[s] for s in range(n)}
+    data.update(first_dealer="0", opt_turns=str(turns))
+    if hidden:
+        data["opt_hidden"] = "y"
+    response = client.post("/new/secrets", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return response.headers["Location"]
+
+
+def turn(orders, guards) -> dict[str, str]:
+    """The turn form as a browser posts it: orders per player as (spy, target, secret)."""
+    data = {}
+    for seat, mine in enumerate(orders):
+        for spy, target, secret in mine:
+            data[f"target_{seat}_{spy}"] = str(target)
+            data[f"secret_{seat}_{spy}"] = str(secret)
+    for seat, guard in enumerate(guards):
+        data[f"guards_{seat}"] = str(guard)
+    return data
+
+
+def quiet(n, guards) -> dict[str, str]:
+    """A turn in which every spy stays at home."""
+    return turn([[]] * n, guards)
+
+
+# The worked turn of secrets.md (three players A, B, C).
+WORKED = turn(
+    [
+        [("club", B, 2), ("diamond", C, 9), ("heart", B, 7), ("spade", C, 5)],
+        [("club", A, 3), ("diamond", C, 9), ("heart", A, 8), ("spade", C, 1)],
+        [("club", A, 8), ("diamond", B, 2), ("heart", A, 1), ("spade", B, 4)],
+    ],
+    [3, 7, 5],
+)
+
+
+def game_id(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
+
+
+def errors_in(page: str) -> list[str]:
+    return [html_lib.unescape(e) for e in re.findall(r'class="error"[^>]*>([^<]*)<', page)]
+
+
+def text_of(page: str) -> str:
+    """The words a reader sees (tags dropped, entities decoded, spaces squeezed)."""
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", " ", page)))
+
+
+def totals(page: str) -> list[str]:
+    foot = re.search(r'<table class="board sx-board">.*?<tfoot>\s*<tr>(.*?)</tr>', page, re.S).group(1)
+    return [text_of(c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", foot, re.S)]
+
+
+def report(page: str, number: int) -> str:
+    """The text of the turn report of turn ``number``."""
+    found = re.search(rf'<details class="sx-turn" id="turn-{number}".*?</details>', page, re.S)
+    assert found, f"no report of turn {number}"
+    return text_of(found.group(0))
+
+
+def checked(page: str, name: str, value: str) -> bool:
+    for tag in re.findall(r"<input[^>]*>", page):
+        if f'name="{name}"' in tag and f'value="{value}"' in tag:
+            return " checked" in tag
+    raise AssertionError(f"no input {name}={value}")
+
+
+def offered(page: str, name: str) -> list[str]:
+    """The chips the page offers for the radio ``name``."""
+    return re.findall(rf'<input[^>]*name="{name}"[^>]*value="([^"]*)"', page)
+
+
+def deal_count(app) -> int:
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(Deal))
+
+
+def play(client, path, data, status=303):
+    response = client.post(f"{path}/deals", data=data)
+    assert response.status_code == status, errors_in(response.get_data(as_text=True))
+    return response
+
+
+# -- the plain game ------------------------------------------------------------------
+def test_set_up_offers_plain_or_hidden_and_says_turn(client):
+    page = client.get("/new/secrets").get_data(as_text=True)
+    assert 'name="opt_hidden"' in page and 'name="opt_turns"' in page
+    assert "Secrets has no dealer" in page
+    path = start(client)
+    page = client.get(path).get_data(as_text=True)
+    assert "Turn 1 of 5." in text_of(page)
+    assert "Orders for turn 1" in page and "Resolve turn 1" in page
+    # Every spy, every other player and every secret 1-9 are offered; nobody spies on himself.
+    assert offered(page, "target_0_club") == ["", "1", "2"]
+    assert offered(page, "secret_0_club") == [str(s) for s in range(1, 10)]
+    assert offered(page, "guards_2") == [str(s) for s in range(1, 10)]
+    assert checked(page, "target_0_club", "")  # a spy stays at home unless sent
+    # Too few players is refused by the rules.
+    response = client.post("/new/secrets", data={"players_0": "Ann", "players_1": "Bob"})
+    assert response.status_code == 422 and "This game needs 3-6 players." in errors_in(
+        response.get_data(as_text=True)
+    )
+
+
+def test_the_worked_turn_of_secrets_md(client):
+    path = start(client)
+    play(client, path, WORKED)
+    page = client.get(path).get_data(as_text=True)
+    assert "Turn 1 resolved." in page and "Turn 2 of 5." in text_of(page)
+    assert totals(page)[:3] == ["10", "11", "15"]
+    assert (
+        "Cid: 1 x 10 (spies caught at secret 5) + 1 (secret 1 stolen from Ann) + 4 (secret 4 stolen from Bob) = 15"
+        in text_of(page)
+    )
+    one = report(page, 1)
+    assert "Spies captured: 3, clashed: 6, stole: 3, found nothing: 0" in one
+    # Per order: the clashes at B2, C9, A8, the captures, the thefts.
+    assert "Ann policeman at 3 · score 10" in one
+    assert "♣ Club → Bob · 2 clashed" in one and "♦ Diamond → Cid · 9 clashed" in one
+    assert "♥ Heart → Bob · 7 captured +10 for Bob" in one
+    assert "♠ Spade → Cid · 5 captured +10 for Cid" in one
+    assert "♣ Club → Ann · 3 captured +10 for Ann" in one
+    assert "♠ Spade → Cid · 1 stolen +1 for Bob" in one
+    assert "♥ Heart → Ann · 1 stolen +1 for Cid" in one and "♠ Spade → Bob · 4 stolen +4 for Cid" in one
+    # Only free spies are offered for turn 2: Ann Club and Diamond; Bob Diamond, Heart, Spade; Cid all four.
+    free = {
+        seat: [spy for spy in ("club", "diamond", "heart", "spade") if f'name="target_{seat}_{spy}"' in page]
+        for seat in range(3)
+    }
+    assert free == {
+        0: ["club", "diamond"],
+        1: ["diamond", "heart", "spade"],
+        2: ["club", "diamond", "heart", "spade"],
+    }
+    assert "Heart captured in turn 1 · Spade captured in turn 1" in text_of(page)
+    # Every policeman caught a spy: each may stay.
+    assert "He guarded 3 last turn and caught a spy: he may stay." in text_of(page)
+    assert offered(page, "guards_0") == [str(s) for s in range(1, 10)]
+    # The API agrees.
+    record = client.get(f"/api/games/{game_id(path)}").get_json()
+    assert record["totals"] == [10, 11, 15] and len(record["turns"]) == 1
+
+
+def test_several_spies_on_a_guarded_secret_are_all_captured_10_each(client):
+    path = start(client, n=4)
+    play(
+        client,
+        path,
+        turn(
+            [[("club", B, 5)], [], [("club", B, 5), ("spade", B, 5)], [("heart", B, 5)]],
+            [1, 5, 1, 1],
+        ),
+    )
+    page = client.get(path).get_data(as_text=True)
+    assert totals(page)[:4] == ["0", "40", "0", "0"]
+    assert "Bob: 4 x 10 (spies caught at secret 5) = 40" in text_of(page)
+    one = report(page, 1)
+    assert one.count("captured +10 for Bob") == 4 and "stolen" not in one.replace("stole: 0", "")
+    # The captured spies are out: Cid keeps Diamond and Heart only.
+    assert [spy for spy in ("club", "diamond", "heart", "spade") if f'name="target_2_{spy}"' in page] == [
+        "diamond",
+        "heart",
+    ]
+
+
+def test_two_spies_of_one_player_clash(client):
+    path = start(client)
+    play(client, path, turn([[("club", B, 3), ("diamond", B, 3)], [], []], [1, 1, 1]))
+    page = client.get(path).get_data(as_text=True)
+    one = report(page, 1)
+    assert "♣ Club → Bob · 3 clashed" in one and "♦ Diamond → Bob · 3 clashed" in one
+    assert totals(page)[:3] == ["0", "0", "0"]
+    # Both spies stay free, and the secret stays with Bob: one spy alone steals it next turn.
+    assert 'name="target_0_club"' in page and 'name="target_0_diamond"' in page
+    play(client, path, turn([[("diamond", B, 3)], [], []], [2, 2, 2]))
+    page = client.get(path).get_data(as_text=True)
+    assert "♦ Diamond → Bob · 3 stolen +3 for Ann" in report(page, 2)
+    assert totals(page)[:3] == ["3", "0", "0"]
+
+
+def test_a_spy_sent_to_an_already_stolen_secret_finds_nothing(client):
+    path = start(client)
+    play(client, path, turn([[("club", B, 4)], [], []], [1, 1, 1]))
+    play(client, path, turn([[], [], [("club", B, 4)]], [2, 2, 2]))
+    page = client.get(path).get_data(as_text=True)
+    assert "♣ Club → Bob · 4 nothing there already stolen" in report(page, 2)
+    assert totals(page)[:3] == ["4", "0", "0"]
+    assert "Cid: Nothing stolen, no spy caught: 0" in text_of(page)
+
+
+def test_a_policeman_who_caught_nobody_must_move(client, app):
+    path = start(client)
+    play(client, path, turn([[("club", B, 4)], [], []], [1, 1, 1]))
+    page = client.get(path).get_data(as_text=True)
+    # Nobody caught a spy: the form leaves out each one's last post and says why, beside the guard.
+    assert offered(page, "guards_0") == [str(s) for s in range(2, 10)]
+    assert "He guarded 1 last turn and caught no spy: he must guard another secret now." in text_of(page)
+    # Posted anyway (a stale page, a crafted post): refused next to Ann's guard, the entry kept, nothing recorded.
+    data = turn([[("diamond", C, 6)], [("club", A, 2)], []], [1, 3, 4])
+    for headers in ({}, {"HX-Request": "true"}):
+        response = client.post(f"{path}/deals", data=data, headers=headers)
+        assert response.status_code == 422
+        page = response.get_data(as_text=True)
+        error = re.search(r'<p class="error" id="guards_0-error">([^<]*)</p>', page)
+        assert error and html_lib.unescape(error.group(1)) == (
+            "Turn 2: Ann's policeman guarded secret 1 in turn 1 and caught no spy, so he must guard a different secret now."
+        )
+        assert len(errors_in(page)) == 1
+        assert checked(page, "target_0_diamond", "2") and checked(page, "secret_0_diamond", "6")
+        assert checked(page, "target_1_club", "0") and checked(page, "guards_1", "3")
+        assert checked(page, "guards_0", "1")  # the refused post stays on the form, marked
+        assert 'class="chip sx-banned"' in page
+    assert deal_count(app) == 1
+
+
+def test_a_correction_re_resolves_every_later_turn(client, app):
+    path = start(client)
+    play(client, path, turn([[("club", B, 4)], [], []], [1, 1, 1]))  # Ann steals B4
+    play(client, path, turn([[], [], [("club", B, 4)]], [2, 2, 2]))  # Cid finds nothing there
+    page = client.get(f"{path}/deals/0").get_data(as_text=True)
+    assert "Turn 1" in page and "Correct this turn" in page and "Save correction" in page
+    assert checked(page, "target_0_club", "1") and checked(page, "secret_0_club", "4")
+    # Turn 1 was in fact Ann's Club on B5: now Cid's spy steals B4 in turn 2.
+    response = client.post(f"{path}/deals/0", data=turn([[("club", B, 5)], [], []], [1, 1, 1]))
+    assert response.status_code == 303
+    page = client.get(path).get_data(as_text=True)
+    assert "Turn 1 corrected; the turns after it are resolved again." in page
+    assert "♣ Club → Bob · 4 stolen +4 for Cid" in report(page, 2)
+    assert totals(page)[:3] == ["5", "0", "4"]
+    assert deal_count(app) == 2
+
+
+def test_a_correction_that_breaks_a_later_turn_is_refused_naming_it(client):
+    path = start(client)
+    play(client, path, turn([[("heart", B, 7)], [], []], [1, 3, 1]))  # Ann steals B7
+    play(client, path, turn([[("heart", C, 2)], [], []], [2, 7, 2]))  # Ann's Heart again
+    before = client.get(f"/api/games/{game_id(path)}").get_json()
+    # Bob guarded 7 in turn 1 after all: Ann's Heart was captured, so turn 2's order is illegal.
+    response = client.post(f"{path}/deals/0", data=turn([[("heart", B, 7)], [], []], [1, 7, 1]))
+    assert response.status_code == 422
+    errors = errors_in(response.get_data(as_text=True))
+    assert (
+        "Turn 2: Ann's Heart was captured in turn 1 and is out of the game; only free spies can be ordered."
+        in errors
+    )
+    # And a correction that makes a later guard stay where it had to move.
+    response = client.post(f"{path}/deals/0", data=turn([[("heart", B, 5)], [], []], [2, 3, 1]))
+    assert response.status_code == 422
+    assert (
+        "Turn 2: Ann's policeman guarded secret 2 in turn 1 and caught no spy, so he must guard a different secret now."
+        in errors_in(response.get_data(as_text=True))
+    )
+    assert client.get(f"/api/games/{game_id(path)}").get_json() == before
+
+
+def test_final_standings_after_turn_5_with_a_shared_win(client):
+    path = start(client)
+    play(client, path, turn([[("club", C, 9)], [("club", A, 9)], []], [1, 1, 1]))  # Ann 9, Bob 9
+    for k in range(2, 6):
+        play(client, path, quiet(3, [k, k, k]))
+    page = client.get(path).get_data(as_text=True)
+    words = text_of(page)
+    assert "Ann and Bob share the win." in words
+    assert "Final standings 1. ★ Ann 9 1. ★ Bob 9 3. Cid 0" in words
+    assert 'id="entry"' not in page
+    assert totals(page)[:3] == ["9", "9", "0"]
+    record = client.get(f"/api/games/{game_id(path)}").get_json()
+    assert record["finished"] and record["winners"] == [0, 1]
+    response = client.post(f"{path}/deals", data=quiet(3, [1, 1, 1]))
+    assert response.status_code == 422
+    assert "The game ended after turn 5: no turn can follow it." in errors_in(response.get_data(as_text=True))
+    assert "Ann and Bob share the win." in text_of(client.get("/").get_data(as_text=True))
+
+
+def test_six_players_fit_and_a_viewer_sees_no_form(app, client):
+    path = start(client, n=6)
+    play(client, path, quiet(6, [1] * 6))
+    viewer = app.test_client()
+    page = viewer.get(path).get_data(as_text=True)
+    assert 'id="entry"' not in page and "Turn 1 report" in page
+    assert viewer.post(f"{path}/deals", data=quiet(6, [2] * 6)).status_code == 403
+    # Plain Secrets has nothing private: no private links.
+    assert client.get(f"{path}/secrets/links").status_code == 404
+
+
+# -- Hidden Secrets ------------------------------------------------------------------
+# Distinctive values (37 and more never show up as other figures in these games), so a leak is seen.
+VALUES = [
+    [4, 0, 0, 0, 0, 0, 0, 0, 0, 41],  # Ann: A 4, J 41
+    [0, 6, 0, 0, 0, 0, 0, 0, 0, 39],  # Bob: B 6, J 39
+    [0, 0, 8, 0, 0, 0, 0, 0, 0, 37],  # Cid: C 8, J 37
+]
+# Turn 1: Bob's Club steals Ann's J (41, only Bob learns it); Ann's and Cid's Clubs clash at
+# Bob's J (39: Ann and Cid learn it); Bob's Diamond is caught at Cid's C (8, made public).
+HIDDEN_TURN = turn(
+    [[("club", B, "J")], [("club", A, "J"), ("diamond", C, "C")], [("club", B, "J")]],
+    ["A", "A", "C"],
+)
+SECRET_FIGURES = ("41", "39", "37")  # never public before the end (Bob's total is 41 too)
+
+
+def allot_row(values) -> dict[str, str]:
+    return {f"v_{s}": str(v) for s, v in zip(HIDDEN_SECRETS, values, strict=True)}
+
+
+def private_links(client, path) -> list[str]:
+    page = client.get(f"{path}/secrets/links").get_data(as_text=True)
+    return [html_lib.unescape(u) for u in re.findall(r'<p class="sx-url"><a href="([^"]+)"', page)]
+
+
+def hidden_game(client, turns=1):
+    """A Hidden Secrets game with VALUES allotted (Ann and Bob on their phones, Cid by the GM)."""
+    path = start(client, hidden=True)
+    links = private_links(client, path)
+    assert len(links) == 3
+    phone = client.application.test_client()
+    for seat in (A, B):
+        response = phone.post(links[seat], data=allot_row(VALUES[seat]))
+        assert response.status_code == 303, errors_in(response.get_data(as_text=True))
+    response = client.post(f"{path}/secrets/allot/{C}", data=allot_row(VALUES[C]))
+    assert response.status_code == 303, errors_in(response.get_data(as_text=True))
+    if turns:
+        play(client, path, HIDDEN_TURN)
+    return path, links
+
+
+def test_hidden_allotments_are_checked_and_turn_1_waits_for_them(client, app):
+    path = start(client, hidden=True)
+    page = client.get(path).get_data(as_text=True)
+    assert "Before turn 1: the allotments" in page and 'name="target_0_club"' not in page
+    assert "Still to come: Ann, Bob and Cid." in text_of(page)
+    # Turn 1 cannot be resolved yet, through the pages or the API.
+    response = client.post(f"{path}/deals", data=HIDDEN_TURN)
+    assert response.status_code == 422
+    assert "Ann: give ten whole numbers of 0 or more, one for each secret A to J." in errors_in(
+        response.get_data(as_text=True)
+    )
+    created = client.post(
+        "/api/games", json={"game": "secrets", "players": NAMES[:3], "options": {"hidden": True}}
+    )
+    assert created.status_code == 422  # a record must bring its values
+    assert deal_count(app) == 0
+    # The game master types Bob's: the rules check the row.
+    for row, message in [
+        (
+            [5, 5, 5, 5, 5, 5, 5, 5, 5, -1],
+            "Bob: give ten whole numbers of 0 or more, one for each secret A to J.",
+        ),
+        ([5, 5, 5, 5, 5, 5, 5, 5, 4, 0], "Bob: the ten values must add up to 45 (they add up to 44)."),
+        (
+            ["a", 5, 5, 5, 5, 5, 5, 5, 5, 5],
+            "Bob: give ten whole numbers of 0 or more, one for each secret A to J.",
+        ),
+    ]:
+        response = client.post(f"{path}/secrets/allot/{B}", data=allot_row(row))
+        assert response.status_code == 422
+        assert errors_in(response.get_data(as_text=True)) == [message]
+    assert client.post(f"{path}/secrets/allot/{B}", data=allot_row(VALUES[B])).status_code == 303
+    # Never shown back, to the game master either.
+    page = client.get(f"{path}/secrets/allot/{B}").get_data(as_text=True)
+    assert "Already entered" in page and not re.search(r'name="v_J"[^>]*value="39"', page)
+    assert "39" not in text_of(client.get(path).get_data(as_text=True))
+    # A player's own link: blanks count as 0; a wrong token finds nothing.
+    links = private_links(client, path)
+    phone = app.test_client()
+    assert phone.get(links[A][:-3] + "xyz").status_code == 404
+    assert phone.get(links[A].replace("/p/0/", "/p/1/")).status_code == 404
+    row = {"v_A": "4", "v_J": "41"}
+    response = phone.post(links[A], data=row)
+    assert response.status_code == 303
+    page = phone.get(links[A]).get_data(as_text=True)
+    assert "Your allotment is saved." in page and re.search(r'name="v_J"[^>]*value="41"', page)
+    assert "Still to come: Cid." in text_of(page)
+    # The links page is the game master's only.
+    assert phone.get(f"{path}/secrets/links").status_code == 403
+    assert phone.post(f"{path}/secrets/allot/{C}", data=allot_row(VALUES[C])).status_code == 403
+    phone.post(links[C], data=allot_row(VALUES[C]))
+    page = client.get(path).get_data(as_text=True)
+    assert "Resolve turn 1" in page and offered(page, "secret_0_club") == list(HIDDEN_SECRETS)
+    play(client, path, HIDDEN_TURN)
+    # Once turn 1 is resolved, the allotments are fixed.
+    response = phone.post(links[A], data=allot_row(VALUES[A]))
+    assert response.status_code == 200 and "Save my allotment" not in response.get_data(as_text=True)
+    response = client.post(f"{path}/secrets/allot/{A}", data=allot_row([45] + [0] * 9))
+    assert response.status_code == 422
+    assert errors_in(response.get_data(as_text=True)) == ["The allotments are fixed once turn 1 is resolved."]
+
+
+def test_private_reports_show_what_each_player_learned(client, app):
+    path, links = hidden_game(client)
+    phone = app.test_client()
+    ann, bob, cid = (text_of(phone.get(link).get_data(as_text=True)) for link in links)
+    # Everybody: Cid's C is worth 8 (a capture made it public); the theft's value is hidden.
+    public = text_of(phone.get(path).get_data(as_text=True))
+    assert "♦ Diamond → Cid · C captured +10 for Cid · worth 8" in public
+    assert "♣ Club → Ann · J stolen +? for Bob (value hidden)" in public
+    assert "Bob: ? (secret J stolen from Ann, value hidden) = ?" in public
+    # Ann: her own values, Bob's J seen in the clash, Cid's C; and Bob's theft, since she knows her J.
+    assert "Bob · J = 39 your spy saw it in a clash in turn 1" in ann
+    assert "Cid · C = 8 made public by a capture in turn 1" in ann
+    assert "♣ Club → Ann · J stolen +41 for Bob" in ann
+    assert "37" not in ann
+    # Bob: the value he stole; not the clash at his own J by others... he knows his J anyway; not Cid's J.
+    assert "Ann · J = 41 you stole it in turn 1" in bob and "37" not in bob
+    assert "♣ Club → Bob · J clashed worth 39" in bob
+    # Cid: the clash value, his own values; not what Bob stole.
+    assert "Bob · J = 39 your spy saw it in a clash in turn 1" in cid
+    assert "41" not in cid and "+? for Bob (value hidden)" in cid
+    for page in (ann, bob, cid):
+        assert "private report" in page
+
+
+def leaks(body: str, figures=SECRET_FIGURES) -> list[str]:
+    """The secret figures found in what a page shows: its text and the attributes people or tools read."""
+    shown = text_of(body)
+    shown += " " + " ".join(
+        html_lib.unescape(v)
+        for _k, v in re.findall(
+            r'\s(title|aria-label|alt|value|placeholder|content|data-[\w-]+)="([^"]*)"', body
+        )
+    )
+    return [f for f in figures if re.search(rf"(?<![\w.:/-]){f}(?![\w-]|\.\d)", shown)]
+
+
+def json_leaks(data, figures=SECRET_FIGURES) -> list[str]:
+    found = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, int | str) and not isinstance(value, bool):
+            found.extend(f for f in figures if re.search(rf"(?<![\w.:/-]){f}(?![\w-]|\.\d)", str(value)))
+
+    walk(data)
+    return found
+
+
+def every_game_url(app, gid: str) -> list[tuple[str, str]]:
+    """(method, url) of every route about one game, filled in; GET where it can, else its first method."""
+    values = {"game_id": gid, "k": 0, "seat": 0, "token": "not-the-token", "change_id": 1}
+    out = []
+    with app.test_request_context():
+        for rule in app.url_map.iter_rules():
+            if "game_id" not in rule.arguments:
+                continue
+            args = {name: values.get(name, "x") for name in rule.arguments}
+            url = app.url_for(rule.endpoint, **args)
+            methods = sorted(rule.methods - {"HEAD", "OPTIONS"})
+            out.append(("GET" if "GET" in methods else methods[0], url))
+    return out
+
+
+@pytest.fixture
+def readable_pdf(monkeypatch):
+    """The PDF sheet's HTML instead of a PDF, so its text can be read (no Chromium needed)."""
+    try:
+        from scorekeeper import pdf
+        from scorekeeper.web import records
+    except ImportError:  # pragma: no cover - no PDF sheet here
+        return
+    monkeypatch.setattr(pdf, "html_to_pdf", lambda html, *args, **kwargs: html.encode())
+    monkeypatch.setattr(records, "pdf_printer", lambda: "chromium")
+
+
+def test_no_page_or_api_route_shows_a_hidden_value_before_the_end(app, client, readable_pdf):
+    path, _links = hidden_game(client)
+    gid = game_id(path)
+    viewer = app.test_client()
+    routes = every_game_url(app, gid)
+    assert len(routes) >= 8, routes
+    seen = []
+    for who, browser in (("viewer", viewer), ("game master", client)):
+        for method, url in routes:
+            if who == "game master" and method != "GET":
+                continue  # the game master's writes are not reads; the viewer's are refused
+            for headers in ({}, {"HX-Request": "true"}):
+                response = browser.open(url, method=method, headers=headers)
+                seen.append((who, method, url, response.status_code))
+                if who == "viewer" and method != "GET":
+                    assert response.status_code in (400, 403, 404, 405), (method, url)
+                body = response.get_data(as_text=True)
+                if response.is_json:
+                    assert not json_leaks(response.get_json()), (who, url)
+                else:
+                    assert not leaks(body), (who, url, leaks(body))
+        # The lists and player pages show this game too.
+        for url in ("/", "/games", "/players", "/player?name=Bob", "/games?player=Bob", "/import"):
+            response = browser.get(url)
+            if response.status_code != 404:
+                assert not leaks(response.get_data(as_text=True)), (who, url)
+    # The pages that matter were really read, with their content.
+    got = {url: status for who, method, url, status in seen if who == "viewer" and method == "GET"}
+    assert got[path] == 200 and got[f"/api/games/{gid}"] == 200 and got[f"{path}/sheet"] == 200
+    assert got[f"{path}/deals/0"] == 200
+    assert got[f"/g/{gid}/p/0/not-the-token"] == 404
+    # The record: no values, no score or total made of a hidden value.
+    record = viewer.get(f"/api/games/{gid}").get_json()
+    assert record["options"]["values"] is None
+    assert record["scores"] == [[0, None, 10]] and record["totals"] == [0, None, 10]
+    assert record["explanations"][0][1] == "? (secret J stolen from Ann, value hidden) = ?"
+    assert not json_leaks(record) and "41" not in json.dumps(record["turns"])
+
+
+def test_after_the_last_turn_everything_is_public(client, app):
+    path, _links = hidden_game(client)
+    for k in range(4):
+        play(client, path, quiet(3, ["BCDE"[k], "BCDE"[k], "ABDE"[k]]))
+    viewer = app.test_client()
+    record = viewer.get(f"/api/games/{game_id(path)}").get_json()
+    assert record["finished"] and record["options"]["values"] == VALUES
+    assert record["totals"] == [0, 41, 10] and record["winners"] == [B]
+    page = viewer.get(path).get_data(as_text=True)
+    assert "Bob wins." in text_of(page) and "♣ Club → Ann · J stolen +41 for Bob" in text_of(page)
+    assert "Values of the secrets" in page and set(leaks(page)) == set(SECRET_FIGURES)
