@@ -92,7 +92,8 @@ def _write_po(path: Path, catalog: Catalog) -> bool:
     """Write ``catalog`` to ``path`` unless only its dates would change; True if written."""
     out = io.BytesIO()
     # No line numbers: a catalog should change when a message does, not when code moves.
-    write_po(out, catalog, width=100, include_lineno=False, sort_by_file=True)
+    # Messages gone from the code are dropped (git keeps their history).
+    write_po(out, catalog, width=100, include_lineno=False, sort_by_file=True, ignore_obsolete=True)
     text = out.getvalue()
     if path.exists() and _undated(path.read_bytes()) == _undated(text):
         return False
@@ -110,8 +111,8 @@ def update(locales: Iterable[str] = LOCALES, directory: Path = TRANSLATIONS) -> 
     """Re-extract and merge into each locale's .po; return, per locale, the new and the untranslated.
 
     New messages come in empty (or with a fuzzy guess from a similar old one,
-    which the app ignores until a translator confirms it); messages no longer
-    in the code are kept at the end as obsolete (#~) entries.
+    which the app ignores until a translator confirms it and removes the flag);
+    messages no longer in the code are dropped.
     """
     template = extract()
     _write_po(directory / f"{DOMAIN}.pot", template)

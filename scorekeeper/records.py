@@ -82,7 +82,7 @@ class GameLine:
     when: datetime
     players: tuple[str, ...]
     seat: int
-    total: int
+    total: int | None  # None while a game hides its scores (Hidden Secrets before the end)
     finished: bool
     won: bool
 

@@ -75,6 +75,11 @@ def parse_record(data: Any) -> tuple[rules.Game, Setup, list[dict[str, Any]]]:
     errors, setup = check_setup(game, data.get("players"), data.get("options"), data.get("first_dealer"))
     if errors:
         raise RecordError(errors)
+    for seat, name in enumerate(setup.players):
+        if "\x00" in name:  # never typed, and no database text can hold it
+            raise RecordError(
+                [FieldError("players", msg(N_("A name cannot contain a NUL character.")), seat=seat)]
+            )
     deals = data.get(game.record_key, [])
     if not isinstance(deals, list):
         raise RecordError([FieldError(game.record_key, msg(N_("This must be a list.")))])

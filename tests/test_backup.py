@@ -182,3 +182,24 @@ def test_import_refuses_a_file_that_is_not_json(app, tmp_path):
     path.write_bytes(b"not json")
     result = app.test_cli_runner().invoke(args=["import", str(path)])
     assert result.exit_code == 1 and "is not a JSON file" in result.output and count(app) == 0
+
+
+@pytest.mark.skipif(not hasattr(Game, "deleted_at"), reason="games cannot be deleted in this version")
+def test_a_deleted_game_stays_deleted_after_a_restore_and_out_of_the_lists(app, client, tmp_path):
+    from scorekeeper.models import utcnow
+
+    game_id, _ = store(app, "secret_agent", deals=[FLAT])
+    kept, _ = store(app, "secret_agent", ["Eve", "Fay", "Gus", "Hal"])
+    with app.app_context():
+        db.session.get(Game, game_id).deleted_at = utcnow()
+        db.session.commit()
+    assert game_id not in client.get("/games").get_data(as_text=True)
+    assert client.get("/player?name=Ann").status_code == 404
+    runner = app.test_cli_runner()
+    path = tmp_path / "b.json"
+    runner.invoke(args=["export", "--all", "-o", str(path)])
+    wipe(app)
+    assert runner.invoke(args=["import", str(path)]).exit_code == 0
+    with app.app_context():
+        assert db.session.get(Game, game_id).deleted_at is not None
+        assert db.session.get(Game, kept).deleted_at is None

@@ -167,3 +167,23 @@ def test_rules_messages_render_through_the_catalog_with_plural_forms(app):
     # Without translation (the JSON record), the English forms.
     assert nmsg("{n} trick", "{n} tricks", 1, n=1).render() == "1 trick"
     assert nmsg("{n} trick", "{n} tricks", 0, n=0).render() == "0 tricks"
+
+
+def test_a_read_only_package_gets_its_catalogs_compiled_into_the_instance_folder(monkeypatch, tmp_path):
+    from scorekeeper import create_app
+
+    built_into = []
+    real = catalogs.compile_catalogs
+
+    def compile_catalogs(source=catalogs.TRANSLATIONS, target=None, force=False):
+        built_into.append(target)
+        if target is None:
+            raise PermissionError("the installed package is read-only")
+        return real(source, tmp_path, force)  # not the real instance folder
+
+    monkeypatch.setattr(catalogs, "compile_catalogs", compile_catalogs)
+    app = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://", "AUTO_MIGRATE": False, "SECRET_KEY": "t"})
+    fallback = os.path.join(app.instance_path, "translations")
+    assert built_into == [None, catalogs.Path(fallback)]
+    assert app.config["BABEL_TRANSLATION_DIRECTORIES"].split(";") == [fallback, str(catalogs.TRANSLATIONS)]
+    assert (tmp_path / "pl" / "LC_MESSAGES" / "messages.mo").exists()

@@ -106,7 +106,7 @@ def device_label(agent: str) -> str:
     if browser or system:
         return browser or system or ""
     product = agent.split("/", 1)[0].split(" ", 1)[0].strip()
-    return product[:40] or "?"
+    return "".join(ch for ch in product if ch.isprintable())[:40] or "?"
 
 
 def device() -> tuple[str, str]:

@@ -20,8 +20,15 @@ def side_names(players: Sequence[str], result: GameResult, seats: Sequence[int])
     names = []
     for side in result.sides:
         if side[0] in seats:
-            names.append(" & ".join(players[s] for s in side))
+            names.append(pair_name(players, side))
     return names
+
+
+def pair_name(players: Sequence[str], side: Sequence[int]) -> str:
+    """A side in words: "Ann", or partners "Ann & Cid" in the page's language."""
+    if len(side) == 2:
+        return _("%(first)s & %(second)s", first=players[side[0]], second=players[side[1]])
+    return " & ".join(players[s] for s in side)
 
 
 def join_names(names: Sequence[str]) -> str:
@@ -107,6 +114,11 @@ def public_result(kind, result: GameResult) -> GameResult:
 @dataclass(frozen=True)
 class PublicResult(GameResult):
     """A :class:`GameResult` already made public by :func:`public_result` (its details are gone)."""
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        # Nobody leads while a total is unknown: naming a leader would tell about it.
+        return () if None in self.totals else super().leaders
 
 
 def option_text(option: Option, value: Any) -> str:

@@ -38,7 +38,7 @@ from ..i18n import render
 from ..models import Game, Seat
 from ..rules import DealResult, FieldError, GameResult, InvalidFacts
 from .common import load_game, remember_key
-from .present import public_result
+from .present import pair_name, public_result
 
 bp = Blueprint("records", __name__, cli_group=None)
 bp.cli.add_command(backup.export_command)
@@ -78,7 +78,7 @@ def known_names(limit: int = 300) -> list[str]:
 
 
 def side_label(players: Sequence[str], side: Sequence[int]) -> str:
-    return " & ".join(players[s] for s in side)
+    return pair_name(players, side)
 
 
 @bp.app_template_global()

@@ -188,7 +188,7 @@ def links(game_id: str) -> ResponseReturnValue:
 def private(game_id: str, seat: int, token: str) -> ResponseReturnValue:
     """One player's private page: his allotment before turn 1, then what only he knows."""
     game = hidden_game(game_id)
-    if not 0 <= seat < len(game.players) or not hmac.compare_digest(token, private_token(game, seat)):
+    if not 0 <= seat < len(game.players) or not hmac.compare_digest(token.encode(), private_token(game, seat).encode()):
         abort(404)
     self_url = url_for(".private", game_id=game.id, seat=seat, token=token)
     form = None

@@ -11,7 +11,7 @@ import os
 import secrets
 from pathlib import Path
 
-from flask import Flask, g, request
+from flask import Flask, abort, g, request
 
 CSP = "; ".join(
     [
@@ -82,8 +82,25 @@ def instance_secret_key(instance: Path) -> str:
     return key
 
 
+def has_nul(request) -> bool:
+    """Whether any input carries a NUL character: never valid, and PostgreSQL cannot store it in text."""
+    if "\x00" in request.path or any("\x00" in k + v for k, v in request.args.items(multi=True)):
+        return True
+    if request.is_json:
+        raw = request.get_data(cache=True)
+        return b"\x00" in raw or b"\\u0000" in raw
+    if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+        return any("\x00" in k + v for k, v in request.form.items(multi=True))
+    return False
+
+
 def init_app(app: Flask) -> None:
     from .common import DEVICE_COOKIE, KEY_MAX_AGE
+
+    @app.before_request
+    def refuse_nul() -> None:
+        if has_nul(request):
+            abort(400)
 
     @app.after_request
     def secure_headers(response):

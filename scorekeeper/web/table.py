@@ -20,6 +20,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     jsonify,
     make_response,
@@ -54,8 +55,9 @@ from .present import public_result
 
 bp = Blueprint("table", __name__, url_prefix="/g")
 
-# How often an open game page asks whether the game changed (htmx polling).
-POLL = "every 3s"
+# How often (seconds) an open game page asks whether the game changed (htmx polling);
+# the app's LIVE_POLL_SECONDS changes it.
+POLL_SECONDS = 3
 MAX_ID = 2**31 - 1
 
 
@@ -327,7 +329,7 @@ def live_etag(game: Game, editable: bool, part: str) -> str:
 
 @bp.app_template_global()
 def poll_trigger() -> str:
-    return POLL
+    return f"every {current_app.config.get('LIVE_POLL_SECONDS', POLL_SECONDS)}s"
 
 
 bp.add_app_template_global(qr_svg, "qr_svg")

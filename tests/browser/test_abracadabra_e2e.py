@@ -1,5 +1,7 @@
 """Abracadabra end to end on a phone-sized Chromium: set up a deal, tap every trick, score it.
 
+Deal 1 is thrown in (all passed); deal 2 is entered trick by trick.
+
 The deal is the rules file's worked example read for four players (see
 tests/rules/test_abracadabra.py, EXAMPLE_4): Helen bids 5 and J, David 4 and
 Q, Cid A and 2, the Declarer Dee 6, 7 and 8. Tricks 1-2 go to Cid, 3-4 to
@@ -46,6 +48,15 @@ def test_a_deal_trick_by_trick_on_a_phone(live_server, phone: Page):
     expect(page.locator(".abra-head")).to_have_text("Deal 1: before play")
     no_sideways_scroll(page)
 
+    # Deal 1: all passed. The suits are known; the deal is recorded straight away.
+    for seat, suit in enumerate("SHDC"):
+        chip(page, f"suits_{seat}", suit)
+    page.get_by_role("button", name="All passed: record a thrown-in deal").tap()
+    expect(page.locator(".status")).to_contain_text("Deal 2 of 4. David deals.")
+    expect(page.locator(".abra-parts")).to_contain_text("All passed: the deal is thrown in")
+    expect(page.locator(".abra-head")).to_have_text("Deal 2: before play")
+    assert not page.locator('input[name="suits_0"][value="S"]').is_checked()
+
     # The set-up, with one mistake: David lays as many bid cards as the Declarer.
     chip(page, "trump", "D")
     for seat, suit in enumerate("HSDC"):
@@ -81,6 +92,10 @@ def test_a_deal_trick_by_trick_on_a_phone(live_server, phone: Page):
     shot(page, "2-play")
     for trick, seat in enumerate(WINNERS[5:], start=6):
         tap_winner(page, trick, seat)
+    # The last tap was wrong after all: undo it from the suit-card stage and tap again.
+    expect(page.locator(".abra-head")).to_have_text("All 13 tricks are in")
+    page.get_by_role("button", name="Undo trick 13 (David)").tap()
+    tap_winner(page, 13, 1)
 
     # After the last trick: the bid-suit cards, then the score.
     expect(page.locator(".abra-head")).to_have_text("All 13 tricks are in")
@@ -90,7 +105,7 @@ def test_a_deal_trick_by_trick_on_a_phone(live_server, phone: Page):
     no_sideways_scroll(page)
     shot(page, "3-suits")
     page.get_by_role("button", name="Score the deal").tap()
-    expect(page.locator(".status")).to_contain_text("Deal 2 of 4. David deals.")
+    expect(page.locator(".status")).to_contain_text("Deal 3 of 4. Cid deals.")
     expect(page.locator(".board tfoot td")).to_have_text(["55", "50", "27", "0"])
     parts = page.locator(".abra-parts-table")
     expect(parts.locator("tbody tr").nth(0)).to_contain_text("Success")
@@ -99,7 +114,7 @@ def test_a_deal_trick_by_trick_on_a_phone(live_server, phone: Page):
     assert parts.locator("tfoot td").all_inner_texts() == ["55", "50", "27", "0"]
 
     # A score explains itself.
-    page.locator(".board tbody tr").first.locator("td").first.locator("summary").tap()
+    page.locator(".board tbody tr").nth(1).locator("td").first.locator("summary").tap()
     expect(page.locator(".board details[open] .why")).to_have_text(
         "Helen: success 20 + bid tricks 5+11 + tricks 7 + suit cards 6 x 2 = 55"
     )

@@ -563,7 +563,7 @@ def test_full_page_and_htmx_partial(client):
 
 
 # -- corrections, two players, the end --------------------------------------------------
-def test_a_recorded_deal_is_corrected_with_the_full_form(client):
+def test_a_recorded_deal_is_corrected_with_the_full_form(client, app):
     path = start(client, FOUR)
     play_deal(client, path, EXAMPLE_4)
     page = client.get(f"{path}/deals/0").get_data(as_text=True)
@@ -588,7 +588,13 @@ def test_a_recorded_deal_is_corrected_with_the_full_form(client):
     )
     assert checked(html, "bid", "2")
     assert record(client, path)["totals"] == [67, 50, 27, 0]
-    # And a deal can be corrected to a thrown-in one.
+    # And a deal can be corrected to a thrown-in one, while the next deal is half entered:
+    # the next deal's draft (trump ♠) does not leak into the correction (no trump given).
+    client.post(f"{path}/draft", data=setup_post(dict(EXAMPLE_4, trump="S")))
+    thrown = full_post({"thrown_in": True, "suits": ["H", "S", "D", "C"]})
+    assert client.post(f"{path}/deals/0", data=thrown).status_code == 303
+    assert record(client, path)["deals"][0] == {"thrown_in": True, "suits": ["H", "S", "D", "C"]}
+    assert draft_of(app, path)["trump"] == "S"
     thrown = full_post({"thrown_in": True, "trump": "H", "suits": ["H", "S", "D", "C"]})
     assert client.post(f"{path}/deals/0", data=thrown).status_code == 303
     assert record(client, path)["deals"][0] == {

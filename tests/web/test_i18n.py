@@ -19,7 +19,6 @@ from babel.dates import format_date
 from babel.numbers import format_decimal
 
 from scorekeeper import rules
-from scorekeeper.forms import ENTRY_FORMS
 from scorekeeper.rules.base import check_setup, play
 from tests.conftest import sa_form
 
@@ -134,34 +133,69 @@ def create(client, data: dict) -> tuple[str, str]:
     return response.json["id"], response.json["edit_key"]
 
 
-def every_page(client) -> list[tuple[str, str, int]]:
-    """(name, path, status) of every page: home, set-ups, games in play and over, deals, sheets, errors.
-
-    Games in play are opened with their scoring link first, so their pages carry the entry form.
+def every_page(app, client) -> list[tuple[str, str, int, object]]:
+    """(name, path, status, client) of every page: home, set-ups, records, games in play and over
+    as their scorer and as a follower, deals, sheets, history, hand-over, a deleted game,
+    Hidden Secrets' private pages, and the error pages.
     """
-    pages = [("home", "/", 200), ("choose", "/new", 200), ("404", "/no/such/page", 404)]
+    viewer = app.test_client()
+    pages = [
+        ("home", "/", 200, client),
+        ("choose", "/new", 200, client),
+        ("all games", "/games", 200, client),
+        ("players", "/players", 200, client),
+        ("import", "/import", 200, client),
+        ("404", "/no/such/page", 404, client),
+    ]
     for kind in rules.GAMES:
-        pages.append((f"new {kind}", f"/new/{kind}", 200))
+        pages.append((f"new {kind}", f"/new/{kind}", 200, client))
         for finished in (False, True):
             game_id, key = create(client, record(kind, finished))
-            if kind in ENTRY_FORMS and not finished:
-                assert client.get(f"/g/{game_id}?key={key}").status_code == 303
+            assert client.get(f"/g/{game_id}?key={key}").status_code == 303
             state = "over" if finished else "in play"
             pages += [
-                (f"{kind} {state}", f"/g/{game_id}", 200),
-                (f"{kind} {state} deal 1", f"/g/{game_id}/deals/0", 200),
-                (f"{kind} {state} sheet", f"/g/{game_id}/sheet", 200),
+                (f"{kind} {state}", f"/g/{game_id}", 200, client),
+                (f"{kind} {state}, followed", f"/g/{game_id}", 200, viewer),
+                (f"{kind} {state} deal 1", f"/g/{game_id}/deals/0", 200, client),
+                (f"{kind} {state} deal 1, followed", f"/g/{game_id}/deals/0", 200, viewer),
+                (f"{kind} {state} sheet", f"/g/{game_id}/sheet", 200, client),
+                (f"{kind} {state} history", f"/g/{game_id}/history", 200, client),
+                (f"{kind} {state} hand-over", f"/g/{game_id}/handover", 200, client),
             ]
+    pages.append(("a player", "/player?name=Ana", 200, client))
+
+    game_id, key = create(client, record("secret_agent", False))
+    assert client.get(f"/g/{game_id}?key={key}").status_code == 303
+    assert client.post(f"/g/{game_id}/delete").status_code == 303
+    pages += [
+        ("deleted game", f"/g/{game_id}", 200, client),
+        ("deleted, followed", f"/g/{game_id}", 404, viewer),
+    ]
+
+    players = {f"players_{s}": name for s, name in enumerate(NAMES[:3])}
+    hidden = client.post(
+        "/new/secrets", data={**players, "first_dealer": "0", "opt_hidden": "y", "opt_turns": "5"}
+    )
+    assert hidden.status_code == 303, hidden.get_data(as_text=True)
+    path = hidden.headers["Location"]
+    links = client.get(f"{path}/secrets/links").get_data(as_text=True)
+    private = re.search(rf"{path}/p/0/[\w-]+", links).group(0)
+    pages += [
+        ("hidden secrets, allotments", path, 200, client),
+        ("hidden secrets, links", f"{path}/secrets/links", 200, client),
+        ("hidden secrets, allot", f"{path}/secrets/allot/1", 200, client),
+        ("hidden secrets, private page", private, 200, viewer),
+    ]
     return pages
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_page_renders_in_each_language_with_nothing_left_in_english(client, lookups, lang):
-    pages = every_page(client)
-    client.set_cookie("lang", lang)
+def test_every_page_renders_in_each_language_with_nothing_left_in_english(app, client, lookups, lang):
+    pages = every_page(app, client)
     leaks = {}
-    for name, path, status in pages:
-        response = client.get(path)
+    for name, path, status, browser in pages:
+        browser.set_cookie("lang", lang)
+        response = browser.get(path)
         assert response.status_code == status, (name, response.status_code)
         page = response.get_data(as_text=True)
         assert f'<html lang="{HTML_LANG[lang]}">' in page, name
@@ -328,6 +362,9 @@ def test_numbers_follow_the_locale_and_the_json_record_stays_neutral(client):
         record_json = client.get(f"/api/games/{game_id}").json
         assert record_json["totals"] == [1300, -1300]
         assert record_json["explanations"][0][1] == "bid 26, won 0: set -260"
+        refused = client.post("/api/games", json={**data, "deals": [{"bids": [26, 26], "tricks": [26, 1]}]})
+        assert refused.status_code == 422
+        assert refused.json["errors"][0]["message"] == "The tricks must add up to 26 (they add up to 27)."
 
 
 def test_the_browser_language_is_used_until_the_switch_chooses_one(client, new_game):

@@ -392,3 +392,23 @@ def test_new_game_offers_earlier_names(client, club):
 def test_home_links_to_the_records(client):
     page = client.get("/").get_data(as_text=True)
     assert 'href="/games"' in page and 'href="/players"' in page and 'href="/import"' in page
+
+
+def test_a_hidden_game_in_progress_shows_no_score_in_the_records(app, client):
+    """Hidden Secrets keeps its scores secret until the end: the records leave them out too."""
+    game_rules = rules.get("secrets")
+    setup = next(s for s in setups_of("secrets") if s.options.get("hidden") and s.n == 3)
+    deals, _ = random_game(game_rules, setup, random.Random(3), limit=1)
+    with app.app_context():
+        game, _ = service.create_game(game_rules, setup, deals)
+        game_id, name = game.id, game.players[0]
+        result = service.score(game)
+        hidden = not result.finished and game_rules.hides_scores(result.setup)
+    assert hidden
+    page = client.get(f"/player?name={name}").get_data(as_text=True)
+    assert "In progress: ?" in page
+    record = client.get(f"/g/{game_id}/record.json").get_json()
+    rows = list(csv.reader(io.StringIO(client.get(f"/g/{game_id}/scores.csv").data.decode("utf-8-sig"))))
+    assert [r[1:] for r in rows[1:]] == [
+        ["" if s is None else str(s) for s in row] for row in [*record["scores"], record["totals"]]
+    ]

@@ -73,7 +73,7 @@ def text_of(page: str) -> str:
 
 
 def totals(page: str) -> list[str]:
-    foot = re.search(r'<table class="board sx-board">.*?<tfoot>\s*<tr>(.*?)</tr>', page, re.S).group(1)
+    foot = re.search(r'<table class="board sx-board[^"]*">.*?<tfoot>\s*<tr>(.*?)</tr>', page, re.S).group(1)
     return [text_of(c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", foot, re.S)]
 
 
@@ -361,6 +361,12 @@ def test_hidden_allotments_are_checked_and_turn_1_waits_for_them(client, app):
     assert "Ann: give ten whole numbers of 0 or more, one for each secret A to J." in errors_in(
         response.get_data(as_text=True)
     )
+    api_turn = {"orders": [[], [], []], "guards": ["A", "A", "A"]}
+    key = client.get_cookie("edit_key", path=path).value
+    headers = {"Authorization": f"Bearer {key}"}
+    response = client.post(f"/api/games/{game_id(path)}/deals", json=api_turn, headers=headers)
+    assert response.status_code == 422
+    assert response.get_json()["errors"][0]["field"] == "values"
     created = client.post(
         "/api/games", json={"game": "secrets", "players": NAMES[:3], "options": {"hidden": True}}
     )
@@ -465,6 +471,10 @@ def json_leaks(data, figures=SECRET_FIGURES) -> list[str]:
     return found
 
 
+# Query strings some game routes read (which live region, which paper): tried on every GET route.
+QUERIES = ("", "?part=live", "?part=board", "?paper=letter")
+
+
 def every_game_url(app, gid: str) -> list[tuple[str, str]]:
     """(method, url) of every route about one game, filled in; GET where it can, else its first method."""
     values = {"game_id": gid, "k": 0, "seat": 0, "token": "not-the-token", "change_id": 1}
@@ -476,7 +486,10 @@ def every_game_url(app, gid: str) -> list[tuple[str, str]]:
             args = {name: values.get(name, "x") for name in rule.arguments}
             url = app.url_for(rule.endpoint, **args)
             methods = sorted(rule.methods - {"HEAD", "OPTIONS"})
-            out.append(("GET" if "GET" in methods else methods[0], url))
+            if "GET" in methods:
+                out.extend(("GET", url + query) for query in QUERIES)
+            else:
+                out.append((methods[0], url))
     return out
 
 
@@ -521,7 +534,8 @@ def test_no_page_or_api_route_shows_a_hidden_value_before_the_end(app, client, r
     # The pages that matter were really read, with their content.
     got = {url: status for who, method, url, status in seen if who == "viewer" and method == "GET"}
     assert got[path] == 200 and got[f"/api/games/{gid}"] == 200 and got[f"{path}/sheet"] == 200
-    assert got[f"{path}/deals/0"] == 200
+    assert got[f"{path}/deals/0"] == 200 and got[f"{path}/live?part=board"] == 200
+    assert got[f"{path}/live?part=live"] == 200 and got[f"{path}/sheet.pdf"] in (200, 303)
     assert got[f"/g/{gid}/p/0/not-the-token"] == 404
     # The record: no values, no score or total made of a hidden value.
     record = viewer.get(f"/api/games/{gid}").get_json()
@@ -542,3 +556,28 @@ def test_after_the_last_turn_everything_is_public(client, app):
     page = viewer.get(path).get_data(as_text=True)
     assert "Bob wins." in text_of(page) and "♣ Club → Ann · J stolen +41 for Bob" in text_of(page)
     assert "Values of the secrets" in page and set(leaks(page)) == set(SECRET_FIGURES)
+
+
+def test_public_result_redacts_only_hidden_unfinished_games(app):
+    from scorekeeper import rules
+    from scorekeeper.rules.base import check_setup, play
+    from scorekeeper.web.present import public_result
+
+    kind = rules.get("secrets")
+    _errors, plain = check_setup(kind, NAMES[:3], {}, 0)
+    _errors, hidden = check_setup(kind, NAMES[:3], {"hidden": True, "values": VALUES}, 0)
+    facts = {
+        "orders": [[{"spy": "club", "target": 1, "secret": "J"}], [], []],
+        "guards": ["A", "A", "A"],
+    }
+    result = play(kind, plain, [{"orders": [[], [], []], "guards": [1, 1, 1]}])
+    assert public_result(kind, result) is result
+    result = play(kind, hidden, [facts])
+    shown = public_result(kind, result)
+    assert result.totals == (39, 0, 0)  # Ann stole Bob's J, worth 39: nobody else may know
+    assert shown.totals == (None, 0, 0) and shown.deals[0].scores == (None, 0, 0)
+    assert shown.deals[0].detail == {}
+    assert shown.setup.options["values"] is None and shown.leaders == ()
+    assert public_result(kind, shown) is shown
+    result = play(kind, hidden, [facts, *[{"orders": [[], [], []], "guards": [g] * 3} for g in "BCDE"]])
+    assert result.finished and public_result(kind, result) is result
