@@ -70,11 +70,14 @@ def hidden_game(game_id: str) -> Game:
     return game
 
 
-def private_page(response: Any) -> Any:
-    """Pages with private values or links: never cached, never sent on as a Referer."""
+def private_page(response: Any, referrer: bool = True) -> Any:
+    """Pages with private values or links: never cached. Their address goes as a Referer only
+    to this site (the security headers' default), which its forms need: over HTTPS, Flask-WTF
+    checks the Referer; a page of links with no form sends none (``referrer`` false)."""
     response = make_response(response)
     response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
+    if not referrer:
+        response.headers["Referrer-Policy"] = "no-referrer"
     return response
 
 
@@ -181,14 +184,16 @@ def links(game_id: str) -> ResponseReturnValue:
         players=players,
         started=bool(game.deals),
     )
-    return private_page(page)
+    return private_page(page, referrer=False)
 
 
 @bp.route("/<game_id>/p/<int:seat>/<token>", methods=["GET", "POST"])
 def private(game_id: str, seat: int, token: str) -> ResponseReturnValue:
     """One player's private page: his allotment before turn 1, then what only he knows."""
     game = hidden_game(game_id)
-    if not 0 <= seat < len(game.players) or not hmac.compare_digest(token.encode(), private_token(game, seat).encode()):
+    if not 0 <= seat < len(game.players) or not hmac.compare_digest(
+        token.encode(), private_token(game, seat).encode()
+    ):
         abort(404)
     self_url = url_for(".private", game_id=game.id, seat=seat, token=token)
     form = None
