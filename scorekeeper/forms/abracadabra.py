@@ -16,6 +16,10 @@ On the game page a deal goes through stages kept on the game's draft
 The deal page uses the same class as a single full form (every fact at once)
 for corrections.
 
+A tap carries its trick number, so the same tap twice (a double tap) counts
+once and a tap for a trick that is no longer the next one (another device
+got there first) is refused; an undo names the trick it takes back.
+
 Each stage posts only its own inputs. Every field here keeps its pre-filled
 value (the draft's) when a post does not carry its name at all; the
 templates put a hidden empty input before each group they show, so a group
@@ -53,7 +57,6 @@ from ..rules.base import N_
 from .base import RulesForm, choices, lenient_int
 
 SUIT_MARKS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-STAGES = ("setup", "play", "suits", "full")
 # A tap for a trick that is no longer the next one, or a trick entered with no set-up
 # kept (another device discarded it): the draft carries one of these keys to check_draft,
 # which refuses it, so it never reaches the database.
@@ -311,14 +314,16 @@ class AbracadabraEntry(RulesForm):
         """The stage to show: the one posted when it was refused, else where the draft stands."""
         if not live:
             return "full"
-        set_up = bool(draft) and "bid_cards" in draft
-        if self.has_errors and (self.stage.data == "setup" or (set_up and self.stage.data in STAGES)):
-            return self.stage.data
-        if want_setup or not set_up:
-            return "setup"
-        if len(draft.get("trick_winners") or []) < tricks_per_deal(self.setup):
-            return "play"
-        return "suits"
+        if not draft or "bid_cards" not in draft:
+            kept = "setup"
+        elif len(draft.get("trick_winners") or []) < tricks_per_deal(self.setup):
+            kept = "play"
+        else:
+            kept = "suits"
+        posted = self.stage.data
+        if self.has_errors and (posted == "setup" or posted == kept):
+            return posted
+        return "setup" if want_setup else kept
 
     def stray_errors(self, stage: str) -> list[str]:
         """Refusals about inputs this stage does not show, named so they make sense here."""
