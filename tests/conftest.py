@@ -28,6 +28,8 @@ def database_url(tmp_path_factory) -> str:
         url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.sqlite'}"
         app = create_app({"SQLALCHEMY_DATABASE_URI": url, "AUTO_MIGRATE": False, "SECRET_KEY": "t"})
     upgrade_schema(app)
+    with app.app_context():
+        db.engine.dispose()
     return url
 
 
@@ -48,6 +50,9 @@ def app(database_url):
         for table in reversed(db.metadata.sorted_tables):
             db.session.execute(table.delete())
         db.session.commit()
+        # Every test builds its own app and engine: close its connections now, not at
+        # garbage collection, so PostgreSQL never runs out of client slots.
+        db.engine.dispose()
 
 
 @pytest.fixture

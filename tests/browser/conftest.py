@@ -54,6 +54,7 @@ def live_server(database_url):
         for table in reversed(db.metadata.sorted_tables):
             db.session.execute(table.delete())
         db.session.commit()
+        db.engine.dispose()
 
 
 @pytest.fixture
