@@ -54,15 +54,7 @@ from .base import (
     msg,
     require_keys,
 )
-
-SUIT_NAMES = {
-    "S": N_("♠ spades"),
-    "H": N_("♥ hearts"),
-    "D": N_("♦ diamonds"),
-    "C": N_("♣ clubs"),
-}
-SUITS = tuple(SUIT_NAMES)
-TRUMPS = {**SUIT_NAMES, "NT": N_("No Trump")}
+from .cards import SUIT_NAMES, SUITS, TRUMPS
 
 KING = 13
 RANK_LETTERS = {1: N_("A"), 11: N_("J"), 12: N_("Q"), 13: N_("K")}

@@ -23,6 +23,7 @@ from .base import (
     msg,
     require_keys,
 )
+from .cards import TRUMPS
 
 TRICKS = 13
 MISERE_COUNT = 10
@@ -30,13 +31,6 @@ MISERE_COUNT = 10
 # Seat offset of each assignment card, clockwise from the holder.
 CARDS = {"L": 1, "O": 2, "R": 3, "S": 0}
 CARD_NAMES = {"L": N_("Left"), "O": N_("Opposite"), "R": N_("Right"), "S": N_("Self")}
-TRUMPS = {
-    "S": N_("♠ spades"),
-    "H": N_("♥ hearts"),
-    "D": N_("♦ diamonds"),
-    "C": N_("♣ clubs"),
-    "NT": N_("No Trump"),
-}
 
 
 def agent_of(seat: int, card: str) -> int:
