@@ -44,7 +44,9 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture
 def live_server(database_url):
     """The app served on a free loopback port for the length of one test."""
-    app = create_app({"SECRET_KEY": "browser-test", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False})
+    app = create_app(
+        {"SECRET_KEY": "browser-test", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False}
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
