@@ -203,3 +203,35 @@ def test_a_deleted_game_stays_deleted_after_a_restore_and_out_of_the_lists(app, 
     with app.app_context():
         assert db.session.get(Game, game_id).deleted_at is not None
         assert db.session.get(Game, kept).deleted_at is None
+
+
+def test_a_hidden_secrets_game_still_waiting_for_allotments_survives_a_restore(app, client, tmp_path):
+    ann = [0, 0, 0, 0, 0, 9, 9, 9, 9, 9]
+    record = {"game": "secrets", "players": ["Ann", "Bob", "Cid"], "options": {"hidden": True}}
+    with app.app_context():
+        kind = rules.get("secrets")
+        # Ann has given her allotment; Bob and Cid have not yet (turn 1 waits for them).
+        setup = rules.Setup(
+            ("Ann", "Bob", "Cid"), {"hidden": True, "turns": 5, "values": [ann, None, None]}, 0
+        )
+        assert kind.waiting_seats(setup.options, 3) == (1, 2)
+        game, _key = service.create_game(kind, setup)
+        game_id = game.id
+    runner = app.test_cli_runner()
+    out = runner.invoke(args=["export", "--all"])
+    path = tmp_path / "backup.json"
+    path.write_text(out.stdout, encoding="utf-8")
+    wipe(app)
+    result = runner.invoke(args=["import", str(path)])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        restored = db.session.get(Game, game_id)
+        assert restored.options["values"] == [ann, None, None] and restored.players == record["players"]
+    # A backup is not a loophole: a waiting seat's part may be missing, nothing else may be wrong.
+    backup = json.loads(out.stdout)
+    backup["games"][0]["options"]["values"][0] = [45, 0, 0, 0, 0, 0, 0, 0, 0, 1]
+    path.write_text(json.dumps(backup), encoding="utf-8")
+    wipe(app)
+    refused = runner.invoke(args=["import", str(path)])
+    assert refused.exit_code != 0 and "add up to 45" in refused.output
+    assert count(app) == 0

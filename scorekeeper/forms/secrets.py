@@ -26,7 +26,7 @@ from wtforms import RadioField
 from .. import i18n
 from ..rules import FieldError, Game, Setup, check_setup, play
 from ..rules import get as get_rules
-from ..rules.secrets import HIDDEN_SECRETS, SPIES, is_hidden, secret_ids
+from ..rules.secrets import HIDDEN_SECRETS, SPIES, Secrets, is_hidden, secret_ids
 from .base import NumberField, RulesForm, choices, lenient_int
 
 # The chip value of a spy kept at home (no order).
@@ -43,12 +43,7 @@ def radio(label: Any, pairs: Iterable[tuple[Any, Any]], default: Any = None) -> 
 
 def waiting_seats(options: Mapping[str, Any], n: int) -> list[int]:
     """Seats whose Hidden Secrets allotment is still to come (none in the plain game)."""
-    if not options.get("hidden"):
-        return []
-    values = options.get("values")
-    if not isinstance(values, list) or len(values) != n:
-        return list(range(n))
-    return [seat for seat, row in enumerate(values) if row is None]
+    return list(Secrets().waiting_seats(options, n))
 
 
 def setup_later(rules: Game, players: Any, options: Mapping[str, Any], first_dealer: Any) -> Setup | None:

@@ -237,6 +237,10 @@ class Game:
             return ()
         return leaders
 
+    def waiting_seats(self, options: Mapping[str, Any], n: int) -> tuple[int, ...]:
+        """Seats whose part of the set-up may still come after creation, before the first deal."""
+        return ()
+
     def hides_scores(self, setup: Setup) -> bool:
         """True when scores would reveal private facts until the game ends (Hidden Secrets)."""
         return False

@@ -283,6 +283,15 @@ class Secrets(Game):
     has_dealer = False
 
     # -- setup ------------------------------------------------------------------
+    def waiting_seats(self, options: Mapping[str, Any], n: int) -> tuple[int, ...]:
+        """Hidden Secrets: players whose allotment is still to come (each gives it before turn 1)."""
+        if not options.get("hidden"):
+            return ()
+        values = options.get("values")
+        if not isinstance(values, list) or len(values) != n:
+            return tuple(range(n))
+        return tuple(seat for seat, row in enumerate(values) if row is None)
+
     def check_setup(self, setup: Setup) -> list[FieldError]:
         values = setup.options.get("values")
         if not is_hidden(setup):
