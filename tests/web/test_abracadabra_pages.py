@@ -15,27 +15,18 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper.db import db
 from scorekeeper.models import Deal, Game
+from tests.rules.test_abracadabra import EXAMPLE_4, EXPOSURE  # the rules file's worked examples
+from tests.web.pages import checked, errors_in
 
 HX = {"HX-Request": "true"}
 FOUR = ["Helen", "David", "Cid", "Dee"]
 THREE = ["Helen", "David", "Dee"]
 ANN = ["Ann", "Bob", "Cid", "Dee"]
 
-# The worked example, four players: Dee declares 3; Helen bids 5 and J, David 4 and Q,
+# EXAMPLE_4, the worked example for four players: Dee declares 3; Helen bids 5 and J, David 4 and Q,
 # Cid A and 2 (he succeeds too, so three succeed: 20 each). Tricks 1-2 Cid, 3-4 David,
 # 5-11 Helen, 12-13 David. Helen 20 + (5 + 11) + 7 + 6 x 2 = 55;
 # David 20 + (4 + 12) + 4 + 5 x 2 = 50; Cid 20 + (1 + 2) + 2 + 1 x 2 = 27; Dee 0.
-EXAMPLE_4 = {
-    "trump": "D",
-    "suits": ["H", "S", "D", "C"],
-    "declarer": 3,
-    "bid": 3,
-    "bid_cards": [[5, 11], [4, 12], [1, 2], [6, 7, 8]],
-    "exposed": [],
-    "piles_exposed": [False, False, False, False],
-    "trick_winners": [2, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1],
-    "suit_cards": [6, 5, 1, 0],
-}
 
 # Three players: Helen and David as above are the two who succeed (20 each); the
 # Declarer Dee bid A, 2, 3 and won only trick 1: 0 + 1 + 1 trick + 1 x 2 = 4. 12 tricks.
@@ -51,21 +42,10 @@ EXAMPLE_3 = {
     "suit_cards": [6, 5, 1],
 }
 
-# The exposure example: Ann declares 2 with J and Q and exposes both; she wins trick
+# EXPOSURE, the exposure example: Ann declares 2 with J and Q and exposes both; she wins trick
 # 11 (+22) and loses 12 to Cid (-24): right side -2; she fails, 1 trick: -1.
 # Bob laid no bid cards (cannot succeed), won the 11 other tricks and exposed his
 # pile: 11 + 8 x 4 = 43. Cid alone succeeds: 40 + 12 + 1 + 1 x 2 = 55. Dee lost her 3: 0.
-EXPOSURE = {
-    "trump": "S",
-    "suits": ["S", "H", "D", "C"],
-    "declarer": 0,
-    "bid": 2,
-    "bid_cards": [[11, 12], [], [12], [3]],
-    "exposed": [11, 12],
-    "piles_exposed": [False, True, False, False],
-    "trick_winners": [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 2, 1],
-    "suit_cards": [0, 8, 1, 0],
-}
 
 # Ann bids 3 and 4 but wins tricks 1 and 2; Bob bids 5 and wins it; Cid lays nothing
 # and wins the other ten; Dee bids 6 and wins nothing.
@@ -193,24 +173,10 @@ def deal_count(app) -> int:
         return db.session.scalar(select(func.count()).select_from(Deal))
 
 
-def errors_in(html: str) -> list[str]:
-    return [
-        re.sub(r"\s+", " ", e).strip().replace("&#39;", "'")
-        for e in re.findall(r'class="error"[^>]*>([^<]*)<', html)
-    ]
-
-
 def field_error(html: str, field_id: str) -> str:
     found = re.search(rf'id="{field_id}-error">([^<]*)<', html)
     assert found, f"no error at {field_id}"
     return found.group(1).replace("&#39;", "'")
-
-
-def checked(html: str, name: str, value: str) -> bool:
-    for tag in re.findall(r"<input[^>]*>", html):
-        if f'name="{name}"' in tag and f'value="{value}"' in tag and 'type="hidden"' not in tag:
-            return " checked" in tag
-    raise AssertionError(f"no input {name}={value}")
 
 
 def text_of(html: str) -> str:

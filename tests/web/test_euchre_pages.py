@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 
 from scorekeeper.db import db
 from scorekeeper.models import Deal
+from tests.web.pages import checked, errors_in, status, text
 
 ANN, BOB, CID, DEE = range(4)
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
@@ -66,26 +67,6 @@ def record(client, path, data, headers=None):
     response = client.post(f"{path}/deals", data=data, headers=headers or {})
     assert response.status_code == (200 if headers else 303), errors_in(response.get_data(as_text=True))
     return response
-
-
-def text(markup: str) -> str:
-    """Visible words of some HTML, entities decoded and white space collapsed."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
-
-
-def errors_in(markup: str) -> list[str]:
-    return [html.unescape(e) for e in re.findall(r'class="error"[^>]*>([^<]*)<', markup)]
-
-
-def checked(markup: str, name: str, value: str) -> bool:
-    for tag in re.findall(r"<input[^>]*>", markup):
-        if f'name="{name}"' in tag and f'value="{value}"' in tag:
-            return " checked" in tag
-    raise AssertionError(f"no input {name}={value}")
-
-
-def status(markup: str) -> str:
-    return text(re.search(r'<p class="status[^"]*" role="status">(.*?)</p>', markup, re.S).group(1))
 
 
 def board(markup: str) -> list[tuple[str, ...]]:

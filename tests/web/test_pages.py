@@ -7,20 +7,9 @@ from sqlalchemy import func, select
 from scorekeeper.db import db
 from scorekeeper.models import Deal, Game
 from tests.conftest import sa_form
+from tests.web.pages import checked, errors_in
 
 FLAT = sa_form([4, 3, 3, 3], "LORS")  # Ann 12, Bob 9, Cid 9, Dee 9 (see the rules tests)
-
-
-def errors_in(html: str) -> list[str]:
-    return re.findall(r'class="error"[^>]*>([^<]*)<', html)
-
-
-def checked(html: str, name: str, value: str) -> bool:
-    """Whether the radio ``name`` = ``value`` is selected in the page."""
-    for tag in re.findall(r"<input[^>]*>", html):
-        if f'name="{name}"' in tag and f'value="{value}"' in tag:
-            return " checked" in tag
-    raise AssertionError(f"no input {name}={value}")
 
 
 def deal_count(app) -> int:

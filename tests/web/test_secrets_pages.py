@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from scorekeeper.db import db
 from scorekeeper.models import Deal
 from scorekeeper.rules.secrets import HIDDEN_SECRETS
+from tests.web.pages import checked, errors_in
 
 A, B, C, D = 0, 1, 2, 3
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
@@ -62,10 +63,6 @@ def game_id(path: str) -> str:
     return path.rsplit("/", 1)[-1]
 
 
-def errors_in(page: str) -> list[str]:
-    return [html_lib.unescape(e) for e in re.findall(r'class="error"[^>]*>([^<]*)<', page)]
-
-
 def text_of(page: str) -> str:
     """The words a reader sees (tags dropped, entities decoded, spaces squeezed)."""
     page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
@@ -82,13 +79,6 @@ def report(page: str, number: int) -> str:
     found = re.search(rf'<details class="sx-turn" id="turn-{number}".*?</details>', page, re.S)
     assert found, f"no report of turn {number}"
     return text_of(found.group(0))
-
-
-def checked(page: str, name: str, value: str) -> bool:
-    for tag in re.findall(r"<input[^>]*>", page):
-        if f'name="{name}"' in tag and f'value="{value}"' in tag:
-            return " checked" in tag
-    raise AssertionError(f"no input {name}={value}")
 
 
 def offered(page: str, name: str) -> list[str]:

@@ -10,7 +10,6 @@ hand from shared/rules/spades.md (the arithmetic is in the comments):
     bags (pairs always, cutthroat with sandbags): each time they reach 10, -100 and 10 off
 """
 
-import html
 import re
 
 import pytest
@@ -19,6 +18,7 @@ from sqlalchemy import func, select
 from scorekeeper.db import db
 from scorekeeper.models import Deal, Game
 from scorekeeper.rules.spades import tricks_for
+from tests.web.pages import checked, errors_in, status, text
 
 ANN, BOB, CID, DEE, EVE = range(5)
 PLAYERS = ["Ann", "Bob", "Cid", "Dee", "Eve"]
@@ -92,26 +92,6 @@ def play(client, path, *deals):
         bid(client, path, bids)
         won(client, path, tricks)
     return client.get(path).get_data(as_text=True)
-
-
-def text(markup: str) -> str:
-    """Visible words of some HTML, entities decoded and white space collapsed."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
-
-
-def errors_in(markup: str) -> list[str]:
-    return [html.unescape(e) for e in re.findall(r'class="error"[^>]*>([^<]*)<', markup)]
-
-
-def checked(markup: str, name: str, value: str) -> bool:
-    for tag in re.findall(r"<input[^>]*>", markup):
-        if f'name="{name}"' in tag and f'value="{value}"' in tag:
-            return " checked" in tag
-    raise AssertionError(f"no input {name}={value}")
-
-
-def status(markup: str) -> str:
-    return text(re.search(r'<p class="status[^"]*" role="status">(.*?)</p>', markup, re.S).group(1))
 
 
 def heads(markup: str) -> list[str]:

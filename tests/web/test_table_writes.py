@@ -12,6 +12,7 @@ from scorekeeper import service
 from scorekeeper.db import db
 from scorekeeper.models import Change
 from tests.conftest import sa_form
+from tests.web.pages import checked
 from tests.web.table_helpers import FLAT, SWEEP, api_game, auth, deal_count, hidden
 
 FORM_FLAT = sa_form([4, 3, 3, 3], "LORS")
@@ -22,13 +23,6 @@ HX = {"HX-Request": "true"}
 def totals(html: str) -> list[str]:
     foot = re.search(r"<tfoot>(.*?)</tfoot>", html, re.S).group(1)
     return re.findall(r"<td[^>]*>(\d+)</td>", foot)
-
-
-def checked(html: str, name: str, value: str) -> bool:
-    for tag in re.findall(r"<input[^>]*>", html):
-        if f'name="{name}"' in tag and f'value="{value}"' in tag:
-            return " checked" in tag
-    raise AssertionError(f"no input {name}={value}")
 
 
 def entry(client, path) -> dict[str, str]:
