@@ -32,7 +32,7 @@ from .db import db
 from .models import Deal, Game, Seat
 from .rules import FieldError, InvalidFacts, Setup
 from .rules import Game as Rules
-from .rules.base import N_, check_options, check_players, is_int
+from .rules.base import N_
 
 BACKUP_FORMAT = "scorekeeper-backup/1"
 KEY_HASH = re.compile(r"[0-9a-f]{64}")
@@ -145,32 +145,8 @@ def check_backup(data: Any) -> list[Restore]:
     return checked
 
 
-def parse_waiting(record: Mapping[str, Any]) -> tuple[Rules, Setup, list]:
-    """A game backed up before its set-up was complete (Hidden Secrets waiting for allotments).
-
-    Such a game has no deal yet; everything but the waiting seats' parts is
-    checked as usual, and the game is restored still waiting for them.
-    """
-    try:
-        return service.parse_record(record)
-    except InvalidFacts as exc:
-        kind = kind_of(record)
-        players, options = record.get("players"), record.get("options")
-        if kind is None or record.get(kind.record_key) or not isinstance(players, list):
-            raise
-        waiting = kind.waiting_seats(options if isinstance(options, Mapping) else {}, len(players))
-        if not waiting or any(e.seat is None or e.seat not in waiting for e in exc.errors):
-            raise
-        errors, options = check_options(kind, options)
-        errors += check_players(kind, players, options)
-        first_dealer = record.get("first_dealer", 0)
-        if errors or not (is_int(first_dealer) and 0 <= first_dealer < len(players)):
-            raise
-        return kind, Setup(tuple(p.strip() for p in players), options, first_dealer), []
-
-
 def check_one(record: Mapping[str, Any], seen: set[str]) -> Restore:
-    game_rules, setup, deals = parse_waiting(record)
+    game_rules, setup, deals = service.parse_record(record, waiting_ok=True)
     game_id = record.get("id")
     if not isinstance(game_id, str) or not ID.fullmatch(game_id):
         raise ValueError("“id” must be the game's id (letters, digits, - and _; at most 32)")

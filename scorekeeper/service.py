@@ -59,8 +59,12 @@ def score(game: Game, deals: Sequence[Mapping[str, Any]] | None = None) -> GameR
     return rules.play(game_rules(game), setup_of(game), game.facts if deals is None else deals)
 
 
-def parse_record(data: Any) -> tuple[rules.Game, Setup, list[dict[str, Any]]]:
-    """Check a whole game record; raise :class:`RecordError` naming the first problems."""
+def parse_record(data: Any, waiting_ok: bool = False) -> tuple[rules.Game, Setup, list[dict[str, Any]]]:
+    """Check a whole game record; raise :class:`RecordError` naming the first problems.
+
+    ``waiting_ok``: a record with no deal may still wait for its waiting seats' parts
+    of the set-up (a backup of a Hidden Secrets game before its allotments are in).
+    """
     if not isinstance(data, Mapping):
         raise RecordError([FieldError("format", msg(N_("A game record must be a JSON object.")))])
     if data.get("format", FORMAT) != FORMAT:
@@ -72,7 +76,10 @@ def parse_record(data: Any) -> tuple[rules.Game, Setup, list[dict[str, Any]]]:
         raise RecordError(
             [FieldError("game", msg(N_("Unknown game; known games: {games}."), games=", ".join(rules.GAMES)))]
         )
-    errors, setup = check_setup(game, data.get("players"), data.get("options"), data.get("first_dealer"))
+    waiting_ok = waiting_ok and not data.get(game.record_key)
+    errors, setup = check_setup(
+        game, data.get("players"), data.get("options"), data.get("first_dealer"), waiting_ok
+    )
     if errors:
         raise RecordError(errors)
     for seat, name in enumerate(setup.players):
@@ -390,25 +397,22 @@ def restore_game(game: Game, via: Via | None = None) -> None:
 
 def set_options(
     game: Game,
-    revise: Callable[[dict[str, Any]], tuple[dict[str, Any], Sequence[int]]],
+    revise: Callable[[dict[str, Any]], dict[str, Any]],
     via: Via | None = None,
 ) -> GameResult:
     """Change a game's options after creation: Hidden Secrets' allotments, given before turn 1.
 
     ``revise(options)`` gets the options as stored (again after a concurrent
-    write) and returns the new ones and the seats whose part of them is still
-    to come. The rules' set-up check judges the new options; before the first
-    deal its complaints about those seats only are let through (:func:`score`
-    then takes no deal until none is left). Raises :class:`InvalidFacts`.
+    write) and returns the new ones. The rules' set-up check judges them;
+    before the first deal the parts of the seats still waiting may be missing
+    (:func:`score` then takes no deal until none is). Raises :class:`InvalidFacts`.
     The history notes the change without the options: they may be private.
     """
     kind = game_rules(game)
 
     def plan() -> Plan:
-        options, waiting = revise(copy.deepcopy(dict(game.options)))
-        errors, _checked = check_setup(kind, game.players, options, game.first_dealer)
-        if not game.deals:
-            errors = [e for e in errors if e.seat is None or e.seat not in waiting]
+        options = revise(copy.deepcopy(dict(game.options)))
+        errors, _checked = check_setup(kind, game.players, options, game.first_dealer, not game.deals)
         if errors:
             raise InvalidFacts(errors)
         result = rules.play(kind, Setup(tuple(game.players), options, game.first_dealer), game.facts)

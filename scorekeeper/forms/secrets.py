@@ -31,10 +31,9 @@ from .base import NumberField, RulesForm, choices, lenient_int
 
 # The chip value of a spy kept at home (no order).
 HOME = ""
+
+
 # A valid allotment, only to check the rest of a set-up whose allotments come later.
-PLACEHOLDER = [4, 4, 4, 4, 4, 5, 5, 5, 5, 5]
-
-
 def radio(label: Any, pairs: Iterable[tuple[Any, Any]], default: Any = None) -> RadioField:
     return RadioField(
         label, choices=choices(pairs), coerce=lenient_int, validate_choice=False, default=default
@@ -49,16 +48,15 @@ def waiting_seats(options: Mapping[str, Any], n: int) -> list[int]:
 def setup_later(rules: Game, players: Any, options: Mapping[str, Any], first_dealer: Any) -> Setup | None:
     """The set-up of a Hidden Secrets game whose allotments come later, or None.
 
-    Everything else is checked by the rules as usual (with a placeholder
-    allotment); the game then starts with no allotment (``values`` all None).
+    Everything else is checked by the rules as usual; the game starts with
+    every player's allotment waiting (``values`` all None).
     """
     if not options.get("hidden") or options.get("values") is not None or not isinstance(players, list):
         return None
-    n = len(players)
-    errors, setup = check_setup(rules, players, {**options, "values": [PLACEHOLDER] * n}, first_dealer)
-    if errors or setup is None:
-        return None
-    return Setup(setup.players, {**setup.options, "values": [None] * n}, setup.first_dealer)
+    _errors, setup = check_setup(
+        rules, players, {**options, "values": [None] * len(players)}, first_dealer, True
+    )
+    return setup
 
 
 class SecretsEntry(RulesForm):

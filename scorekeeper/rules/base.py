@@ -430,9 +430,13 @@ def format_counts(counts: Sequence[int]) -> str:
 
 
 def check_setup(
-    game: Game, players: Any, raw_options: Any, first_dealer: Any
+    game: Game, players: Any, raw_options: Any, first_dealer: Any, waiting_ok: bool = False
 ) -> tuple[list[FieldError], Setup | None]:
-    """Validate everything fixed at the start of a game; build the :class:`Setup`."""
+    """Validate everything fixed at the start of a game; build the :class:`Setup`.
+
+    With ``waiting_ok`` (a game with no deal yet) the parts of the set-up that
+    :meth:`Game.waiting_seats` says may come later can still be missing.
+    """
     errors, options = check_options(game, raw_options)
     errors += check_players(game, players, options)
     if first_dealer is None:
@@ -444,6 +448,9 @@ def check_setup(
         return errors, None
     setup = Setup(tuple(p.strip() for p in players), options, first_dealer)
     errors = game.check_setup(setup)
+    if waiting_ok:
+        waiting = set(game.waiting_seats(setup.options, setup.n))
+        errors = [e for e in errors if e.seat is None or e.seat not in waiting]
     return errors, (None if errors else setup)
 
 

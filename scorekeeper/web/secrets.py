@@ -99,7 +99,7 @@ def qr_code(url: str, title: str = "") -> Markup | None:
 def save_allotment(game: Game, seat: int, row: list[Any]) -> None:
     """Store ``seat``'s ten values before turn 1; raise :class:`InvalidFacts` with the rules' refusal."""
 
-    def revise(options: dict[str, Any]) -> tuple[dict[str, Any], list[int]]:
+    def revise(options: dict[str, Any]) -> dict[str, Any]:
         if game.deals:
             raise InvalidFacts(
                 [
@@ -115,7 +115,7 @@ def save_allotment(game: Game, seat: int, row: list[Any]) -> None:
         values = list(values) if isinstance(values, list) and len(values) == n else [None] * n
         values[seat] = row
         options["values"] = values
-        return options, [s for s, r in enumerate(values) if r is None]
+        return options
 
     # Each player writes his own row: a write made meanwhile by another is no conflict.
     with suppress(service.AlreadyDone):  # this very submission was saved before
