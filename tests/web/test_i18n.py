@@ -267,7 +267,7 @@ def test_a_validation_message_and_a_score_explanation_in_each_language(
             [
                 "Zapisano rozdanie 1.",
                 "Wygrywa Ann.",
-                "13 x 13 (własny agent, Sam) = 169",
+                "13 x 13 (własny agent, Ty) = 169",
                 "(agent Cid, Lewy)",
             ],
         ),
@@ -324,7 +324,7 @@ def test_the_printed_sheet_in_polish_keeps_its_diacritics_and_polish_formats(cli
     assert "charset=utf-8" in response.content_type
     sheet = response.data.decode("utf-8")
     for words in (
-        "Arkusz wyników · Tajny Agent",  # the title
+        "Arkusz wyników · Tajny agent",  # the title
         "Gracze:",
         "(pierwszy rozdający: Ann)",
         "Liczba rozdań: 4",  # an option, its label translated
