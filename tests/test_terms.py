@@ -60,7 +60,7 @@ PT_BANNED = [
     (r"(?i)\bchoques?\b", "spies meet “em colisão”"),
     (r"(?i)\bmarcha\b", "a march is “todas as vazas”"),
     (r"(?i)nada lá", "a spy found “nada encontrado”"),
-    (r"(?i)\b\w+ é sim ou não\b", "say “X: sim ou não.”"),
+    (r"(?i)\S é sim ou não", "say “X: sim ou não.”"),
     (r"(?i)falhado de", "say “{player} falhou o nil”"),
 ]
 
