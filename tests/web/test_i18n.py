@@ -24,6 +24,7 @@ from tests.conftest import sa_form
 
 LANGS = ("en", "pl", "pt")
 HTML_LANG = {"en": "en", "pl": "pl", "pt": "pt-PT"}
+DEALER_MARK = {"pl": "R", "pt": "D"}
 NAMES = ["Ana", "Bea", "Cyd", "Dan", "Eli", "Flo"]
 FLAT = sa_form([4, 3, 3, 3], "LORS")  # Ana 4 x 3 (agent Bea, Left) = 12
 
@@ -193,6 +194,7 @@ def every_page(app, client) -> list[tuple[str, str, int, object]]:
 def test_every_page_renders_in_each_language_with_nothing_left_in_english(app, client, lookups, lang):
     pages = every_page(app, client)
     leaks = {}
+    marks = 0
     for name, path, status, browser in pages:
         browser.set_cookie("lang", lang)
         response = browser.get(path)
@@ -200,12 +202,17 @@ def test_every_page_renders_in_each_language_with_nothing_left_in_english(app, c
         page = response.get_data(as_text=True)
         assert f'<html lang="{HTML_LANG[lang]}">' in page, name
         if lang != "en":
-            assert not re.search(r'class="dealer-mark"[^>]*>D<', page), f"{name}: the English dealer mark"
+            # The mark is the initial of the dealer's word: Rozdający, Distribuidor (the same D as English).
+            for mark in re.finditer(r'class="dealer-mark" title="([^"]*)">([^<]*)<', page):
+                assert mark.group(2) == DEALER_MARK[lang], f"{name}: the dealer mark {mark.group(2)!r}"
+                assert not re.search(r"\bdealt?\b", mark.group(1)), f"{name}: the English dealer title"
+                marks += 1
             found = sorted({m.group(0) for m in ENGLISH.finditer(visible_text(page))})
             if found:
                 leaks[name] = found
     assert not lookups, f"messages missing from the {lang} catalog: {sorted(lookups)}"
     assert not leaks, f"English left on {lang} pages: {leaks}"
+    assert lang == "en" or marks, "no dealer mark was checked"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -267,7 +274,7 @@ def test_a_validation_message_and_a_score_explanation_in_each_language(
             [
                 "Zapisano rozdanie 1.",
                 "Wygrywa Ann.",
-                "13 x 13 (własny agent, Sam) = 169",
+                "13 x 13 (własny agent, Ty) = 169",
                 "(agent Cid, Lewy)",
             ],
         ),
@@ -324,7 +331,7 @@ def test_the_printed_sheet_in_polish_keeps_its_diacritics_and_polish_formats(cli
     assert "charset=utf-8" in response.content_type
     sheet = response.data.decode("utf-8")
     for words in (
-        "Arkusz wyników · Tajny Agent",  # the title
+        "Arkusz wyników · Tajny agent",  # the title
         "Gracze:",
         "(pierwszy rozdający: Ann)",
         "Liczba rozdań: 4",  # an option, its label translated
