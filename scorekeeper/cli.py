@@ -101,7 +101,7 @@ def serve(host: str, port: int, workers: int | None, threads: int) -> None:
     server.serve(host=host, port=port, workers=workers or server.default_workers(), threads=threads)
 
 
-def main() -> None:
+def build_cli() -> click.Group:
     cli = ScorekeeperGroup(
         create_app=lambda: create_app(start=False),
         help="Scorekeeper: scoring for card games played with real cards.",
@@ -109,4 +109,8 @@ def main() -> None:
     )
     cli.add_command(run)
     cli.add_command(serve)
-    cli(prog_name="scorekeeper")
+    return cli
+
+
+def main() -> None:
+    build_cli()(prog_name="scorekeeper")
