@@ -97,8 +97,10 @@
 
   // A save sent again after the connection returned: say so where the answer landed.
   var savedLater = null;
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var elt = event.detail.elt;
+  // (On the target, before the swap: the form itself is gone from the page once the answer is in.)
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig;
+    var elt = config && config.elt ? config.elt : event.detail.elt;
     if (!elt || !elt.dataset || elt.dataset.resent !== "1") { return; }
     delete elt.dataset.resent;
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
