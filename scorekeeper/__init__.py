@@ -87,8 +87,10 @@ def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
         if os.environ.get("DATABASE_URL"):
             app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
         for name in INT_ENV_SETTINGS:
-            if os.environ.get(name, "").strip():
-                app.config[name] = int(os.environ[name])
+            value = os.environ.get(name, "").strip().lower()
+            if value:
+                words = {"true": 1, "yes": 1, "on": 1, "false": 0, "no": 0, "off": 0}
+                app.config[name] = words[value] if value in words else int(value)
     else:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])

@@ -249,3 +249,12 @@ def test_serve_migrates_once_prints_the_lan_address_and_logs_a_line_per_request(
     assert output.count("Booting worker") == 2
     lines = [line for line in output.splitlines() if '"GET / HTTP/1.1"' in line]
     assert len(lines) == 1 and lines[0].endswith(f"id={request_id}")
+
+
+def test_proxy_and_migration_settings_come_from_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "inst"))
+    monkeypatch.setenv("PROXY_FIX", "2")
+    monkeypatch.setenv("AUTO_MIGRATE", "off")
+    app = create_app(start=False)
+    assert app.config["PROXY_FIX"] == 2 and app.config["AUTO_MIGRATE"] == 0
+    assert not (tmp_path / "inst").exists()
