@@ -43,7 +43,9 @@ def check(condition: bool, what: str) -> None:
     print(f"ok  {what}")
 
 
-def ask(base: str, path: str, body: dict | None = None, headers: dict | None = None) -> tuple[int, dict, bytes]:
+def ask(
+    base: str, path: str, body: dict | None = None, headers: dict | None = None
+) -> tuple[int, dict, bytes]:
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(base + path, data=data, headers=headers or {})
     if data is not None:
@@ -102,8 +104,10 @@ def main() -> None:
                 break
             time.sleep(0.5)
         check(status == 200, "GET /healthz answers 200 (database up, schema current)")
-        check((instance / "scorekeeper.sqlite").is_file() and (instance / "secret_key").is_file(),
-              "the first start made the database and key in SCOREKEEPER_INSTANCE")
+        check(
+            (instance / "scorekeeper.sqlite").is_file() and (instance / "secret_key").is_file(),
+            "the first start made the database and key in SCOREKEEPER_INSTANCE",
+        )
 
         status, _, body = ask(base, "/")
         check(status == 200 and b"Scorekeeper" in body, "GET / (home)")
@@ -116,8 +120,13 @@ def main() -> None:
         status, _, body = ask(base, f"/g/{game_id}")
         check(status == 200 and b"Ann" in body and b"Dee" in body, "GET the game's page")
         status, _, body = ask(base, f"/g/{game_id}", headers={"Accept-Language": "pl"})
-        check(status == 200 and b'lang="pl"' in body and "Rozdanie".encode() in body, "the game's page in Polish")
-        for path in ("/static/app.css", "/static/app.js", "/static/htmx.min.js", "/static/icons/icon-192.png"):
+        check(status == 200 and b'lang="pl"' in body and b"Rozdanie" in body, "the game's page in Polish")
+        for path in (
+            "/static/app.css",
+            "/static/app.js",
+            "/static/htmx.min.js",
+            "/static/icons/icon-192.png",
+        ):
             status, headers, body = ask(base, path)
             check(status == 200 and len(body) > 100, f"GET {path}")
         status, headers, body = ask(base, "/manifest.webmanifest")
@@ -131,8 +140,10 @@ def main() -> None:
     output = log.read()
     check("\x1b[" not in output, "no colour codes in a log that is not a terminal")
     lines = [line for line in output.splitlines() if '"GET /healthz' in line or '"POST /api/games' in line]
-    check(bool(lines) and all(" id=" in line and len(line.split(" id=")[1]) >= 8 for line in lines),
-          "access log: one line per request, with its request id")
+    check(
+        bool(lines) and all(" id=" in line and len(line.split(" id=")[1]) >= 8 for line in lines),
+        "access log: one line per request, with its request id",
+    )
 
 
 if __name__ == "__main__":
