@@ -102,6 +102,15 @@ def init_app(app: Flask) -> None:
         if has_nul(request):
             abort(400)
 
+    @app.before_request
+    def refuse_huge_fields() -> None:
+        # Werkzeug 3.1.9 stopped applying MAX_FORM_MEMORY_SIZE to urlencoded forms (only multipart):
+        # one huge field must still be 413, whatever Werkzeug is installed.
+        limit = app.config.get("MAX_FORM_MEMORY_SIZE")
+        urlencoded = request.mimetype == "application/x-www-form-urlencoded"
+        if limit and urlencoded and any(len(value) > limit for value in request.form.values()):
+            abort(413)
+
     @app.after_request
     def secure_headers(response):
         for name, value in HEADERS.items():
