@@ -8,8 +8,35 @@ from pathlib import Path
 
 from flask import Flask
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent
 DEFAULT_SECRET_KEY = "dev-only-change-me"
+# Settings that may also come from the environment (a container, a process manager), beside
+# SECRET_KEY and DATABASE_URL: number of proxies in front (0: none), and whether a start migrates.
+INT_ENV_SETTINGS = ("PROXY_FIX", "AUTO_MIGRATE")
+
+
+def site_folder(name: str) -> Path:
+    """templates/ or static/: inside the package in an installed wheel, else at the top of the checkout."""
+    shipped = PACKAGE / name
+    return shipped if shipped.is_dir() else ROOT / name
+
+
+def instance_folder() -> Path:
+    """Where the SQLite database, the secret key and config.py live.
+
+    ``SCOREKEEPER_INSTANCE`` (``scorekeeper --instance``) names it. Otherwise a
+    checkout keeps ``instance/`` beside the code, and an installed wheel (whose
+    package folder may be read-only or replaced on upgrade) keeps the user's data
+    folder, ``$XDG_DATA_HOME/scorekeeper`` (``~/.local/share/scorekeeper``).
+    """
+    named = os.environ.get("SCOREKEEPER_INSTANCE")
+    if named:
+        return Path(named).expanduser().resolve()
+    if (ROOT / "pyproject.toml").is_file():
+        return ROOT / "instance"
+    data = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(data) / "scorekeeper"
 
 
 def database_url(url: str) -> str:
@@ -20,15 +47,20 @@ def database_url(url: str) -> str:
     return url
 
 
-def create_app(test_config: dict | None = None) -> Flask:
-    """Build the app: config from instance/ and the environment, then extensions and blueprints."""
+def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
+    """Build the app: config from instance/ and the environment, then extensions and blueprints.
+
+    ``start=False`` builds it without touching anything (no instance folder, key or
+    database): the command line does so to list its commands and print help, and
+    starts the app (:func:`start_app`) only for a command that really uses it.
+    """
     app = Flask(
         __name__,
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        instance_path=str(instance_folder()),
+        template_folder=str(site_folder("templates")),
+        static_folder=str(site_folder("static")),
     )
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         # None: this instance's own random key, kept in instance/secret_key (web/security.py).
         SECRET_KEY=None,
@@ -43,6 +75,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_FORM_MEMORY_SIZE=64 * 1024,
         MAX_FORM_PARTS=1000,
         AUTO_MIGRATE=True,
+        # Behind a reverse proxy: how many set X-Forwarded-* (Werkzeug's ProxyFix); 0 trusts none.
+        PROXY_FIX=0,
         LANGUAGES=("en", "pl", "pt"),
         BABEL_DEFAULT_LOCALE="en",
     )
@@ -52,16 +86,17 @@ def create_app(test_config: dict | None = None) -> Flask:
             app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
         if os.environ.get("DATABASE_URL"):
             app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+        for name in INT_ENV_SETTINGS:
+            value = os.environ.get(name, "").strip().lower()
+            if value:
+                words = {"true": 1, "yes": 1, "on": 1, "false": 0, "no": 0, "off": 0}
+                app.config[name] = words[value] if value in words else int(value)
     else:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
-    from .web import security
-
-    security.ensure_secret_key(app, DEFAULT_SECRET_KEY)
-
     from . import i18n
-    from .db import db, migrate, upgrade_schema
-    from .web import api, games, main, present, table
+    from .db import db, migrate
+    from .web import api, games, main, present, security, table
 
     db.init_app(app)
     migrate.init_app(app, db)
@@ -92,6 +127,26 @@ def create_app(test_config: dict | None = None) -> Flask:
 
         session.permanent = True
 
+    from . import middleware
+    from .web import pwa
+
+    app.register_blueprint(pwa.bp)  # the installable app: manifest, service worker, offline page
+    middleware.init_app(app)  # /healthz, request ids, ProxyFix
+    if start:
+        start_app(app)
+    return app
+
+
+def start_app(app: Flask) -> Flask:
+    """Make the app ready to serve: its instance folder, secret key and schema (once per app)."""
+    if app.extensions.get("scorekeeper.started"):
+        return app
+    app.extensions["scorekeeper.started"] = True
+    from .db import upgrade_schema
+    from .web import security
+
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    security.ensure_secret_key(app, DEFAULT_SECRET_KEY)
     if app.config["AUTO_MIGRATE"]:
         upgrade_schema(app)
     return app

@@ -1,11 +1,116 @@
-"""The ``scorekeeper`` command: Flask's CLI bound to this app (``scorekeeper run``)."""
+"""The ``scorekeeper`` command: Flask's CLI bound to this app, plus ``serve`` (the production server).
 
-from flask.cli import FlaskGroup
+Listing the commands and printing help build the app without starting it: no
+instance folder, secret key or database is created until a command really
+uses the app (``serve``, ``run``, ``export``, ``shell``...).
+"""
 
-from . import create_app
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+from flask.cli import FlaskGroup, ScriptInfo, run_command
+
+from . import create_app, start_app
+
+
+def set_instance(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    # In the environment, so every process (gunicorn's workers, the reloader's child) sees it.
+    if value:
+        os.environ["SCOREKEEPER_INSTANCE"] = os.path.abspath(os.path.expanduser(value))
+
+
+INSTANCE_HELP = (
+    "Folder for the SQLite database, secret key and config.py (env SCOREKEEPER_INSTANCE; default: "
+    "instance/ in a checkout, ~/.local/share/scorekeeper for an installed package)."
+)
+
+
+def instance_option() -> click.Option:
+    return click.Option(
+        ["--instance"],
+        metavar="DIR",
+        expose_value=False,
+        is_eager=True,
+        callback=set_instance,
+        help=INSTANCE_HELP,
+    )
+
+
+class ScorekeeperGroup(FlaskGroup):
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        command = super().get_command(ctx, name)
+        # i18n and routes never need a started app (a database, a key); run and serve start it
+        # themselves; Flask-Migrate's db manages the schema itself, in the instance folder.
+        if command is None or name in ("i18n", "routes", "run", "serve"):
+            return command
+        inner = command.invoke
+
+        def invoke(sub_ctx: click.Context):
+            # Only now, past option parsing (so never for --help), does the command use the app.
+            app = sub_ctx.ensure_object(ScriptInfo).load_app()
+            if name == "db":
+                os.makedirs(app.instance_path, exist_ok=True)
+            else:
+                start_app(app)
+            return inner(sub_ctx)
+
+        command.invoke = invoke
+        return command
+
+
+@click.pass_context
+def _run(ctx: click.Context, **options) -> None:
+    import werkzeug.serving
+
+    # Werkzeug colours its log lines: only for a person at a terminal, never into a file or a pipe.
+    werkzeug.serving._log_add_style = sys.stderr.isatty()
+    start_app(ctx.ensure_object(ScriptInfo).load_app())
+    ctx.invoke(run_command.callback, **options)
+
+
+run = click.Command(
+    "run",
+    callback=_run,
+    params=list(run_command.params),
+    help="Run the development server (reloads on code changes). For the table, use 'serve'.",
+    short_help="Run the development server.",
+)
+
+
+@click.command("serve", params=[instance_option()])
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="Address to listen on; 0.0.0.0 for phones."
+)
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes [default: one per CPU core, at most 4].",
+)
+@click.option(
+    "--threads", type=click.IntRange(min=1), default=4, show_default=True, help="Threads per worker."
+)
+def serve(host: str, port: int, workers: int | None, threads: int) -> None:
+    """Serve the app for real: gunicorn, several workers, one access-log line per request."""
+    from . import server
+
+    server.serve(host=host, port=port, workers=workers or server.default_workers(), threads=threads)
+
+
+def build_cli() -> click.Group:
+    cli = ScorekeeperGroup(
+        create_app=lambda: create_app(start=False),
+        help="Scorekeeper: scoring for card games played with real cards.",
+        params=[instance_option()],
+    )
+    cli.add_command(run)
+    cli.add_command(serve)
+    return cli
 
 
 def main() -> None:
-    FlaskGroup(create_app=create_app, help="Scorekeeper: scoring for card games played with real cards.")(
-        prog_name="scorekeeper"
-    )
+    build_cli()(prog_name="scorekeeper")

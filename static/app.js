@@ -62,10 +62,63 @@
     return form && form.method && form.method.toLowerCase() === "post" ? form : null;
   }
 
+  // With the device offline, a failed save waits in its form and is sent again, with the same
+  // submission token (so recorded once), as soon as the connection returns.
+  var waiting = [];
+  var submitters = new WeakMap();
+
+  document.addEventListener("submit", function (event) {
+    if (event.submitter) { submitters.set(event.target, event.submitter); }
+  }, true);
+
   document.addEventListener("htmx:sendError", function (event) {
     var form = failedForm(event);
     if (!form) { return; }
+    if (navigator.onLine === false) {
+      if (waiting.indexOf(form) < 0) { waiting.push(form); }
+      notSaved(form, messages(form).offline || "No connection: your entry is kept and will be saved when the connection returns.");
+      return;
+    }
     notSaved(form, form.dataset.sendError || messages(form).sendError || "Not saved: no connection. Try again.");
+  });
+
+  function sendWaiting() {
+    if (navigator.onLine === false) { return; }
+    waiting.splice(0).forEach(function (form) {
+      if (!form.isConnected) { return; }
+      form.dataset.resent = "1";
+      var button = submitters.get(form);
+      if (button && form.contains(button)) { form.requestSubmit(button); } else { form.requestSubmit(); }
+    });
+  }
+  window.addEventListener("online", sendWaiting);
+  // In case the "online" event is missed (a phone waking up): look again now and then.
+  window.setInterval(function () { if (waiting.length) { sendWaiting(); } }, 5000);
+
+  // A save sent again after the connection returned: say so where the answer landed.
+  var savedLater = null;
+  // (On the target, before the swap: the form itself is gone from the page once the answer is in.)
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig;
+    var elt = config && config.elt ? config.elt : event.detail.elt;
+    if (!elt || !elt.dataset || elt.dataset.resent !== "1") { return; }
+    delete elt.dataset.resent;
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (status >= 200 && status < 300) {
+      var target = event.detail.target;
+      savedLater = {text: messages(elt).savedLater || "The connection returned: your entry was saved.",
+                    id: target && target.id};
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!savedLater) { return; }
+    var where = (savedLater.id && document.getElementById(savedLater.id)) || event.detail.target;
+    var note = document.createElement("p");
+    note.className = "flash flash-ok saved-later";
+    note.setAttribute("role", "status");
+    note.textContent = savedLater.text;
+    savedLater = null;
+    if (where) { where.prepend(note); }
   });
 
   document.addEventListener("htmx:timeout", function (event) {
@@ -110,4 +163,11 @@
       event.detail.headers["If-None-Match"] = elt.dataset.etag;
     }
   });
+
+  // The installable app: the service worker keeps static files and an offline page. Browsers
+  // allow one only in a secure context (HTTPS, or this machine itself).
+  var manifest = document.querySelector("link[rel=manifest][data-sw]");
+  if (manifest && "serviceWorker" in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register(manifest.dataset.sw).catch(function () { /* pages work without it */ });
+  }
 })();

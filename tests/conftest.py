@@ -6,7 +6,7 @@ import os
 import re
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import MetaData, event
 
 from scorekeeper import create_app
 from scorekeeper.db import db, upgrade_schema
@@ -19,9 +19,12 @@ def database_url(tmp_path_factory) -> str:
     if url:
         app = create_app({"SQLALCHEMY_DATABASE_URI": url, "AUTO_MIGRATE": False, "SECRET_KEY": "t"})
         with app.app_context():
-            # Start from nothing, so the migrations themselves are tested.
-            db.reflect()
-            db.drop_all()
+            # Start from nothing, so the migrations themselves are tested. Reflected into a
+            # metadata of its own: in the models' it would add alembic_version, which the
+            # fixtures' clean-up would then empty (an app started later would migrate again).
+            existing = MetaData()
+            existing.reflect(db.engine)
+            existing.drop_all(db.engine)
             with db.engine.begin() as conn:
                 conn.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
     else:

@@ -1,0 +1,113 @@
+"""``scorekeeper serve``: the app under gunicorn.
+
+Why gunicorn: the standard, well-understood pre-fork server, with worker
+processes that are restarted when they die or hang, threads for requests that
+wait on the database, an access log with a format of our choosing, and
+graceful reloads (HUP). Waitress is a single process (one stuck request or
+leak takes the whole server down, no worker recycling); granian is fast but
+young, and its speed matters little for a handful of phones. Gunicorn runs on
+POSIX only, which is where this app is deployed; ``scorekeeper run`` stays for
+development anywhere.
+
+The schema is migrated once, here in the master process before any worker
+starts; the workers come up with AUTO_MIGRATE off.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+
+from gunicorn.app.base import BaseApplication
+
+from . import create_app
+
+# One line per request: client, request line, status, bytes, duration, and the request id
+# (middleware.RequestId), which the proxy's log and a user's report can be matched with.
+ACCESS_LOG_FORMAT = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms id=%({x-request-id}o)s'
+
+
+def default_workers() -> int:
+    # A worker per core (threads cover requests waiting on the database); a small box has 1-4.
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (the one the default route leaves by)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # UDP "connect" sends nothing: it only picks a route
+            return probe.getsockname()[0]
+        except OSError:
+            pass
+    try:
+        return socket.gethostbyname(socket.gethostname())
+    except OSError:
+        return "127.0.0.1"
+
+
+def public_url(host: str, port: int) -> str:
+    if host in ("0.0.0.0", "::", ""):
+        host = lan_address()
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
+def banner(host: str, port: int, out=None) -> None:
+    """Say where to open the app; for the LAN, with a QR code the phones can scan."""
+    import segno
+
+    out = out or sys.stdout
+    url = public_url(host, port)
+    if host in ("0.0.0.0", "::", ""):
+        print(f"Scorekeeper: open {url} on the phones at the table (scan the code):", file=out)
+        # Compact: block characters, no colour codes, so it reads the same in a log file.
+        segno.make(url, error="m").terminal(out=out, compact=True)
+    else:
+        print(f"Scorekeeper: open {url}", file=out)
+    out.flush()
+
+
+class Server(BaseApplication):
+    def __init__(self, options: dict):
+        self.options = options
+        super().__init__()
+
+    def load_config(self) -> None:
+        for key, value in self.options.items():
+            self.cfg.set(key, value)
+        if "control_socket_disable" in self.cfg.settings:
+            # gunicorn 24+ opens a control socket at one fixed path in $HOME: several servers on one
+            # machine would fight over it, and nothing here uses it.
+            self.cfg.set("control_socket_disable", True)
+
+    def load(self):
+        # Each worker builds its own app (its own database connections); the master migrated.
+        return create_app()
+
+
+def serve(host: str, port: int, workers: int, threads: int) -> None:
+    from .db import db
+
+    app = create_app()  # started: instance folder, secret key, schema migrated once, here
+    with app.app_context():
+        db.engine.dispose()  # no connection is shared with the forked workers
+    os.environ["AUTO_MIGRATE"] = "0"
+    banner(host, port)
+    Server(
+        {
+            "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+            "workers": workers,
+            "threads": threads,
+            "worker_class": "gthread",
+            "accesslog": "-",
+            "errorlog": "-",
+            "access_log_format": ACCESS_LOG_FORMAT,
+            "timeout": 30,
+            "graceful_timeout": 10,
+            "keepalive": 5,
+            "proc_name": "scorekeeper",
+        }
+    ).run()

@@ -1,0 +1,260 @@
+"""Running it for real: commands without side effects, serve under gunicorn, /healthz, request ids, proxies."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import text
+
+from scorekeeper import create_app
+from scorekeeper.cli import build_cli
+from scorekeeper.db import db, upgrade_schema
+from scorekeeper.web.health import schema_heads
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORD = {
+    "format": "scorekeeper-game/1",
+    "game": "secret_agent",
+    "options": {"deals": 4},
+    "players": ["Ann", "Bob", "Cid", "Dee"],
+    "deals": [],
+}
+# The environment a fresh machine has: no database or key configured.
+FRESH = {"DATABASE_URL": None, "SECRET_KEY": None, "AUTO_MIGRATE": None, "PROXY_FIX": None}
+
+
+def invoke(args: list[str], instance: Path):
+    env = {**FRESH, "SCOREKEEPER_INSTANCE": str(instance)}
+    return CliRunner().invoke(build_cli(), args, env=env, prog_name="scorekeeper", catch_exceptions=False)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["run", "--help"],
+        ["serve", "--help"],
+        ["export", "--help"],
+        ["import", "--help"],
+        ["db", "--help"],
+        ["i18n", "--help"],
+        ["routes"],
+    ],
+)
+def test_help_and_listing_create_no_folder_database_or_key(tmp_path, args):
+    instance = tmp_path / "instance"
+    result = invoke(args, instance)
+    assert result.exit_code == 0, result.output
+    assert "Usage" in result.output or "Endpoint" in result.output
+    assert not instance.exists()
+
+
+def test_instance_option_names_the_folder_and_a_real_command_starts_the_app(tmp_path, monkeypatch):
+    monkeypatch.delenv("SCOREKEEPER_INSTANCE", raising=False)
+    instance = tmp_path / "elsewhere"
+    out = tmp_path / "backup.json"
+    result = CliRunner().invoke(
+        build_cli(),
+        ["--instance", str(instance), "export", "--all", "-o", str(out)],
+        env=FRESH,
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    # The export really used the app: the instance folder now holds the migrated database and key.
+    assert (instance / "scorekeeper.sqlite").is_file() and (instance / "secret_key").is_file()
+    assert '"scorekeeper-backup/1"' in out.read_text()
+
+
+def test_a_checkout_keeps_instance_beside_the_code_unless_told(monkeypatch, tmp_path):
+    monkeypatch.delenv("SCOREKEEPER_INSTANCE", raising=False)
+    app = create_app({"SECRET_KEY": "t", "AUTO_MIGRATE": False}, start=False)
+    assert Path(app.instance_path) == ROOT / "instance"
+    assert Path(app.template_folder) == ROOT / "templates" and Path(app.static_folder) == ROOT / "static"
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "inst"))
+    assert Path(create_app({"SECRET_KEY": "t"}, start=False).instance_path) == tmp_path / "inst"
+
+
+# ---- /healthz
+
+
+def test_healthz_is_200_when_the_database_answers_at_the_newest_schema(client):
+    answer = client.get("/healthz")
+    assert answer.status_code == 200
+    assert answer.json == {"status": "ok", "schema": sorted(schema_heads())}
+    # Cheap and stateless: no session, no cookie, never cached.
+    assert "Set-Cookie" not in answer.headers and "Cookie" not in answer.headers.get("Vary", "")
+    assert answer.headers["Cache-Control"] == "no-store"
+    assert client.head("/healthz").status_code == 200
+
+
+def test_healthz_is_503_when_the_schema_is_behind(tmp_path):
+    url = f"sqlite:///{tmp_path / 'old.sqlite'}"
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url, "AUTO_MIGRATE": False}
+    )
+    client = app.test_client()
+    # No schema at all yet.
+    answer = client.get("/healthz")
+    assert answer.status_code == 503 and answer.json["status"] == "unavailable"
+    upgrade_schema(app)
+    assert client.get("/healthz").status_code == 200
+    with app.app_context():
+        db.session.execute(text("UPDATE alembic_version SET version_num = 'a2a667468676'"))
+        db.session.commit()
+    answer = client.get("/healthz")
+    assert answer.status_code == 503
+    assert answer.json == {
+        "status": "schema-outdated",
+        "schema": ["a2a667468676"],
+        "expected": sorted(schema_heads()),
+    }
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_healthz_is_503_when_the_database_does_not_answer():
+    url = "postgresql+psycopg://nobody@127.0.0.1:1/none?connect_timeout=2"
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": url, "AUTO_MIGRATE": False}
+    )
+    answer = app.test_client().get("/healthz")
+    assert answer.status_code == 503 and answer.json["status"] == "unavailable"
+
+
+# ---- Request ids and proxies
+
+
+def test_every_answer_carries_a_request_id_and_keeps_a_sane_one_from_the_proxy(client):
+    first, second = client.get("/"), client.get("/")
+    assert re.fullmatch(r"[0-9a-f]{32}", first.headers["X-Request-Id"])
+    assert first.headers["X-Request-Id"] != second.headers["X-Request-Id"]
+    assert (
+        client.get("/", headers={"X-Request-Id": "proxy-1234-abcd"}).headers["X-Request-Id"]
+        == "proxy-1234-abcd"
+    )
+    # Something that would break a log line is replaced, not echoed.
+    odd = client.get("/", headers={"X-Request-Id": 'a b"c'}).headers["X-Request-Id"]
+    assert re.fullmatch(r"[0-9a-f]{32}", odd)
+
+
+FORWARDED = {
+    "X-Forwarded-Proto": "https",
+    "X-Forwarded-Host": "scores.example.org",
+    "X-Forwarded-For": "203.0.113.9",
+}
+
+
+def share_link(client) -> str:
+    created = client.post("/api/games", json=RECORD).json
+    page = client.get(f"/g/{created['id']}", headers=FORWARDED).get_data(as_text=True)
+    return re.search(r'class="share-link"><a href="([^"]+)"', page).group(1)
+
+
+def test_behind_a_proxy_share_links_carry_the_public_address(database_url):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "t",
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "AUTO_MIGRATE": False,
+            "PROXY_FIX": 1,
+        }
+    )
+    try:
+        link = share_link(app.test_client())
+        assert link.startswith("https://scores.example.org/g/")
+    finally:
+        with app.app_context():
+            for table in reversed(db.metadata.sorted_tables):
+                db.session.execute(table.delete())
+            db.session.commit()
+            db.engine.dispose()
+
+
+def test_without_the_setting_forwarded_headers_are_not_trusted(client):
+    assert share_link(client).startswith("http://localhost/g/")
+
+
+# ---- scorekeeper serve
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_healthy(base: str, server: subprocess.Popen, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert server.poll() is None, "the server stopped"
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=5) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError("the server did not become healthy")
+
+
+def test_serve_migrates_once_prints_the_lan_address_and_logs_a_line_per_request(tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY", "AUTO_MIGRATE")}
+    env["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
+    log = (tmp_path / "serve.log").open("w+")
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from scorekeeper.cli import main; main()",
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+            "--threads",
+            "2",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_healthy(f"http://127.0.0.1:{port}", server)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as answer:
+            request_id = answer.headers["X-Request-Id"]
+        time.sleep(0.5)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    log.seek(0)
+    output = log.read()
+    assert re.search(rf"open http://[0-9.]+:{port}/ on the phones", output)
+    assert "▀" in output or "▄" in output  # the QR code, in block characters
+    assert "\x1b[" not in output
+    # One migration run, in the master; two workers booted with AUTO_MIGRATE off.
+    assert output.count("Context impl SQLiteImpl") == 1
+    assert output.count("Booting worker") == 2
+    lines = [line for line in output.splitlines() if '"GET / HTTP/1.1"' in line]
+    assert len(lines) == 1 and lines[0].endswith(f"id={request_id}")
+
+
+def test_proxy_and_migration_settings_come_from_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(tmp_path / "inst"))
+    monkeypatch.setenv("PROXY_FIX", "2")
+    monkeypatch.setenv("AUTO_MIGRATE", "off")
+    app = create_app(start=False)
+    assert app.config["PROXY_FIX"] == 2 and app.config["AUTO_MIGRATE"] == 0
+    assert not (tmp_path / "inst").exists()
