@@ -257,6 +257,10 @@ class Game:
         """How many deals the game has before any tiebreak, when that is fixed."""
         return setup.options.get("deals")
 
+    def counted_deals(self, result: GameResult) -> int:
+        """Deals played that count toward :meth:`planned_deals` (Abracadabra skips thrown-in ones)."""
+        return len(result.deals)
+
 
 def require_keys(
     facts: Mapping[str, Any], allowed: Sequence[str], required: Sequence[str]
