@@ -58,6 +58,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import security
 
     security.ensure_secret_key(app, DEFAULT_SECRET_KEY)
+    from .web.jsonbody import JSONSafeRequest
+
+    app.request_class = JSONSafeRequest
 
     from . import i18n
     from .db import db, migrate, upgrade_schema

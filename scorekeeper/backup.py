@@ -256,6 +256,8 @@ def import_command(file, dry_run: bool) -> None:
         data = json.loads(file.read().decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise click.ClickException(f"{file.name} is not a JSON file: {exc}") from None
+    except RecursionError:
+        raise click.ClickException(f"{file.name} is nested too deeply to be a backup or a game record.") from None
     if not is_backup(data):
         import_one(data, dry_run)
         return
