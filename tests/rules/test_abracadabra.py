@@ -804,3 +804,32 @@ def test_random_deal_is_valid(n, two_player, seed):
     setup = make_setup(NAMES[:n], two_player=two_player)
     facts = GAME.random_deal(setup, None, 0, random.Random(seed))
     assert errors_of(setup, facts) == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.booleans(), max_size=10),
+    st.one_of(st.none(), st.integers(1, 4)),
+    st.one_of(st.none(), st.sampled_from([60, 120, 200])),
+)
+def test_the_end_counts_played_deals_only(thrown, deals, target):
+    """abracadabra.md, Settled here, restated: thrown-in deals do not count toward the deals;
+    with a target and deals, whichever comes first; with only a target, no deal limit."""
+    options = {"deals": deals, "target": target}
+    setup = make_setup(THREE, **options)
+    limit = deals if deals is not None else (None if target is not None else 3)
+    facts, played, totals, over = [], 0, [0, 0, 0], False
+    for was_thrown in thrown:
+        if over:
+            assert rules.check(GAME, setup, [*facts, EXAMPLE_3])[0].deal == len(facts)
+            return
+        facts.append({"thrown_in": True} if was_thrown else EXAMPLE_3)
+        if not was_thrown:
+            played += 1
+            totals = [t + s for t, s in zip(totals, (55, 50, 4), strict=True)]
+        reached = (limit is not None and played >= limit) or (target is not None and max(totals) >= target)
+        # EXAMPLE_3 always puts Helen ahead, so a reached end is never tied once a deal is played.
+        over = reached and played > 0
+        result = play(GAME, setup, facts)
+        assert result.finished == over, (facts, options)
+        assert result.tiebreak == (reached and played == 0)
