@@ -47,7 +47,10 @@ def status_line(players: Sequence[str], kind, result: GameResult) -> str:
         line = _("%(names)s are tied for the lead: another deal breaks the tie.", names=join_names(names))
     else:
         planned = kind.planned_deals(result.setup)
-        number = kind.counted_deals(result) + 1
+        number = len(result.deals) + 1
+        if planned:
+            # Deals that do not count (Abracadabra's thrown-in ones) add one to play.
+            planned += len(result.deals) - kind.counted_deals(result)
         if planned:
             line = round_text(kind, "Deal %(n)s of %(total)s.", n=number, total=planned)
         else:

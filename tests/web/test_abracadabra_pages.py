@@ -592,8 +592,8 @@ def test_winner_after_the_agreed_deals_and_a_tie_plays_another(client):
     thrown = MultiDict([("stage", "setup"), ("thrown_in", "y")])
     assert client.post(f"{path}/deals", data=thrown).status_code == 303
     page = client.get(path).get_data(as_text=True)
-    # A thrown-in deal does not count toward the agreed deals: deal 1 of 1 is still to come.
-    assert "Deal 1 of 1. Bob deals." in page
+    # A thrown-in deal does not count toward the agreed deals: one more is played.
+    assert "Deal 2 of 2. Bob deals." in page
     assert stage_of(page) == "setup"
     # Ann bids trick 2 and loses it; each wins 6 tricks and no bid-suit card: 6 all.
     tie = dict(TWO, bid=1, bid_cards=[[2], []], trick_winners=[0, 1] * 6, suit_cards=[0, 0])
