@@ -205,6 +205,14 @@ def check_totals(totals: Any, n: int, result: rules.GameResult) -> bool:
     return any(t is not None and t != r for t, r in zip(totals, result.totals, strict=True))
 
 
+def totals_differ(totals: Any, result: rules.GameResult) -> bool:
+    """Whether a record's totals, where it gives them, differ from the rules' (any shape tolerated)."""
+    try:
+        return check_totals(totals, result.setup.n, result)
+    except ValueError:
+        return totals is not None
+
+
 def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from tests.test_backup import count
@@ -45,3 +47,12 @@ def test_import_of_a_deep_file_is_a_one_line_error(app, tmp_path):
     assert result.exit_code == 1
     assert result.output.strip() == f"Error: {path} is nested too deeply to be a backup or a game record."
     assert "Traceback" not in result.output and count(app) == 0
+
+
+def test_the_import_page_refuses_a_deep_file(app, client):
+    body = ('{"game": "secret_agent", "deals": ' + DEEP + "}").encode()
+    response = client.post(
+        "/import", data={"record": (io.BytesIO(body), "deep.json")}, content_type="multipart/form-data"
+    )
+    assert response.status_code in (200, 400, 422)
+    assert "nested too deeply" in response.get_data(as_text=True) and count(app) == 0
