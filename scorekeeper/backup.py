@@ -36,6 +36,8 @@ from .rules.base import N_
 
 BACKUP_FORMAT = "scorekeeper-backup/1"
 KEY_HASH = re.compile(r"[0-9a-f]{64}")
+# The database's version column is a 32-bit integer.
+MAX_VERSION = 2**31 - 1
 ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
@@ -145,8 +147,78 @@ def check_backup(data: Any) -> list[Restore]:
     return checked
 
 
+def parse_with_upgrades(record: Mapping[str, Any]) -> tuple[Rules, Setup, list[dict[str, Any]]]:
+    """The record through the rules, upgraded as the database's migrations upgrade stored games.
+
+    A Secrets game saved before every free spy had to be sent carries no
+    ``spies_may_stay``; if it left a spy at home, it comes back with the option
+    on (as revision 5d1c0a7e9b21 does for stored games), so nothing is lost.
+    """
+    try:
+        return service.parse_record(record, waiting_ok=True)
+    except InvalidFacts:
+        options = record.get("options")
+        if record.get("game") != "secrets" or not isinstance(options, Mapping) or "spies_may_stay" in options:
+            raise
+        try:
+            return service.parse_record(
+                {**record, "options": {**options, "spies_may_stay": True}}, waiting_ok=True
+            )
+        except InvalidFacts:
+            pass
+        raise
+
+
+def check_draft(game_rules: Rules, result: rules.GameResult, draft: Any) -> None:
+    """A draft is what the game's entry form keeps between steps: its shape is the form's to judge."""
+    if draft is None:
+        return
+    from .forms import ENTRY_FORMS
+
+    form_class = ENTRY_FORMS.get(game_rules.key)
+    if form_class is None or not hasattr(form_class, "check_draft"):
+        raise ValueError(f"“draft” must be null: a {game_rules.key} deal is not entered in steps")
+    if not isinstance(draft, dict):
+        raise ValueError("“draft” must be an object or null")
+    allowed = set(game_rules.fact_keys) | {"dealer"}
+    unknown = sorted(str(key) for key in draft if key not in allowed)
+    if unknown:
+        raise ValueError(f"“draft” holds {', '.join(unknown)}, which is not a fact of this game")
+    try:
+        errors = form_class.check_draft(game_rules, result, draft)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+        raise ValueError("“draft” is not a half-entered deal of this game") from None
+    if errors:
+        raise ValueError(f"“draft”: {first_problem(errors)}")
+
+
+def check_totals(totals: Any, n: int, result: rules.GameResult) -> bool:
+    """Whether the file's totals differ from the rules'; only totals the file gives can differ.
+
+    A Hidden Secrets game still being played has public totals in its record:
+    a total that would reveal a hidden value is null, and cannot be compared.
+    """
+    if totals is None:
+        return False
+    if not isinstance(totals, list) or len(totals) != n or not all(t is None or is_int(t) for t in totals):
+        raise ValueError(f"“totals” must be a list of {n} whole numbers (null where hidden)")
+    return any(t is not None and t != r for t, r in zip(totals, result.totals, strict=True))
+
+
+def totals_differ(totals: Any, result: rules.GameResult) -> bool:
+    """Whether a record's totals, where it gives them, differ from the rules' (any shape tolerated)."""
+    try:
+        return check_totals(totals, result.setup.n, result)
+    except ValueError:
+        return totals is not None
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def check_one(record: Mapping[str, Any], seen: set[str]) -> Restore:
-    game_rules, setup, deals = service.parse_record(record, waiting_ok=True)
+    game_rules, setup, deals = parse_with_upgrades(record)
     game_id = record.get("id")
     if not isinstance(game_id, str) or not ID.fullmatch(game_id):
         raise ValueError("“id” must be the game's id (letters, digits, - and _; at most 32)")
@@ -159,16 +231,14 @@ def check_one(record: Mapping[str, Any], seen: set[str]) -> Restore:
     created = parse_time(record.get("created_at"), "“created_at”")
     updated = parse_time(record.get("updated_at", record.get("created_at")), "“updated_at”")
     version = record.get("version", 1)
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise ValueError("“version” must be a whole number of at least 1")
-    draft = record.get("draft")
-    if draft is not None and not isinstance(draft, dict):
-        raise ValueError("“draft” must be an object or null")
+    if not is_int(version) or not 1 <= version <= MAX_VERSION:
+        raise ValueError(f"“version” must be a whole number from 1 to {MAX_VERSION}")
     deleted = record.get("deleted_at")
     deleted = parse_time(deleted, "“deleted_at”") if deleted is not None else None
     result = rules.play(game_rules, setup, deals)
-    totals = record.get("totals")
-    changed = totals is not None and list(totals) != list(result.totals)
+    draft = record.get("draft")
+    check_draft(game_rules, result, draft)
+    changed = check_totals(record.get("totals"), setup.n, result)
     return Restore(
         game_rules, setup, deals, game_id, key_hash, created, updated, version, draft, changed, deleted
     )
@@ -256,6 +326,10 @@ def import_command(file, dry_run: bool) -> None:
         data = json.loads(file.read().decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise click.ClickException(f"{file.name} is not a JSON file: {exc}") from None
+    except RecursionError:
+        raise click.ClickException(
+            f"{file.name} is nested too deeply to be a backup or a game record."
+        ) from None
     if not is_backup(data):
         import_one(data, dry_run)
         return

@@ -235,3 +235,114 @@ def test_a_hidden_secrets_game_still_waiting_for_allotments_survives_a_restore(a
     refused = runner.invoke(args=["import", str(path)])
     assert refused.exit_code != 0 and "add up to 45" in refused.output
     assert count(app) == 0
+
+
+# -- every field is checked before anything is written (issue 16, item 4) -------------------
+def exported(app) -> dict:
+    return json.loads(app.test_cli_runner().invoke(args=["export", "--all"]).stdout)
+
+
+def restore_file(app, tmp_path, data):
+    path = tmp_path / "backup.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    wipe(app)
+    return app.test_cli_runner().invoke(args=["import", str(path)])
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (lambda g: g.update(totals=5), "“totals” must be a list of 4 whole numbers"),
+        (lambda g: g.update(totals=["12", 9, 9, 9]), "“totals” must be a list of 4 whole numbers"),
+        (lambda g: g.update(totals=[12, 9, 9]), "“totals” must be a list of 4 whole numbers"),
+        (lambda g: g.update(version=2**40), "“version” must be a whole number from 1 to 2147483647"),
+        (lambda g: g.update(version=0), "“version” must be a whole number from 1 to"),
+        (lambda g: g.update(version=True), "“version” must be a whole number"),
+        (lambda g: g.update(draft={"bids": "x", "evil": [1]}), "“draft” must be null"),
+        (lambda g: g.update(draft=[1]), "“draft” must be null"),
+    ],
+)
+def test_every_field_of_a_game_is_checked_before_anything_is_written(app, tmp_path, change, problem):
+    store(app, "secret_agent", deals=[FLAT])
+    store(app, "secret_agent", deals=[FLAT, FLAT])
+    data = exported(app)
+    change(data["games"][1])
+    result = restore_file(app, tmp_path, data)
+    assert result.exit_code == 1, result.output
+    assert f"Nothing restored: game 2 (id {data['games'][1]['id']}): {problem}" in result.output
+    assert "Traceback" not in result.output and count(app) == 0 and count(app, Seat) == 0
+
+
+@pytest.mark.parametrize(
+    ("draft", "problem"),
+    [
+        ({"bids": "x", "evil": [1]}, "“draft” holds evil, which is not a fact of this game"),
+        ({"bids": "x"}, "“draft”: bids:"),
+        ({"bids": [3, 3, 3]}, "“draft”: bids:"),
+        ("bids", "“draft” must be an object or null"),
+    ],
+)
+def test_a_draft_is_checked_against_the_games_draft_shape(app, tmp_path, draft, problem):
+    game_id, _key = store(app, "spades")
+    data = exported(app)
+    data["games"][0]["draft"] = draft
+    result = restore_file(app, tmp_path, data)
+    assert result.exit_code == 1 and f"Nothing restored: game 1 (id {game_id}): {problem}" in result.output
+    assert count(app) == 0
+
+
+def test_a_good_draft_is_restored(app, tmp_path):
+    game_id, _key = store(app, "spades")
+    with app.app_context():
+        service.save_draft(db.session.get(Game, game_id), {"bids": [3, 4, 2, 4]})
+    result = restore_file(app, tmp_path, exported(app))
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        assert db.session.get(Game, game_id).draft == {"bids": [3, 4, 2, 4]}
+
+
+def test_a_version_that_fits_the_database_is_kept(app, tmp_path):
+    game_id, _key = store(app, "secret_agent", deals=[FLAT])
+    data = exported(app)
+    data["games"][0]["version"] = 2**31 - 1
+    assert restore_file(app, tmp_path, data).exit_code == 0
+    with app.app_context():
+        assert db.session.get(Game, game_id).version == 2**31 - 1
+
+
+# -- no false warnings (issue 16, item 5) ----------------------------------------------------
+def test_unfinished_hidden_secrets_games_restore_without_a_false_warning(app, client, tmp_path):
+    values = [[0, 0, 0, 0, 0, 9, 9, 9, 9, 9]] * 3
+    # Ann's Club steals Bob's J (worth 9 to him); Bob and Cid keep their spies at home.
+    turn = {"orders": [[{"spy": "club", "target": 1, "secret": "J"}], [], []], "guards": ["A", "A", "A"]}
+    game_id, _key = store(
+        app,
+        "secrets",
+        players=["Ann", "Bob", "Cid"],
+        deals=[turn],
+        options={"hidden": True, "values": values, "spies_may_stay": True},
+    )
+    data = exported(app)
+    # The record's totals are the public ones: Ann's theft of a hidden value is withheld.
+    assert data["games"][0]["totals"] == [None, 0, 0]
+    result = restore_file(app, tmp_path, data)
+    assert result.exit_code == 0, result.output
+    assert "other totals" not in result.output
+    # A total the file does give, and that the rules contradict, is still reported.
+    data["games"][0]["totals"] = [None, 5, 0]
+    result = restore_file(app, tmp_path, data)
+    assert result.exit_code == 0 and "the rules give other totals than the file for 1 games" in result.output
+    assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [None, 0, 0]
+
+
+def test_an_old_secrets_backup_with_a_spy_at_home_restores_with_spies_may_stay(app, tmp_path):
+    turn = {"orders": [[{"spy": "club", "target": 1, "secret": 4}], [], []], "guards": [1, 1, 1]}
+    game_id, _key = store(
+        app, "secrets", players=["Ann", "Bob", "Cid"], deals=[turn], options={"spies_may_stay": True}
+    )
+    data = exported(app)
+    del data["games"][0]["options"]["spies_may_stay"]  # written before the option existed
+    result = restore_file(app, tmp_path, data)
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        assert db.session.get(Game, game_id).options["spies_may_stay"] is True

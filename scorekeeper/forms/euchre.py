@@ -17,11 +17,12 @@ from wtforms import BooleanField, RadioField
 from wtforms.validators import Optional
 
 from ..rules import Setup
-from ..rules.euchre import SUITS, TRICKS, option
+from ..rules.euchre import SUITS, TRICKS, option, partner
 from .base import RulesForm, choices, lenient_int
 
-# The chips' values for "maker alone"; the facts carry a bool.
-NO, YES = 0, 1
+# The chips' values for "who played alone for the makers"; the facts carry false, true
+# (the maker) or the lone player's seat, here the maker's partner.
+NO, YES, PARTNER = 0, 1, 2
 
 
 def radio(label: Any, pairs: Iterable[tuple[Any, Any]], default: Any = None) -> RadioField:
@@ -49,10 +50,16 @@ class EuchreEntry(RulesForm):
             # Nothing else: a thrown-in deal is not played (the rules refuse it under stick the dealer).
             return {"thrown_in": True}
         alone = self.alone.data
+        maker = self.maker.data
+        if alone == PARTNER:
+            # Without a maker there is no partner: the maker's own error says what is missing.
+            alone = partner(maker) if isinstance(maker, int) and 0 <= maker < 4 else True
+        else:
+            alone = {NO: False, YES: True}.get(alone, alone)
         facts: dict[str, Any] = {
             "trump": self.trump.data,
-            "maker": self.maker.data,
-            "alone": {NO: False, YES: True}.get(alone, alone),
+            "maker": maker,
+            "alone": alone,
             "maker_tricks": self.maker_tricks.data,
         }
         if self.round.data is not None:
@@ -69,7 +76,11 @@ class EuchreEntry(RulesForm):
             "trump": radio(_l("Trump"), ((key, _l(name)) for key, name in SUITS.items())),
             "round": radio(_l("Trump was"), [(1, _l("turned up")), (2, _l("named (second round)"))]),
             "maker": radio(_l("Maker"), seats),
-            "alone": radio(_l("Maker alone"), [(NO, _l("no")), (YES, _l("yes, alone"))], default=NO),
+            "alone": radio(
+                _l("Maker alone"),
+                [(NO, _l("no")), (YES, _l("yes, alone")), (PARTNER, _l("the partner alone"))],
+                default=NO,
+            ),
             "maker_tricks": radio(_l("Tricks won by the makers"), [(n, str(n)) for n in range(TRICKS + 1)]),
         }
         if option(setup, "defend_alone"):
@@ -85,7 +96,14 @@ class EuchreEntry(RulesForm):
             "trump": facts.get("trump"),
             "round": facts.get("round"),
             "maker": facts.get("maker"),
-            "alone": YES if facts.get("alone") else NO,
+            "alone": _alone_chip(facts),
             "defender_alone": facts.get("defender_alone"),
             "maker_tricks": facts.get("maker_tricks"),
         }
+
+
+def _alone_chip(facts: dict[str, Any]) -> int:
+    alone = facts.get("alone")
+    if alone is True or alone == facts.get("maker") and not isinstance(alone, bool):
+        return YES
+    return NO if alone is False or alone is None else PARTNER

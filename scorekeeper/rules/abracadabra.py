@@ -32,8 +32,10 @@ included (three cards a trick).
 Options: ``deals`` (null = as many deals as players, so each deals once),
 ``target`` (null = none). With neither set the game lasts n deals; with
 only a target it lasts until a total reaches the target; with both it ends
-at whichever comes first. Thrown-in deals count as deals. A tie for the
-highest total after the end plays further deals, one at a time.
+at whichever comes first. A thrown-in deal passes the deal on but does not
+count toward the number of deals (the state carried from deal to deal is
+the count of deals played). A tie for the highest total after the end plays
+further deals, one at a time.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from .base import (
     DealScore,
     FieldError,
     Game,
+    GameResult,
     Msg,
     Option,
     Setup,
@@ -135,12 +138,20 @@ def rank_label(rank: int) -> Msg:
     return msg("{rank}", rank=rank)
 
 
+# The court letters printed on English, Polish (Walet, Dama, Król) and Portuguese
+# (Valete, Dama, Rei) cards; "D" is the queen in both, so no letter clashes.
+RANK_INPUT_LETTERS = {"A": 1, "J": 11, "Q": 12, "K": 13, "W": 11, "D": 12, "V": 11, "R": 13}
+
+
 def parse_rank(text: Any) -> int | None:
-    """The rank a scorer typed ("A", "7", "10", "j", "Q", "K" or "1"-"13"), or None."""
+    """The rank a scorer typed ("A", "7", "10", "j", "Q", "K" or "1"-"13"), or None.
+
+    Polish (W, D, K) and Portuguese (V, D, R) court letters are accepted too.
+    """
     if not isinstance(text, str):
         return None
     text = text.strip().upper()
-    letters = {"A": 1, "J": 11, "Q": 12, "K": 13}
+    letters = RANK_INPUT_LETTERS
     if text in letters:
         return letters[text]
     if text.isdigit() and 1 <= int(text) <= KING:
@@ -228,8 +239,15 @@ def _check_thrown_in(facts: Mapping[str, Any]) -> tuple[list[FieldError], bool |
     return [], value
 
 
-def _check_trump(facts: Mapping[str, Any]) -> list[FieldError]:
+def _check_trump(setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
     trump = facts["trump"]
+    if not setup.options.get("joker", True):
+        # Without the Joker nothing can turn up No Trump: the Declarer names a suit.
+        if not (isinstance(trump, str) and trump in SUIT_NAMES):
+            return [
+                _error("trump", msg(N_("Without the Joker, trump is one of the four suits: no No Trump.")))
+            ]
+        return []
     if not (isinstance(trump, str) and trump in TRUMPS):
         return [_error("trump", msg(N_("Trump is one of the four suits or No Trump.")))]
     return []
@@ -501,7 +519,7 @@ def _check_pre_play(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldE
                     )
                 )
         if "trump" in facts:
-            errors += _check_trump(facts)
+            errors += _check_trump(setup, facts)
         if "suits" in facts:
             errors += _check_suits(setup, facts)[0]
         return errors, True
@@ -509,7 +527,7 @@ def _check_pre_play(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldE
         if key not in facts:
             errors.append(_error(key, msg(N_("This is required."))))
     if "trump" in facts:
-        errors += _check_trump(facts)
+        errors += _check_trump(setup, facts)
     if "suits" in facts:
         errors += _check_suits(setup, facts)[0]
     declarer = bid = bid_cards = None
@@ -665,7 +683,7 @@ def score_parts(setup: Setup, facts: Mapping[str, Any]) -> list[dict[str, Any]]:
     declarer = facts["declarer"]
     exposed = set(facts.get("exposed") or ())
     piles = facts.get("piles_exposed") or [False] * n
-    at_least = setup.options.get("success", "named") == "at_least"
+    mode = setup.options.get("success", "named")
     won: list[set[int]] = [set() for _ in range(n)]
     for trick, winner in enumerate(facts["trick_winners"], start=1):
         won[winner].add(trick)
@@ -673,8 +691,10 @@ def score_parts(setup: Setup, facts: Mapping[str, Any]) -> list[dict[str, Any]]:
     for seat, cards in enumerate(facts["bid_cards"]):
         if not cards:
             ok = False  # a player with no bid cards cannot succeed
-        elif at_least:
+        elif mode == "at_least":
             ok = len(won[seat]) >= len(cards)
+        elif mode == "exact":
+            ok = len(won[seat]) == len(cards)
         else:
             ok = all(rank in won[seat] for rank in cards)
         succeeded.append(ok)
@@ -777,6 +797,7 @@ class Abracadabra(Game):
             kind="choice",
             choices=(
                 ("named", N_("Win every trick your bid cards name")),
+                ("exact", N_("Win exactly as many tricks as your bid cards, whichever tricks")),
                 ("at_least", N_("Win at least as many tricks as your bid cards, whichever tricks")),
             ),
         ),
@@ -822,6 +843,10 @@ class Abracadabra(Game):
         return trick_counts(setup, trick_winners)
 
     # -- deals ------------------------------------------------------------------
+    def start(self, setup: Setup) -> int:
+        """Deals played so far: thrown-in deals do not count toward the agreed number."""
+        return 0
+
     def check_deal(self, setup: Setup, state: Any, facts: Mapping[str, Any], dealer: int) -> list[FieldError]:
         errors, thrown_in = _check_pre_play(setup, facts)
         if thrown_in is not False:
@@ -841,9 +866,11 @@ class Abracadabra(Game):
 
     def score_deal(self, setup: Setup, state: Any, facts: Mapping[str, Any], dealer: int) -> DealScore:
         tricks = tricks_per_deal(setup)
+        played = state or 0
         if facts.get("thrown_in"):
             return DealScore(
                 scores=(0,) * setup.n,
+                state=played,
                 explanations=tuple(msg(N_("thrown in: 0")) for _ in range(setup.n)),
                 summary=msg(N_("All passed: the deal is thrown in and passes to the next dealer.")),
                 detail={
@@ -876,6 +903,7 @@ class Abracadabra(Game):
                 trump=Msg(TRUMPS[facts["trump"]]),
             ),
             notes=(note,),
+            state=played + 1,
             detail={
                 "thrown_in": False,
                 "tricks_per_deal": tricks,
@@ -889,7 +917,7 @@ class Abracadabra(Game):
     def random_deal(self, setup: Setup, state: Any, dealer: int, rng: random.Random) -> dict[str, Any]:
         n, tricks = setup.n, tricks_per_deal(setup)
         suits = rng.sample(SUITS, n)
-        trump = rng.choice(list(TRUMPS))
+        trump = rng.choice(list(TRUMPS if setup.options.get("joker", True) else SUITS))
         if rng.random() < 0.08:
             facts: dict[str, Any] = {"thrown_in": True}
             if rng.random() < 0.5:
@@ -935,8 +963,12 @@ class Abracadabra(Game):
         deals, target = end_condition(setup)
         if target is not None and totals and max(totals) >= target:
             return True
-        return deals is not None and deals_played >= deals
+        played = deals_played if state is None else state
+        return deals is not None and played >= deals
 
     def planned_deals(self, setup: Setup) -> int | None:
         deals, target = end_condition(setup)
         return deals if target is None else None
+
+    def counted_deals(self, result: GameResult) -> int:
+        return result.state or 0

@@ -165,15 +165,20 @@ class GameResult:
     tiebreak: bool
     sides: tuple[tuple[int, ...], ...]
     state: Any = None
+    # A game where the lowest total leads (tally's ``low_wins``).
+    low_wins: bool = False
 
     @property
     def leaders(self) -> tuple[int, ...]:
-        """Seats of every side sharing the highest total."""
-        return leading_seats(self.totals, self.sides)
+        """Seats of every side sharing the best total (the highest, or the lowest with ``low_wins``)."""
+        return leading_seats(self.totals, self.sides, self.low_wins)
 
 
-def leading_seats(totals: Sequence[int], sides: Sequence[Sequence[int]]) -> tuple[int, ...]:
-    best = max(totals[side[0]] for side in sides)
+def leading_seats(
+    totals: Sequence[int], sides: Sequence[Sequence[int]], low_wins: bool = False
+) -> tuple[int, ...]:
+    pick = min if low_wins else max
+    best = pick(totals[side[0]] for side in sides)
     return tuple(s for side in sides if totals[side[0]] == best for s in side)
 
 
@@ -256,6 +261,14 @@ class Game:
     def planned_deals(self, setup: Setup) -> int | None:
         """How many deals the game has before any tiebreak, when that is fixed."""
         return setup.options.get("deals")
+
+    def low_wins(self, setup: Setup) -> bool:
+        """True when the lowest total leads and wins."""
+        return False
+
+    def counted_deals(self, result: GameResult) -> int:
+        """Deals played that count toward :meth:`planned_deals` (Abracadabra skips thrown-in ones)."""
+        return len(result.deals)
 
 
 def require_keys(
@@ -525,6 +538,7 @@ def play(game: Game, setup: Setup, deals: Sequence[Mapping[str, Any]]) -> GameRe
         tiebreak=tied,
         sides=sides,
         state=state,
+        low_wins=game.low_wins(setup),
     )
 
 

@@ -2,8 +2,11 @@
 
 See ``shared/rules/euchre.md``. Facts per deal: ``thrown_in`` (optional; when
 true nothing else is given), ``trump`` (a suit), ``round`` (1 = the turned-up
-suit, 2 = named; optional, recorded only), ``maker`` (seat), ``alone``
-(bool), ``defender_alone`` (seat or null; optional, absent means null) and
+suit, 2 = named; optional), ``turned_up`` (a suit, optional: a round-2
+trump differs from it, a round-1 trump is it), ``maker`` (seat), ``alone``
+(false, true = the maker, or the seat of the making pair's lone player:
+either maker may play alone; JSON ``true`` is not seat 1),
+``defender_alone`` (seat or null; optional, absent means null) and
 ``maker_tricks`` (0-5). Only one pair scores in a deal:
 
 ==========================================  =====================
@@ -90,6 +93,19 @@ def pair_name(setup: Setup, seat: int) -> Msg:
     return msg(N_("{first} & {second}"), first=setup.players[first], second=setup.players[second])
 
 
+def lone_maker(facts: Mapping[str, Any]) -> int | None:
+    """The seat of the making pair's lone player, or None; ``facts`` must be valid.
+
+    ``alone`` is a bool or a seat, and seat 0 is falsy: never test it for truth.
+    """
+    alone = facts.get("alone")
+    if alone is True:
+        return facts["maker"]
+    if is_int(alone):
+        return alone
+    return None
+
+
 def sitting_out(facts: Mapping[str, Any] | None) -> tuple[int, ...]:
     """Seats that sit the deal out: the partner of a lone maker and of a lone defender.
 
@@ -99,8 +115,9 @@ def sitting_out(facts: Mapping[str, Any] | None) -> tuple[int, ...]:
     if not facts or facts.get("thrown_in"):
         return ()
     out = []
-    if facts.get("alone"):
-        out.append(partner(facts["maker"]))
+    lone = lone_maker(facts)
+    if lone is not None:
+        out.append(partner(lone))
     defender = facts.get("defender_alone")
     if defender is not None:
         out.append(partner(defender))
@@ -141,7 +158,7 @@ def deal_points(
     if facts.get("thrown_in"):
         return (), 0, None
     maker, tricks = facts["maker"], facts["maker_tricks"]
-    alone = facts["alone"]
+    alone = lone_maker(facts) is not None
     lone_defender = facts.get("defender_alone") is not None
     if tricks >= TO_MAKE:
         makers = pair_of(maker)
@@ -206,7 +223,16 @@ class Euchre(Game):
             choices=((2, N_("2 points")), (4, N_("4 points"))),
         ),
     )
-    fact_keys = ("thrown_in", "trump", "round", "maker", "alone", "defender_alone", "maker_tricks")
+    fact_keys = (
+        "thrown_in",
+        "trump",
+        "round",
+        "turned_up",
+        "maker",
+        "alone",
+        "defender_alone",
+        "maker_tricks",
+    )
 
     def sides(self, setup: Setup) -> tuple[tuple[int, ...], ...]:
         return ((0, 2), (1, 3))
@@ -236,13 +262,41 @@ class Euchre(Game):
                     msg(N_("The round is 1 (the turned-up suit) or 2 (a suit named after everyone passed).")),
                 )
             )
+        errors += self._check_turned_up(facts, round_)
         maker = facts["maker"]
         maker_ok = is_int(maker) and 0 <= maker < SEATS
         if not maker_ok:
             errors.append(FieldError("maker", msg(N_("The maker is one of the four players."))))
         alone = facts["alone"]
-        if not isinstance(alone, bool):
-            errors.append(FieldError("alone", msg(N_("Maker alone is yes or no."))))
+        lone = None
+        if isinstance(alone, bool):
+            lone = maker if alone and maker_ok else None
+        elif not is_int(alone) or not 0 <= alone < SEATS:
+            errors.append(
+                FieldError(
+                    "alone",
+                    msg(N_("Maker alone is no, yes (the maker), or the seat of the makers' lone player.")),
+                )
+            )
+        elif maker_ok and alone not in pair_of(maker):
+            errors.append(
+                FieldError(
+                    "alone",
+                    msg(
+                        N_(
+                            "Only a player of the making pair can play alone for it: "
+                            "{player} is not in {pair}. The lone maker is {first} or {second}."
+                        ),
+                        player=setup.players[alone],
+                        pair=pair_name(setup, maker),
+                        first=setup.players[pair_of(maker)[0]],
+                        second=setup.players[pair_of(maker)[1]],
+                    ),
+                    seat=alone,
+                )
+            )
+        elif maker_ok:
+            lone = alone
         tricks = facts["maker_tricks"]
         if not is_int(tricks) or not 0 <= tricks <= TRICKS:
             errors.append(
@@ -256,8 +310,47 @@ class Euchre(Game):
             )
         defender = facts.get("defender_alone")
         if defender is not None:
-            errors += self._check_defender(setup, defender, maker if maker_ok else None, alone is True)
+            errors += self._check_defender(setup, defender, maker if maker_ok else None, lone)
         return errors
+
+    def _check_turned_up(self, facts: Mapping[str, Any], round_: Any) -> list[FieldError]:
+        if "turned_up" not in facts or facts["turned_up"] is None:
+            return []
+        turned = facts["turned_up"]
+        if turned not in SUITS:
+            return [
+                FieldError(
+                    "turned_up",
+                    msg(
+                        N_("The turned-up suit is one of the four suits: spades, hearts, diamonds or clubs.")
+                    ),
+                )
+            ]
+        trump = facts.get("trump")
+        if trump not in SUITS:
+            return []
+        if round_ == 2 and trump == turned:
+            # In round 2 everyone passed the turned-up suit, so it cannot be named.
+            return [
+                FieldError(
+                    "trump",
+                    msg(
+                        N_("A trump named in round 2 differs from the turned-up suit ({suit})."),
+                        suit=Msg(SUITS[turned]),
+                    ),
+                )
+            ]
+        if round_ == 1 and trump != turned:
+            return [
+                FieldError(
+                    "trump",
+                    msg(
+                        N_("A trump accepted in round 1 is the turned-up suit ({suit})."),
+                        suit=Msg(SUITS[turned]),
+                    ),
+                )
+            ]
+        return []
 
     def _check_thrown_in(self, setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
         errors = require_keys(facts, self.fact_keys, ())
@@ -281,7 +374,7 @@ class Euchre(Game):
         return errors
 
     def _check_defender(
-        self, setup: Setup, defender: Any, maker: int | None, alone: bool
+        self, setup: Setup, defender: Any, maker: int | None, lone: int | None
     ) -> list[FieldError]:
         if not is_int(defender) or not 0 <= defender < SEATS:
             return [
@@ -298,7 +391,7 @@ class Euchre(Game):
         if maker is None or defender not in pair_of(maker):
             return []
         first, second = pair_of(maker + 1)
-        if alone and defender == partner(maker):
+        if lone is not None and defender == partner(lone):
             return [
                 FieldError(
                     "defender_alone",
@@ -307,7 +400,7 @@ class Euchre(Game):
                             "At most one player per side plays alone: {maker} plays alone, "
                             "so {player} sits out. The lone defender is {first} or {second}, or nobody."
                         ),
-                        maker=setup.players[maker],
+                        maker=setup.players[lone],
                         player=setup.players[defender],
                         first=setup.players[first],
                         second=setup.players[second],
@@ -408,8 +501,11 @@ class Euchre(Game):
     def _context(self, setup: Setup, facts: Mapping[str, Any]) -> Msg:
         """ "Ann alone" / "Ann made trump", with ", Bob defending alone" when he did."""
         maker = setup.players[facts["maker"]]
-        if facts["alone"]:
+        lone = lone_maker(facts)
+        if lone == facts["maker"]:
             who = msg(N_("{maker} alone"), maker=maker)
+        elif lone is not None:
+            who = msg(N_("{maker} made trump, {player} alone"), maker=maker, player=setup.players[lone])
         else:
             who = msg(N_("{maker} made trump"), maker=maker)
         defender = facts.get("defender_alone")
@@ -432,8 +528,11 @@ class Euchre(Game):
         else:
             trump = suit
         maker = setup.players[facts["maker"]]
-        if facts["alone"]:
+        lone = lone_maker(facts)
+        if lone == facts["maker"]:
             who = msg(N_("{maker} alone"), maker=maker)
+        elif lone is not None:
+            who = msg(N_("made by {maker}, {player} alone"), maker=maker, player=setup.players[lone])
         else:
             who = msg(N_("made by {maker}"), maker=maker)
         defender = facts.get("defender_alone")
@@ -452,7 +551,9 @@ class Euchre(Game):
         if not option(setup, "stick_the_dealer") and rng.random() < 0.15:
             return {"thrown_in": True}
         maker = rng.randrange(SEATS)
-        alone = rng.random() < 0.25
+        alone: bool | int = rng.random() < 0.25
+        if alone and rng.random() < 0.5:
+            alone = rng.choice(pair_of(maker))
         defender = None
         if option(setup, "defend_alone") and rng.random() < 0.2:
             defender = rng.choice(pair_of(maker + 1))
@@ -465,6 +566,9 @@ class Euchre(Game):
         }
         if rng.random() < 0.7:
             facts["round"] = rng.choice((1, 2))
+            if rng.random() < 0.5:
+                others = [suit for suit in SUITS if suit != facts["trump"]]
+                facts["turned_up"] = facts["trump"] if facts["round"] == 1 else rng.choice(others)
         return facts
 
     # -- the end -----------------------------------------------------------------

@@ -266,6 +266,16 @@ class Secrets(Game):
             suggestions=(5,),
         ),
         Option(
+            "spies_may_stay",
+            N_("Spies may stay at home"),
+            False,
+            kind="bool",
+            help=N_(
+                "Off (the original): every free spy is sent each turn. "
+                "On: a player may give orders to some of their spies, or none."
+            ),
+        ),
+        Option(
             "values",
             N_("Values of secrets A-J (Hidden Secrets)"),
             None,
@@ -507,6 +517,22 @@ class Secrets(Game):
                             range=secrets_range(setup),
                         ),
                     )
+            # "Each turn a player must send his spies": a free spy left at home is an
+            # order forgotten, unless the table plays that spies may stay.
+            home = [spy for spy in state.free_spies(seat) if spy not in seen]
+            if home and not setup.options.get("spies_may_stay", False):
+                refuse(
+                    seat,
+                    msg(
+                        N_(
+                            "Turn {turn}: {player} gives no order to {spies}; every free spy is sent "
+                            "each turn (unless the option “Spies may stay at home” is on)."
+                        ),
+                        turn=turn,
+                        player=player,
+                        spies=join_parts([spy_name(spy) for spy in home]),
+                    ),
+                )
         return errors
 
     def _check_guards(self, setup: Setup, state: SecretsState, guards: Any) -> list[FieldError]:
@@ -622,7 +648,7 @@ class Secrets(Game):
         for seat in range(n):
             mine = []
             for spy in state.free_spies(seat):
-                if rng.random() < 0.2:
+                if setup.options.get("spies_may_stay", False) and rng.random() < 0.2:
                     continue  # this spy stays at home
                 target = rng.choice([t for t in range(n) if t != seat])
                 secret = guards[target] if rng.random() < 0.2 else rng.choice(pool)

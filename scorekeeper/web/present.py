@@ -49,6 +49,9 @@ def status_line(players: Sequence[str], kind, result: GameResult) -> str:
         planned = kind.planned_deals(result.setup)
         number = len(result.deals) + 1
         if planned:
+            # Deals that do not count (Abracadabra's thrown-in ones) add one to play.
+            planned += len(result.deals) - kind.counted_deals(result)
+        if planned:
             line = round_text(kind, "Deal %(n)s of %(total)s.", n=number, total=planned)
         else:
             line = round_text(kind, "Deal %(n)s.", n=number)

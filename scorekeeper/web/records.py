@@ -241,6 +241,8 @@ def read_record(upload) -> Any:
         return json.loads(upload.read().decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise ImportProblem(_("This file is not text: choose a game record (.json).")) from None
+    except RecursionError:
+        raise ImportProblem(_("This file is nested too deeply to be a game record.")) from None
     except json.JSONDecodeError as exc:
         raise ImportProblem(
             _(
@@ -297,7 +299,7 @@ def import_game() -> ResponseReturnValue:
             game, key = service.create_game(game_rules, setup, deals)
             result = service.score(game)
             flash(_("Game imported: every score is recalculated by the rules."), "ok")
-            if isinstance(data.get("totals"), list) and data["totals"] != list(result.totals):
+            if backup.totals_differ(data.get("totals"), result):
                 flash(
                     _("The file's totals differed from the rules' totals: the rules' totals are shown."),
                     "error",

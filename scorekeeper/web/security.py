@@ -12,8 +12,9 @@ import secrets
 from pathlib import Path
 
 from flask import Flask, abort, g, request
-from flask.wrappers import Request
 from werkzeug.exceptions import RequestEntityTooLarge
+
+from .jsonbody import JSONSafeRequest
 
 CSP = "; ".join(
     [
@@ -84,8 +85,8 @@ def instance_secret_key(instance: Path) -> str:
     return key
 
 
-class LimitedRequest(Request):
-    """A request whose every form field, url-encoded or multipart, is held to ``MAX_FORM_MEMORY_SIZE``.
+class LimitedRequest(JSONSafeRequest):
+    """A request (JSON nested too deeply is a 400) whose every form field, url-encoded or multipart, is held to ``MAX_FORM_MEMORY_SIZE``.
 
     Werkzeug enforced this limit for url-encoded bodies up to 3.1.8 and stopped
     in 3.1.9; the promise "a field over 64 KiB is 413" is ours, so we keep it

@@ -52,7 +52,8 @@ def test_a_deal_trick_by_trick_on_a_phone(live_server, phone: Page):
     for seat, suit in enumerate("SHDC"):
         chip(page, f"suits_{seat}", suit)
     page.get_by_role("button", name="All passed: record a thrown-in deal").tap()
-    expect(page.locator(".status")).to_contain_text("Deal 2 of 4. David deals.")
+    # A thrown-in deal does not count toward the agreed four: one more deal is played.
+    expect(page.locator(".status")).to_contain_text("Deal 2 of 5. David deals.")
     expect(page.locator(".abra-parts")).to_contain_text("All passed: the deal is thrown in")
     expect(page.locator(".abra-head")).to_have_text("Deal 2: before play")
     assert not page.locator('input[name="suits_0"][value="S"]').is_checked()
@@ -105,7 +106,7 @@ def test_a_deal_trick_by_trick_on_a_phone(live_server, phone: Page):
     no_sideways_scroll(page)
     shot(page, "3-suits")
     page.get_by_role("button", name="Score the deal").tap()
-    expect(page.locator(".status")).to_contain_text("Deal 3 of 4. Cid deals.")
+    expect(page.locator(".status")).to_contain_text("Deal 3 of 5. Cid deals.")
     expect(page.locator(".board tfoot td")).to_have_text(["55", "50", "27", "0"])
     parts = page.locator(".abra-parts-table")
     expect(parts.locator("tbody tr").nth(0)).to_contain_text("Success")

@@ -32,12 +32,14 @@ def no_sideways_scroll(page: Page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
-def start(page: Page, live_server: str, names, hidden=False) -> None:
+def start(page: Page, live_server: str, names, hidden=False, may_stay=False) -> None:
     page.goto(live_server + "/new/secrets")
     for seat, name in enumerate(names):
         page.fill(f"#players_{seat}", name)
     if hidden:
         page.locator("label.switch:has(#opt_hidden)").tap()
+    if may_stay:
+        page.locator("label.switch:has(#opt_spies_may_stay)").tap()
     page.get_by_role("button", name="Start the game").tap()
 
 
@@ -80,7 +82,8 @@ def test_the_game_master_resolves_the_worked_turn(live_server, phone: Page):
 def test_hidden_secrets_allotments_and_a_private_report(live_server, phone: Page):
     page = phone
     names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
-    start(page, live_server, names, hidden=True)
+    # Most spies stay at home below: the table plays that they may.
+    start(page, live_server, names, hidden=True, may_stay=True)
     expect(page.locator(".sx-allot-step")).to_contain_text("Before turn 1")
     no_sideways_scroll(page)
     game = page.url

@@ -232,6 +232,43 @@ def test_at_least_option():
     assert at_least.detail["players"][0]["bid_tricks"] == 0
 
 
+def test_exact_option():
+    # "exact": as many tricks as bid cards laid, whichever tricks. In the worked example
+    # Helen (7 tricks for 2 cards) and David (4 for 2) now fail; only Cid (2 for 2)
+    # succeeds, alone: 40.
+    deal = scored(make_setup(FOUR, success="exact"), EXAMPLE_4)
+    assert [p["succeeded"] for p in deal.detail["players"]] == [False, False, True, False]
+    assert deal.scores == (0 + 16 + 7 + 12, 0 + 16 + 4 + 10, 40 + 3 + 2 + 2, 0)
+    assert str(deal.explanations[2]) == "success 40 + bid tricks 1+2 + tricks 2 + suit cards 1 x 2 = 47"
+    # Whichever tricks: Ann won tricks 1 and 2 for her cards 3 and 4 and succeeds.
+    exact = scored(make_setup(ANN, success="exact"), AT_LEAST)
+    assert [p["succeeded"] for p in exact.detail["players"]] == [True, True, False, False]
+    # More than the cards is not exact, while "at least" accepts it.
+    more = with_(AT_LEAST, trick_winners=[0, 0, 0, 2, 1, 2, 2, 2, 2, 2, 2, 2, 2], suit_cards=[1, 1, 4, 0])
+    assert scored(make_setup(ANN, success="exact"), more).detail["players"][0]["succeeded"] is False
+    assert scored(make_setup(ANN, success="at_least"), more).detail["players"][0]["succeeded"] is True
+
+
+def test_no_bid_cards_never_succeeds_in_any_mode():
+    # Bob laid nothing and won 11 tricks; Cid laid nothing too in a copy where he wins
+    # no trick, which "exact" (0 for 0) would otherwise call a success.
+    nothing = with_(EXPOSURE, bid_cards=[[11, 12], [], [], [3]], trick_winners=[1] * 10 + [0, 1, 1])
+    nothing["suit_cards"] = [0, 9, 0, 0]
+    for mode in ("named", "exact", "at_least"):
+        deal = scored(make_setup(ANN, success=mode), nothing)
+        assert deal.detail["players"][1]["succeeded"] is False, mode
+        assert deal.detail["players"][2]["succeeded"] is False, mode
+
+
+def test_without_the_joker_no_trump_is_refused():
+    setup = make_setup(THREE, joker=False)
+    errors = only_error(setup, EXAMPLE_3, "trump")
+    assert "four suits" in str(errors[0].message)
+    assert errors_of(setup, with_(EXAMPLE_3, trump="S")) == []
+    only_error(setup, {"thrown_in": True, "trump": "NT"}, "trump")
+    assert errors_of(make_setup(THREE), EXAMPLE_3) == []  # with the Joker NT stands
+
+
 def test_success_bonus_tables():
     assert [ab.success_bonus(4, k) for k in range(5)] == [0, 40, 30, 20, 10]
     assert [ab.success_bonus(3, k) for k in range(4)] == [0, 30, 20, 10]
@@ -459,10 +496,27 @@ def test_default_deals_is_the_number_of_players():
 
 def test_tie_for_the_top_plays_another_deal():
     setup = make_setup(THREE)
-    tied = play(GAME, setup, [{"thrown_in": True}] * 3)
+    # Everyone wins 4 tricks and nothing else: Dee bid trick 2 and lost it.
+    tie = with_(EXAMPLE_3, bid=1, bid_cards=[[], [], [2]], trick_winners=[0, 1, 2] * 4, suit_cards=[0, 0, 0])
+    assert scored(setup, tie).scores == (4, 4, 4)
+    tied = play(GAME, setup, [tie] * 3)
     assert not tied.finished and tied.tiebreak and tied.winners == ()
-    done = play(GAME, setup, [{"thrown_in": True}] * 3 + [EXAMPLE_3])
+    done = play(GAME, setup, [tie] * 3 + [EXAMPLE_3])
     assert done.finished and done.winners == (0,) and not done.tiebreak
+
+
+def test_thrown_in_deals_do_not_count_toward_the_deals():
+    setup = make_setup(THREE)
+    thrown = {"thrown_in": True}
+    # Three deals agreed: two thrown in among them leave the game on its third real deal.
+    result = play(GAME, setup, [EXAMPLE_3, thrown, EXAMPLE_3, thrown])
+    assert not result.finished and not result.tiebreak
+    assert result.next_dealer == 1  # still, the deal passes on each time
+    done = play(GAME, setup, [EXAMPLE_3, thrown, EXAMPLE_3, thrown, EXAMPLE_3])
+    assert done.finished and done.winners == (0,)
+    # Nothing but thrown-in deals never ends the game (it used to, as a three-way tie).
+    assert not play(GAME, setup, [thrown] * 3).tiebreak
+    assert not play(GAME, setup, [thrown] * 7).finished
 
 
 def test_target_ends_the_game():
@@ -535,6 +589,13 @@ def test_running_trick_counts_and_partial_winners():
     assert ab.bid_status(EXAMPLE_4, partial)[1] == {"won": [4], "lost": [], "pending": [12]}
 
 
+def test_ranks_in_polish_and_portuguese_letters():
+    # Polish: W(alet), D(ama), K(ról); Portuguese: V(alete), D(ama), R(ei); A stays.
+    assert [ab.parse_rank(t) for t in ("W", "d", "K", "A")] == [11, 12, 13, 1]
+    assert [ab.parse_rank(t) for t in ("v", "D", "R", " r ")] == [11, 12, 13, 13]
+    assert ab.parse_rank("B") is None and ab.parse_rank("WD") is None
+
+
 def test_ranks():
     assert [ab.parse_rank(t) for t in ("A", "a", "7", "10", "j", "Q", "K", "13", "0", "14", "X", 5)] == [
         1,
@@ -573,8 +634,9 @@ def valid_deals(draw):
     """A table and one valid deal, built from the rules file independently of the module."""
     n = draw(st.sampled_from([2, 3, 4]))
     options = {
-        "success": draw(st.sampled_from(["named", "at_least"])),
+        "success": draw(st.sampled_from(["named", "exact", "at_least"])),
         "two_player": draw(st.sampled_from(["dummy", "no_dummy"])),
+        "joker": draw(st.booleans()),
     }
     tricks, per_trick, size = layout(n, options)
     suits = draw(st.permutations(["S", "H", "D", "C"]))[:n]
@@ -602,7 +664,10 @@ def valid_deals(draw):
         suit_cards.append(taken.count(suits[seat]))
     assert start == len(pack)
     facts = {
-        "trump": draw(st.sampled_from(["S", "H", "D", "C", "NT"])),
+        # Without the Joker nothing turns up No Trump: the Declarer names a suit.
+        "trump": draw(
+            st.sampled_from(["S", "H", "D", "C", "NT"] if options["joker"] else ["S", "H", "D", "C"])
+        ),
         "suits": suits,
         "declarer": declarer,
         "bid": bid,
@@ -624,6 +689,8 @@ def expected_scores(n, options, facts):
         cards = facts["bid_cards"][s]
         if options["success"] == "at_least":
             success.append(len(cards) > 0 and len(won[s]) >= len(cards))
+        elif options["success"] == "exact":
+            success.append(len(cards) > 0 and len(won[s]) == len(cards))
         else:
             success.append(len(cards) > 0 and set(cards) <= won[s])
     table = {4: {1: 40, 2: 30, 3: 20, 4: 10}, 3: {1: 30, 2: 20, 3: 10}, 2: {1: 20, 2: 10}}
@@ -666,6 +733,8 @@ def break_deal(n, options, facts, kind, rng):
         facts["suits"][other] = facts["suits"][declarer]
     elif kind == "bid":
         facts["bid"] = rng.choice([0, tricks + 1, -3])
+    elif kind == "trump":
+        facts["trump"] = "NT" if not options["joker"] else rng.choice(["X", "nt", 1])
     elif kind == "declarer_count":
         cards = facts["bid_cards"][declarer]
         missing = [r for r in range(1, tricks + 1) if r not in cards]
@@ -707,6 +776,7 @@ def break_deal(n, options, facts, kind, rng):
         [
             "suits",
             "bid",
+            "trump",
             "declarer_count",
             "other_count",
             "rank",
@@ -734,3 +804,32 @@ def test_random_deal_is_valid(n, two_player, seed):
     setup = make_setup(NAMES[:n], two_player=two_player)
     facts = GAME.random_deal(setup, None, 0, random.Random(seed))
     assert errors_of(setup, facts) == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.booleans(), max_size=10),
+    st.one_of(st.none(), st.integers(1, 4)),
+    st.one_of(st.none(), st.sampled_from([60, 120, 200])),
+)
+def test_the_end_counts_played_deals_only(thrown, deals, target):
+    """abracadabra.md, Settled here, restated: thrown-in deals do not count toward the deals;
+    with a target and deals, whichever comes first; with only a target, no deal limit."""
+    options = {"deals": deals, "target": target}
+    setup = make_setup(THREE, **options)
+    limit = deals if deals is not None else (None if target is not None else 3)
+    facts, played, totals, over = [], 0, [0, 0, 0], False
+    for was_thrown in thrown:
+        if over:
+            assert rules.check(GAME, setup, [*facts, EXAMPLE_3])[0].deal == len(facts)
+            return
+        facts.append({"thrown_in": True} if was_thrown else EXAMPLE_3)
+        if not was_thrown:
+            played += 1
+            totals = [t + s for t, s in zip(totals, (55, 50, 4), strict=True)]
+        reached = (limit is not None and played >= limit) or (target is not None and max(totals) >= target)
+        # EXAMPLE_3 always puts Helen ahead, so a reached end is never tied once a deal is played.
+        over = reached and played > 0
+        result = play(GAME, setup, facts)
+        assert result.finished == over, (facts, options)
+        assert result.tiebreak == (reached and played == 0)

@@ -400,8 +400,12 @@ def test_thrown_in_deal_carries_no_other_facts():
         ({"maker": 4}, "maker", "one of the four players"),
         ({"maker": -1}, "maker", "one of the four players"),
         ({"maker": "Ann"}, "maker", "one of the four players"),
-        ({"alone": "no"}, "alone", "yes or no"),
-        ({"alone": None}, "alone", "yes or no"),
+        ({"alone": "no"}, "alone", "lone player"),
+        ({"alone": None}, "alone", "lone player"),
+        ({"alone": 4}, "alone", "lone player"),
+        ({"alone": BOB}, "alone", "Bob is not in Ann & Cid"),
+        ({"turned_up": "NT"}, "turned_up", "four suits"),
+        ({"round": 2, "turned_up": "H"}, "trump", "differs from the turned-up suit"),
         ({"defender_alone": 7}, "defender_alone", "one of the players"),
         ({"defender_alone": False}, "defender_alone", "one of the players"),
         ({"thrown_in": "yes"}, "thrown_in", "yes or no"),
@@ -437,6 +441,64 @@ def test_a_refused_deal_leaves_the_recorded_ones_alone():
     assert play(GAME, setup, good).totals == (2, 0, 2, 0)
 
 
+# -- either maker alone, and the turned-up suit (euchre.md, Facts per deal) -------------
+
+
+def test_either_player_of_the_making_pair_may_play_alone():
+    # "Jeśli któryś z graczy pary X gra sam": Ann makes trump, her partner Cid plays alone.
+    facts = deal(maker=ANN, tricks=5, alone=CID)
+    assert score(facts) == (4, 0, 4, 0)  # lone maker wins all 5: makers 4
+    result = play(GAME, setup_with(), [facts]).deals[0]
+    assert sitting_out(facts) == (ANN,)
+    assert result.detail["sitting_out"] == [ANN] and result.detail["leader"] == BOB
+    assert result.explanations[0].render() == (
+        "Ann made trump, Cid alone, 5 tricks: 4 for Ann & Cid (lone maker took all 5 tricks)"
+    )
+    assert result.summary.render() == "Hearts, made by Ann, Cid alone"
+    # A lone maker who wins 3 or 4 scores 1; euchred, the defenders 2 (or 4 with the option).
+    assert score(deal(maker=ANN, tricks=4, alone=CID)) == (1, 0, 1, 0)
+    assert score(deal(maker=ANN, tricks=2, alone=CID)) == (0, 2, 0, 2)
+    assert score(deal(maker=ANN, tricks=2, alone=CID), lone_maker_euchred=4) == (0, 4, 0, 4)
+    # The seat of the maker himself is the same as true.
+    assert score(deal(maker=BOB, tricks=5, alone=BOB)) == score(deal(maker=BOB, tricks=5, alone=True))
+    # Seat 0 alone is a lone player, not "no".
+    assert score(deal(maker=CID, tricks=5, alone=ANN)) == (4, 0, 4, 0)
+
+
+def test_json_true_is_the_maker_not_seat_one():
+    # Dee makes, alone true: Dee plays alone and Bob (seat 1) sits out; true is not seat 1.
+    facts = deal(maker=DEE, tricks=3, alone=True)
+    assert sitting_out(facts) == (BOB,)
+    assert sitting_out(deal(maker=DEE, tricks=3, alone=BOB)) == (DEE,)
+    # For Ann's pair, seat 1 is not a making player: refused, while true is fine.
+    assert errors_of(deal(maker=ANN, alone=True)) == []
+    assert fields(errors_of(deal(maker=ANN, alone=1))) == {"alone"}
+
+
+def test_lone_partner_and_a_lone_defender():
+    # Cid plays alone for Ann's pair; Dee defends alone, so Bob sits out too.
+    facts = deal(maker=ANN, tricks=0, alone=CID, defender=DEE)
+    assert sitting_out(facts) == (ANN, BOB)
+    assert score(facts) == (0, 4, 0, 4)  # a lone defender's pair wins all 5
+    # At most one lone player per side: Ann sits out, she cannot defend either way.
+    errors = errors_of(deal(maker=ANN, alone=CID, defender=ANN))
+    assert fields(errors) == {"defender_alone"}
+    assert "Cid plays alone, so Ann sits out" in text(errors, "defender_alone")
+
+
+def test_a_round_two_trump_differs_from_the_turned_up_suit():
+    errors = errors_of(deal(trump="H", round=2, turned_up="H"))
+    assert fields(errors) == {"trump"}
+    assert text(errors, "trump") == "A trump named in round 2 differs from the turned-up suit (Hearts)."
+    assert errors_of(deal(trump="S", round=2, turned_up="H")) == []
+    # Round 1 is the turned-up suit itself.
+    assert errors_of(deal(trump="H", round=1, turned_up="H")) == []
+    assert fields(errors_of(deal(trump="S", round=1, turned_up="H"))) == {"trump"}
+    # Without a round nothing says how trump was fixed; the suit is optional.
+    assert errors_of(deal(trump="H", turned_up="H")) == []
+    assert errors_of(deal(trump="H", round=2, turned_up=None)) == []
+
+
 # -- properties -----------------------------------------------------------------
 
 OPTIONS = st.fixed_dictionaries(
@@ -458,13 +520,26 @@ def valid_deals(draw, options):
     facts = {
         "trump": draw(st.sampled_from("SHDC")),
         "maker": maker,
-        "alone": draw(st.booleans()),
+        # No, yes (the maker), or the seat of either player of the making pair.
+        "alone": draw(st.sampled_from([False, True, maker, (maker + 2) % 4])),
         "defender_alone": draw(st.sampled_from(lone)),
         "maker_tricks": draw(st.integers(0, 5)),
     }
     if draw(st.booleans()):
         facts["round"] = draw(st.sampled_from([1, 2]))
+        if draw(st.booleans()):
+            # Round 1 accepts the turned-up suit; round 2 names another.
+            others = [suit for suit in "SHDC" if suit != facts["trump"]]
+            facts["turned_up"] = facts["trump"] if facts["round"] == 1 else draw(st.sampled_from(others))
     return facts
+
+
+def lone_seat(facts):
+    """Who played alone for the makers: ``true`` is the maker, a number is that seat."""
+    alone = facts["alone"]
+    if alone is False:
+        return None
+    return facts["maker"] if alone is True else alone
 
 
 def table(facts, options):
@@ -473,14 +548,15 @@ def table(facts, options):
     makers = {maker, (maker + 2) % 4}
     defenders = {0, 1, 2, 3} - makers
     lone_defender = facts["defender_alone"] is not None
+    alone = lone_seat(facts) is not None
     if tricks == 5:
-        return makers, {False: 2, True: 4}[facts["alone"]]
+        return makers, 4 if alone else 2
     if tricks >= 3:
         return makers, 1
     fours = [
         lone_defender and tricks == 0,
         lone_defender and options["lone_defender_four"] == "euchre",
-        facts["alone"] and options["lone_maker_euchred"] == 4,
+        alone and options["lone_maker_euchred"] == 4,
     ]
     return defenders, 4 if any(fours) else 2
 
@@ -498,8 +574,8 @@ def test_random_valid_deals_score_per_the_table(data):
     assert result.deals[0].detail["points"] == points
     # The lead: the first seat clockwise from the dealer that is not sitting out.
     out = set()
-    if facts["alone"]:
-        out.add((facts["maker"] + 2) % 4)
+    if lone_seat(facts) is not None:
+        out.add((lone_seat(facts) + 2) % 4)
     if facts["defender_alone"] is not None:
         out.add((facts["defender_alone"] + 2) % 4)
     expected_leader = next(s % 4 for s in range(dealer + 1, dealer + 5) if s % 4 not in out)
@@ -513,7 +589,9 @@ def _breakages(facts, options):
     yield {**facts, "maker_tricks": -1}, "maker_tricks"
     yield {**facts, "maker": 4}, "maker"
     yield {**facts, "trump": "NT"}, "trump"
-    yield {**facts, "alone": 1}, "alone"
+    yield {**facts, "alone": (maker + 1) % 4}, "alone"
+    yield {**facts, "alone": "yes"}, "alone"
+    yield {**facts, "round": 2, "turned_up": facts["trump"]}, "trump"
     yield {**facts, "round": 0}, "round"
     yield {**facts, "defender_alone": maker}, "defender_alone"
     yield {**facts, "defender_alone": (maker + 2) % 4}, "defender_alone"

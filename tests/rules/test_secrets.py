@@ -27,6 +27,9 @@ A, B, C, D = 0, 1, 2, 3
 
 
 def setup_of(n=3, **options):
+    # Most tests send a few spies to show one outcome, so they let spies stay at home;
+    # the original's rule (every free spy is sent) has its own tests with the option off.
+    options.setdefault("spies_may_stay", True)
     errors, setup = check_setup(GAME, NAMES[:n], options, 0)
     assert not errors, [str(e.message) for e in errors]
     return setup
@@ -67,7 +70,12 @@ def test_registered_with_its_conventions():
     assert game.player_counts == (3, 4, 5, 6)
     assert game.ties_share and not game.has_dealer
     assert game.deal_word == "turn"
-    assert {o.key: o.default for o in game.options} == {"hidden": False, "turns": 5, "values": None}
+    assert {o.key: o.default for o in game.options} == {
+        "hidden": False,
+        "turns": 5,
+        "spies_may_stay": False,
+        "values": None,
+    }
 
 
 def test_stdlib_secrets_is_not_shadowed():
@@ -593,6 +601,47 @@ def test_value_made_public_later_is_shown_in_earlier_reports_too():
     assert only_first["totals"] == [None, 0, 0]
 
 
+# -- every free spy is sent (secrets.md, Facts per turn) -------------------------------------
+def test_every_free_spy_must_be_sent_each_turn():
+    strict = setup_of(3, spies_may_stay=False)
+    assert errors_of(strict, [WORKED]) == []  # the worked turn sends all twelve spies
+    # A keeps his Spade at home: refused, naming A and the spy.
+    partial = json.loads(json.dumps(WORKED))
+    partial["orders"][A].pop()
+    errors = errors_of(strict, [partial])
+    assert [(e.field, e.seat, e.deal) for e in errors] == [("orders", A, 0)]
+    assert errors[0].message.render() == (
+        "Turn 1: Ann gives no order to Spade; every free spy is sent each turn "
+        "(unless the option “Spies may stay at home” is on)."
+    )
+    # No orders at all names every free spy.
+    nothing = json.loads(json.dumps(WORKED))
+    nothing["orders"][B] = []
+    assert "Club + Diamond + Heart + Spade" in errors_of(strict, [nothing])[0].message.render()
+    # With the option on, some or none may stay.
+    assert errors_of(setup_of(3, spies_may_stay=True), [partial]) == []
+    assert errors_of(setup_of(3, spies_may_stay=True), [nothing]) == []
+
+
+def test_captured_spies_need_no_order():
+    strict = setup_of(3, spies_may_stay=False)
+    # After the worked turn A has Club and Diamond free, B Diamond, Heart and Spade, C all four.
+    second = turn(
+        [
+            [order("club", B, 1), order("diamond", C, 2)],
+            [order("diamond", A, 2), order("heart", A, 4), order("spade", C, 3)],
+            [order("club", A, 5), order("diamond", A, 6), order("heart", B, 6), order("spade", B, 8)],
+        ],
+        [3, 7, 5],
+    )
+    assert errors_of(strict, [WORKED, second]) == []
+    short = json.loads(json.dumps(second))
+    short["orders"][B].pop(0)
+    errors = errors_of(strict, [WORKED, short])
+    assert [(e.seat, e.deal) for e in errors] == [(B, 1)]
+    assert "Bob gives no order to Diamond" in errors[0].message.render()
+
+
 # -- property tests: random valid turns against a plain re-statement of the rules ----------
 def oracle_turn(n, value, stolen, guards, orders):
     """secrets.md's three outcomes, restated: returns per-seat points and outcomes in order."""
@@ -618,7 +667,8 @@ def games(draw):
     n = draw(st.integers(3, 6))
     hidden = draw(st.booleans())
     turns = draw(st.integers(1, 5))
-    options = {"hidden": hidden, "turns": turns}
+    may_stay = draw(st.booleans())
+    options = {"hidden": hidden, "turns": turns, "spies_may_stay": may_stay}
     if hidden:
         values = []
         for _ in range(n):
@@ -643,7 +693,8 @@ def games(draw):
         for seat in range(n):
             mine = []
             for spy in sorted(free[seat]):
-                if draw(st.booleans()) and draw(st.booleans()):
+                # "Each turn a player must send his spies", unless the option lets them stay.
+                if may_stay and draw(st.booleans()) and draw(st.booleans()):
                     continue  # stays at home
                 target = draw(st.sampled_from([t for t in range(n) if t != seat]))
                 secret = draw(st.sampled_from(pool))
@@ -698,7 +749,7 @@ def test_random_valid_turns_score_as_the_rules_say(game):
         assert final["totals"] == running
 
 
-MUTATIONS = ["self", "secret", "twice", "spy", "guard", "captured", "stay"]
+MUTATIONS = ["self", "secret", "twice", "spy", "guard", "captured", "stay", "home"]
 
 
 @settings(max_examples=150, deadline=None)
@@ -730,6 +781,11 @@ def test_invalid_turns_are_refused(game, mutation, rnd):
             mine.append(dict(mine[0]))
     elif mutation == "spy":
         bad["orders"][seat].append({"spy": "joker", "target": (seat + 1) % n, "secret": "A" if hidden else 1})
+    elif mutation == "home":
+        # A free spy left at home while every free spy must be sent.
+        if options["spies_may_stay"] or not bad["orders"][seat]:
+            return
+        bad["orders"][seat].pop(rnd.randrange(len(bad["orders"][seat])))
     elif mutation == "guard":
         field = "guards"
         bad["guards"][seat] = rnd.choice([0, 10, "K", None] if hidden else [0, 10, "A", None, True])

@@ -592,8 +592,14 @@ def test_winner_after_the_agreed_deals_and_a_tie_plays_another(client):
     thrown = MultiDict([("stage", "setup"), ("thrown_in", "y")])
     assert client.post(f"{path}/deals", data=thrown).status_code == 303
     page = client.get(path).get_data(as_text=True)
-    assert "Ann and Bob are tied for the lead: another deal breaks the tie. Bob deals." in page
+    # A thrown-in deal does not count toward the agreed deals: one more is played.
+    assert "Deal 2 of 2. Bob deals." in page
     assert stage_of(page) == "setup"
+    # Ann bids trick 2 and loses it; each wins 6 tricks and no bid-suit card: 6 all.
+    tie = dict(TWO, bid=1, bid_cards=[[2], []], trick_winners=[0, 1] * 6, suit_cards=[0, 0])
+    assert play_deal(client, path, tie).status_code == 303
+    page = client.get(path).get_data(as_text=True)
+    assert "Ann and Bob are tied for the lead: another deal breaks the tie. Ann deals." in page
     assert play_deal(client, path, TWO).status_code == 303
     page = client.get(path).get_data(as_text=True)
     assert "Ann wins." in page and 'id="entry"' not in page and "tiebreak deal" in page

@@ -494,3 +494,21 @@ def test_the_next_deal_form_starts_blank_after_an_htmx_entry(client):
     assert not checked(html_, "trump", "S") and not checked(html_, "round", "1")
     assert not checked(html_, "maker", "0") and not checked(html_, "maker_tricks", "3")
     assert checked(html_, "alone", "0") and checked(html_, "defender_alone", "")
+
+
+def test_the_form_offers_the_makers_partner_as_the_lone_player(client):
+    path = start(client)
+    page = client.get(path).get_data(as_text=True)
+    assert [checked(page, "alone", v) for v in "012"] == [True, False, False]
+    assert "the partner alone" in page
+    # Ann makes trump, her partner Cid plays alone and takes all 5: the record names Cid's seat.
+    response = record(client, path, {**entry(ANN, 5, trump="C", round=2), "alone": "2"})
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert board(page) == [("1", "Ann", "4 4", "0 0")]
+    assert api(client, path)["deals"][0]["alone"] == CID
+    assert "Ann made trump, Cid alone, 5 tricks: 4 for Ann & Cid" in explanations(page)[0]
+    # Correcting it shows the partner's chip; the maker alone stays ``true``.
+    assert checked(client.get(f"{path}/deals/0").get_data(as_text=True), "alone", "2")
+    assert client.post(f"{path}/deals/0", data=entry(ANN, 5, alone=True)).status_code == 303
+    assert api(client, path)["deals"][0]["alone"] is True
+    assert checked(client.get(f"{path}/deals/0").get_data(as_text=True), "alone", "1")

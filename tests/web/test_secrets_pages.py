@@ -20,12 +20,17 @@ NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 
 
 # -- helpers -----------------------------------------------------------------------
-def start(client, n=3, hidden=False, turns=5) -> str:
-    """Set up a game through the set-up page; returns the game page's path."""
+def start(client, n=3, hidden=False, turns=5, may_stay=True) -> str:
+    """Set up a game through the set-up page; returns the game page's path.
+
+    Spies may stay at home unless ``may_stay`` is false: most tests send a few spies.
+    """
     data = {f"players_{s}": NAMES[s] for s in range(n)}
     data.update(first_dealer="0", opt_turns=str(turns))
     if hidden:
         data["opt_hidden"] = "y"
+    if may_stay:
+        data["opt_spies_may_stay"] = "y"
     response = client.post("/new/secrets", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
     return response.headers["Location"]
@@ -555,8 +560,10 @@ def test_public_result_redacts_only_hidden_unfinished_games(app):
     from scorekeeper.web.present import public_result
 
     kind = rules.get("secrets")
-    _errors, plain = check_setup(kind, NAMES[:3], {}, 0)
-    _errors, hidden = check_setup(kind, NAMES[:3], {"hidden": True, "values": VALUES}, 0)
+    _errors, plain = check_setup(kind, NAMES[:3], {"spies_may_stay": True}, 0)
+    _errors, hidden = check_setup(
+        kind, NAMES[:3], {"hidden": True, "values": VALUES, "spies_may_stay": True}, 0
+    )
     facts = {
         "orders": [[{"spy": "club", "target": 1, "secret": "J"}], [], []],
         "guards": ["A", "A", "A"],
@@ -572,3 +579,15 @@ def test_public_result_redacts_only_hidden_unfinished_games(app):
     assert public_result(kind, shown) is shown
     result = play(kind, hidden, [facts, *[{"orders": [[], [], []], "guards": [g] * 3} for g in "BCDE"]])
     assert result.finished and public_result(kind, result) is result
+
+
+def test_by_default_every_free_spy_must_be_sent(app, client):
+    page = client.get("/new/secrets").get_data(as_text=True)
+    assert 'name="opt_spies_may_stay"' in page and "Spies may stay at home" in page
+    path = start(client, may_stay=False)
+    assert play(client, path, WORKED).status_code == 303
+    # Turn 2: Ann orders only her Club; her Diamond is still free.
+    response = play(client, path, turn([[("club", B, 1)], [], []], [3, 7, 5]), status=422)
+    errors = " ".join(errors_in(response.get_data(as_text=True)))
+    assert "Turn 2: Ann gives no order to Diamond; every free spy is sent each turn" in errors
+    assert deal_count(app) == 1
