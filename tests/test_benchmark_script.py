@@ -148,3 +148,9 @@ def test_the_report_is_a_markdown_table_with_ratios_and_goals(bench):
     assert "3 failed" in lines[3]
     assert "420.0 KB" in lines[4] and "<= 12 KB" in lines[4]
     assert report.data["game page"]["ratio"] == pytest.approx(43 / 2574)
+
+
+def test_page_timing_takes_turns_and_answers_one_figure_per_page(bench, client):
+    created = client.post("/api/games", json=bench.long_game_record(3, random.Random(2))).get_json()
+    figures = bench.time_pages(client, [f"/g/{created['id']}", "/"], budget=0, least=2)
+    assert len(figures) == 2 and all(f > 0 for f in figures)
