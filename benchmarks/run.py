@@ -700,7 +700,10 @@ def main(argv: list[str] | None = None) -> int:
     def stop(signum, frame):
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGTERM, stop)
+    # Ctrl-C, a closed terminal or a kill all end the run the same way: through `finally`, servers stopped.
+    # (SIGINT is set too, since a shell ignores it in background jobs.)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stop)
     with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as tmp:
         try:
             report = run(args, Path(tmp), servers)
@@ -709,6 +712,8 @@ def main(argv: list[str] | None = None) -> int:
             return 130
         finally:
             servers.stop()
+    print(report.data["context"])
+    print()
     print(format_table(report.rows))
     if args.json:
         args.json.write_text(json.dumps(report.data, indent=2))
@@ -751,7 +756,16 @@ def run(args, tmp: Path, servers: Servers) -> Report:
 
     sk_port, bare_port = free_port(), free_port()
     command = serve_command(sk_port)
-    say("starting: " + " ".join(command[2:] if command[1] == "-m" else command))
+    shown = " ".join(command[2:] if command[1] == "-m" else command)
+    say("starting: " + shown)
+    server = "scorekeeper serve" if "serve" in command else "gunicorn"
+    server += f" -w {WORKERS} -k gthread --threads {THREADS} (both apps)"
+    # What the figures depend on besides the code, for whoever compares two runs.
+    report.data["context"] = (
+        f"{time.strftime('%Y-%m-%d %H:%M')} · {os.cpu_count()} CPUs · load {os.getloadavg()[0]:.1f} · "
+        f"{'given database' if args.database_url else 'SQLite'} · {server} · wrk -t1 -c{args.connections} "
+        f"-d{max(1, round(args.duration))}s"
+    )
     servers.start(command, sk_port, env, tmp / "scorekeeper.log")
     servers.start(
         gunicorn_command(f"127.0.0.1:{bare_port}", HERE, "bare:app"), bare_port, env, tmp / "bare.log"
