@@ -1,0 +1,156 @@
+"""benchmarks/run.py's helpers: the games it seeds are valid, its scorer follows the real form, its report reads.
+
+No timing here: the benchmark measures, the suite only checks that what it measures is real.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import rules
+from scorekeeper.rules.base import play
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_run", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    # Dataclasses look their module up by name while the script is being loaded.
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop(spec.name, None)
+
+
+def replay(record):
+    game = rules.get(record["game"])
+    setup = rules.base.check_setup(game, record["players"], record["options"], record["first_dealer"])[1]
+    assert not rules.check(game, setup, record["deals"])
+    return play(game, setup, record["deals"])
+
+
+def test_the_finished_game_is_a_short_finished_spades_game(bench, client):
+    record = bench.finished_game_record(random.Random(bench.SEED))
+    assert 9 <= len(record["deals"]) <= 12
+    assert replay(record).finished
+    created = client.post("/api/games", json=record)
+    assert created.status_code == 201, created.get_json()
+    assert created.get_json()["finished"] is True
+
+
+def test_long_games_hold_their_deals_and_never_end(bench, client):
+    rng = random.Random(bench.SEED)
+    record = bench.long_game_record(240, rng)
+    assert len(record["deals"]) == 240 and not replay(record).finished
+    created = client.post("/api/games", json=record).get_json()
+    assert len(created["scores"]) == 240 and created["finished"] is False
+    # Any of the bodies the API POSTs round-robin is a valid next deal.
+    for body in bench.deal_bodies(8, rng):
+        answer = client.post(
+            f"/api/games/{created['id']}/deals",
+            json=body,
+            headers={"Authorization": f"Bearer {created['edit_key']}"},
+        )
+        assert answer.status_code == 201, answer.get_json()
+    assert len(client.get(f"/api/games/{created['id']}").get_json()["deals"]) == 248
+
+
+def test_the_scorer_enters_a_deal_through_the_real_form_in_two_steps(bench, client):
+    rng = random.Random(1)
+    created = client.post("/api/games", json=bench.long_game_record(12, rng)).get_json()
+    game_id = created["id"]
+    client.set_cookie("edit_key", created["edit_key"], path=f"/g/{game_id}")
+    deal = bench.deal_bodies(1, rng)[0]
+    form = bench.EntryForm(client.get(f"/g/{game_id}").get_data(as_text=True))
+    assert form.step == "bids" and form.action.endswith("/draft")
+    assert {"base_version", "submit_token"} <= form.hidden.keys()
+    reply = client.post(form.action, data=bench.entry_post(form, deal), headers={"HX-Request": "true"})
+    assert reply.status_code == 200
+    form = bench.EntryForm(reply.get_data(as_text=True))
+    assert form.step == "tricks" and form.action.endswith("/deals")
+    reply = client.post(form.action, data=bench.entry_post(form, deal), headers={"HX-Request": "true"})
+    assert reply.status_code == 200
+    record = client.get(f"/api/games/{game_id}").get_json()
+    assert record["deals"][-1] == deal and len(record["deals"]) == 13
+
+
+def test_a_chunked_reply_is_counted_as_sent_and_read_as_one_body(bench):
+    raw = (
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nSet-Cookie: session=abc; Path=/\r\n"
+        b'Set-Cookie: device=d1; HttpOnly\r\nETag: W/"x.1"\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n'
+    )
+    reply = bench.parse_reply(raw)
+    assert reply.status == 200 and reply.body == b"hello world" and reply.wire == len(raw)
+    assert reply.cookies == {"session": "abc", "device": "d1"}
+    assert reply.headers["etag"] == 'W/"x.1"'
+
+
+def test_wrk_output_gives_the_rate_and_every_failure(bench):
+    out = """Running 5s test @ http://127.0.0.1:1/
+  1 threads and 8 connections
+  8000 requests in 5.00s, 1.2MB read
+  Socket errors: connect 0, read 1, write 0, timeout 2
+  Non-2xx or 3xx responses: 4
+Requests/sec:   1600.25
+Transfer/sec:    240.00KB
+"""
+    assert bench.parse_wrk(out) == (1600.25, 7)
+    with pytest.raises(RuntimeError):
+        bench.parse_wrk("wrk: connection refused")
+
+
+def test_the_post_script_round_robins_games_with_their_keys(bench):
+    lua = bench.post_deals_lua([("g1", "k1"), ("g2", "k2")], [{"bids": [1, 2, 3, 4], "tricks": [3, 3, 4, 3]}])
+    assert '{"g1", "k1"}' in lua and '{"g2", "k2"}' in lua
+    assert '"{\\"bids\\": [1, 2, 3, 4], \\"tricks\\": [3, 3, 4, 3]}"' in lua
+    assert '"Bearer " .. g[2]' in lua
+
+
+def test_the_tables_schedule_is_open_loop_and_bounded(bench):
+    events = bench.schedule(10, 2, 3.0, 60.0, 30.0, random.Random(0))
+    views = [e for e in events if e.kind == "view"]
+    assert len(views) == 10 * 2 * 10  # a poll every 3 s for 30 s, per viewer
+    assert all(0 <= e.at < 30 for e in events)
+    assert [e.at for e in events] == sorted(e.at for e in events)
+    assert bench.percentile([float(x) for x in range(1, 101)], 99) == 99.0
+
+
+def test_cold_load_finds_every_asset_a_page_references(bench):
+    html = (
+        '<link rel="stylesheet" href="/static/app.css"><link rel="icon" href="/static/favicon.svg">'
+        '<script src="/static/htmx.min.js" defer></script><a href="/games">games</a>'
+        '<img src="https://elsewhere.example/x.png"><script src="/static/app.js"></script>'
+    )
+    assert bench.asset_paths(html, "/g/abc") == [
+        "/static/app.css",
+        "/static/favicon.svg",
+        "/static/htmx.min.js",
+        "/static/app.js",
+    ]
+
+
+def test_the_report_is_a_markdown_table_with_ratios_and_goals(bench):
+    report = bench.Report()
+    bench.rate_row(report, "game page", 43.0, 0, 2574.0, note="finished game")
+    bench.rate_row(report, "API POST deal", 100.0, 3, 2574.0)
+    report.add("htmx reply, 240 deals", bench.kb(430080))
+    lines = bench.format_table(report.rows).splitlines()
+    assert lines[0].startswith("| figure") and set(lines[1]) <= {"|", "-"}
+    assert len({len(line) for line in lines}) == 1  # columns line up
+    assert "| 43 req/s" in lines[2] and "0.017" in lines[2] and ">= 0.25" in lines[2]
+    assert "3 failed" in lines[3]
+    assert "420.0 KB" in lines[4] and "<= 12 KB" in lines[4]
+    assert report.data["game page"]["ratio"] == pytest.approx(43 / 2574)
+
+
+def test_page_timing_takes_turns_and_answers_one_figure_per_page(bench, client):
+    created = client.post("/api/games", json=bench.long_game_record(3, random.Random(2))).get_json()
+    figures = bench.time_pages(client, [f"/g/{created['id']}", "/"], budget=0, least=2)
+    assert len(figures) == 2 and all(f > 0 for f in figures)
