@@ -90,8 +90,11 @@ def test_stored_secrets_games_with_a_spy_at_home_get_spies_may_stay(tmp_path):
         {"SQLALCHEMY_DATABASE_URI": database_url(tmp_path), "AUTO_MIGRATE": False, "SECRET_KEY": "m"}
     )
     with app.app_context():
-        db.reflect()
-        db.drop_all()
+        # A metadata of its own: reflected into the models' it would take in alembic_version,
+        # which later tests' clean-up would then empty (and a server started after would re-migrate).
+        existing = sa.MetaData()
+        existing.reflect(db.engine)
+        existing.drop_all(db.engine)
         with db.engine.begin() as conn:
             conn.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
         upgrade(directory=MIGRATIONS, revision=BEFORE)
