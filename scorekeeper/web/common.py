@@ -32,10 +32,14 @@ def load_game(game_id: str, deleted: bool = False) -> Game:
 
 
 def presented_key() -> str | None:
-    """The edit key this request carries: API bearer header, else the scorer's cookie."""
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Bearer "):
-        return header[len("Bearer ") :].strip()
+    """The edit key this request carries: for the API the bearer header only, for pages the cookie.
+
+    The API is exempt from CSRF, so a cookie (which a browser sends on its own)
+    must never authorize an API write.
+    """
+    if request.path.startswith("/api/"):
+        header = request.headers.get("Authorization", "")
+        return header[len("Bearer ") :].strip() if header.startswith("Bearer ") else None
     return request.cookies.get(KEY_COOKIE)
 
 
@@ -153,9 +157,11 @@ def api_via(game: Game) -> Via:
     """An API write: ``If-Match: "<version>"`` (the ETag the API answered) and ``Idempotency-Key``."""
     version = None
     if "If-Match" in request.headers and not request.if_match.star_tag:
-        versions = {int(t) for t in request.if_match.as_set() if t.isdigit() and len(t) < 10}
-        if not versions:
+        # An empty tag ("") parses as None: every tag must be a version this API answered.
+        tags = request.if_match.as_set()
+        if not tags or not all(t and t.isdigit() and len(t) < 10 for t in tags):
             abort(400, description='If-Match must be the game\'s ETag, e.g. If-Match: "7".')
+        versions = {int(t) for t in tags}
         version = game.version if game.version in versions else min(versions)
     token = request.headers.get("Idempotency-Key")
     if token is not None and not TOKEN.fullmatch(token):

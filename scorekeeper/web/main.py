@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import unquote, urlsplit
+
 from flask import Blueprint, Flask, abort, current_app, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
@@ -61,14 +63,31 @@ def new(kind: str) -> ResponseReturnValue:
     return render_template("new_game.html", game=game, form=form, known_names=known), status
 
 
+def same_site_path(target: str) -> str:
+    """``target`` if it is a path on this site, else the home page.
+
+    Browsers drop tabs and newlines from a URL and read a backslash as a slash,
+    so "/\t/evil.example" or "/\\evil.example" would leave the site: any control
+    character or backslash, raw or percent-encoded, is refused with the rest.
+    """
+    decoded = unquote(target)
+    parts = urlsplit(decoded)
+    if (
+        not target.startswith("/")
+        or decoded.startswith("//")
+        or parts.scheme
+        or parts.netloc
+        or any(ch == "\\" or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in decoded)
+    ):
+        return url_for("main.index")
+    return target
+
+
 @bp.post("/lang")
 def set_language() -> ResponseReturnValue:
     """Remember this device's language and go back where the user was."""
     lang = request.form.get("lang", "")
-    target = request.form.get("next") or url_for("main.index")
-    if not target.startswith("/") or target.startswith("//"):
-        target = url_for("main.index")
-    response = redirect(target, 303)
+    response = redirect(same_site_path(request.form.get("next", "")), 303)
     if lang in current_app.config["LANGUAGES"]:
         response.set_cookie("lang", lang, max_age=3 * 365 * 24 * 3600, samesite="Lax", httponly=True)
     return response
