@@ -150,6 +150,8 @@ class DealResult:
     summary: Msg | None = None
     notes: tuple[Msg, ...] = ()
     detail: Mapping[str, Any] = field(default_factory=dict)
+    # The game's state after this deal: a correction's form starts from the one before, with no replay.
+    state: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -505,6 +507,7 @@ def play(game: Game, setup: Setup, deals: Sequence[Mapping[str, Any]]) -> GameRe
                 summary=scored.summary,
                 notes=scored.notes,
                 detail=scored.detail,
+                state=scored.state,
             )
         )
         if game.reached_end(setup, totals, k + 1, state):
