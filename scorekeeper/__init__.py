@@ -61,7 +61,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from . import i18n
     from .db import db, migrate, upgrade_schema
-    from .web import api, games, main, present, table
+    from .web import api, errors, games, main, table, templating
 
     db.init_app(app)
     migrate.init_app(app, db)
@@ -81,8 +81,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .web import secrets as secrets_pages
 
     app.register_blueprint(secrets_pages.bp)  # Secrets: allotments, private links and reports
-    main.register_error_pages(app)
-    present.init_app(app)
+    errors.init_app(app)
+    templating.init_app(app)
 
     @app.before_request
     def keep_session() -> None:

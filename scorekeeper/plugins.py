@@ -57,7 +57,7 @@ PLUGINS: dict[str, Plugin] = {
     for plugin in (
         _plugin("secret_agent"),
         _plugin("euchre"),
-        _plugin("spades"),
+        _plugin("spades", drafts=True),
         _plugin("secrets", setup_later=secrets_setup_later, reports=turn_reports, private_pages=is_hidden),
         _plugin("abracadabra", drafts=True),
     )

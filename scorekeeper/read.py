@@ -98,6 +98,10 @@ class GameView:
     def finished(self) -> bool:
         return self.result.finished
 
+    @property
+    def waiting_names(self) -> list[str]:
+        return [self.players[s] for s in self.waiting]
+
 
 # -- scoring, once per version per request --------------------------------------------
 
@@ -122,6 +126,13 @@ def full_result(game: Game) -> GameResult:
     if key not in memo:
         memo[key] = service.score(game)
     return memo[key]
+
+
+def state_before(game: Game, k: int) -> Any:
+    """The rules' state before deal ``k`` (None: the start), for the scorer's entry form only."""
+    if k <= 0:
+        return None
+    return full_result(game).deals[k - 1].state
 
 
 def remember(game: Game, result: GameResult | None) -> None:

@@ -5,10 +5,11 @@ which has ``for_setup(setup, data)`` (a bound form with inputs per seat),
 ``to_facts(setup)``, ``data_from(facts)`` and a ``template`` to render it.
 
 A game entered in steps (bids, then tricks) also gives its form class
-``to_draft(setup, current_draft)`` (the new draft, given the one kept so far) and a classmethod ``check_draft(rules, result, draft)``
-returning the rules' errors for the half-entered deal; the draft is kept on
-the game (``POST /g/<id>/draft``) and pre-fills the form until the deal is
-recorded.
+``to_draft(setup, current_draft)``, returning a draft step object whose
+``facts`` are the new draft and whose ``errors(result)`` are the rules'
+errors for the half-entered deal; the draft is kept on the game
+(``POST /g/<id>/draft``) and pre-fills the form until the deal is recorded.
+Which games do so is said by their entry in :mod:`scorekeeper.plugins`.
 """
 
 from .abracadabra import AbracadabraEntry

@@ -29,6 +29,7 @@ shown with nothing chosen reads as empty rather than as absent.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -54,14 +55,8 @@ from ..rules.abracadabra import (
     tricks_per_deal,
 )
 from ..rules.base import N_
-from .base import RulesForm, choices, lenient_int
-
-SUIT_MARKS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-# A tap for a trick that is no longer the next one, or a trick entered with no set-up
-# kept (another device discarded it): the draft carries one of these keys to check_draft,
-# which refuses it, so it never reaches the database.
-STALE = "_stale_tap"
-NO_SETUP = "_no_setup"
+from ..rules.cards import SUIT_MARKS
+from .base import DraftStep, RulesForm, choices, lenient_int
 
 # Where each fact's group of inputs is shown, for errors that name a fact.
 SETUP_GROUPS = ("thrown_in", "trump", "suits", "declarer", "bid", "bid_cards", "exposed", "piles_exposed")
@@ -144,6 +139,50 @@ class Word(HiddenField):
     def process_formdata(self, valuelist: list[str]) -> None:
         if valuelist:
             self.data = lenient_int(valuelist[-1].strip())
+
+
+@dataclass(frozen=True)
+class TrickStep(DraftStep):
+    """One post's effect on a deal entered in steps: the draft to keep, or why nothing changes.
+
+    ``lost_setup``: a trick entered with no set-up kept (another device discarded or recorded it).
+    ``stale_tap``: a tap for trick n that is no longer the next one (another device moved on).
+    Either way :meth:`errors` refuses it and the draft kept is not touched.
+    """
+
+    lost_setup: bool = False
+    stale_tap: int | None = None
+
+    def errors(self, rules: Game, result: GameResult) -> list[FieldError]:
+        """The rules' errors for this half-entered deal (empty: it may be kept)."""
+        if self.lost_setup:
+            return [
+                FieldError(
+                    "setup",
+                    msg(
+                        N_("This deal has no set-up any more (it was discarded or recorded): enter it again.")
+                    ),
+                )
+            ]
+        if self.stale_tap is not None:
+            winners = self.facts.get("trick_winners") or []
+            return [
+                FieldError(
+                    "trick_winners",
+                    msg(
+                        N_(
+                            "That tap was for trick {trick}, but {count} tricks are entered now: "
+                            "nothing was changed. Check the tricks below."
+                        ),
+                        trick=self.stale_tap,
+                        count=len(winners),
+                    ),
+                )
+            ]
+        setup = result.setup
+        errors = list(check_setup_facts(setup, self.facts))
+        errors += check_trick_winners(setup, self.facts.get("trick_winners") or [], complete=False)
+        return errors
 
 
 class AbracadabraEntry(RulesForm):
@@ -250,20 +289,20 @@ class AbracadabraEntry(RulesForm):
         facts["suit_cards"] = [self.value(f"suit_cards_{s}") for s in range(setup.n)]
         return facts
 
-    def to_draft(self, setup: Setup, current: Mapping[str, Any]) -> dict[str, Any]:
-        """The draft after this post: a tap, an undo, the list of winners, or the set-up."""
+    def to_draft(self, setup: Setup, current: Mapping[str, Any]) -> TrickStep:
+        """What this post does to the draft: a tap, an undo, the list of winners, or the set-up."""
         draft = dict(current)
         winners = list(current.get("trick_winners") or [])
         playing = self.tap.data is not None or self.undo.data is not None or self.step.data == "tricks"
         if playing and "bid_cards" not in current:
-            return {NO_SETUP: True}
+            return TrickStep(draft, lost_setup=True)
         if self.tap.data is not None:
             trick = self.trick.data
             if trick == len(winners) + 1 or trick is None:
                 winners.append(self.tap.data)
             elif not (trick == len(winners) and winners[-1] == self.tap.data):
                 # A second device (or a stale page) named another winner: refuse, change nothing.
-                draft[STALE] = trick
+                return TrickStep(draft, stale_tap=trick)
             # else: the same tap twice (a double tap) changes nothing.
             draft["trick_winners"] = winners
         elif self.undo.data is not None:
@@ -276,38 +315,7 @@ class AbracadabraEntry(RulesForm):
             draft = self.pre_play(setup)
             if winners:
                 draft["trick_winners"] = winners
-        return draft
-
-    @classmethod
-    def check_draft(cls, rules: Game, result: GameResult, draft: Mapping[str, Any]) -> list[FieldError]:
-        setup = result.setup
-        if NO_SETUP in draft:
-            return [
-                FieldError(
-                    "setup",
-                    msg(
-                        N_("This deal has no set-up any more (it was discarded or recorded): enter it again.")
-                    ),
-                )
-            ]
-        if STALE in draft:
-            winners = draft.get("trick_winners") or []
-            return [
-                FieldError(
-                    "trick_winners",
-                    msg(
-                        N_(
-                            "That tap was for trick {trick}, but {count} tricks are entered now: "
-                            "nothing was changed. Check the tricks below."
-                        ),
-                        trick=draft[STALE],
-                        count=len(winners),
-                    ),
-                )
-            ]
-        errors = list(check_setup_facts(setup, draft))
-        errors += check_trick_winners(setup, draft.get("trick_winners") or [], complete=False)
-        return errors
+        return TrickStep(draft)
 
     # -- what the page shows -----------------------------------------------------
     def current_stage(self, draft: Mapping[str, Any] | None, live: bool, want_setup: bool = False) -> str:

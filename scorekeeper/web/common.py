@@ -1,4 +1,6 @@
-"""What every view needs: the game loader, the edit key, and htmx-aware rendering."""
+"""What every view needs: the game loader, the edit key's cookie, forms' versions and tokens, htmx-aware rendering.
+
+Who may do what is :mod:`.auth`'s business."""
 
 from __future__ import annotations
 
@@ -29,27 +31,6 @@ def load_game(game_id: str, deleted: bool = False) -> Game:
     if game is None or (game.deleted_at is not None and not deleted):
         abort(404)
     return game
-
-
-def presented_key() -> str | None:
-    """The edit key this request carries: for the API the bearer header only, for pages the cookie.
-
-    The API is exempt from CSRF, so a cookie (which a browser sends on its own)
-    must never authorize an API write.
-    """
-    if request.path.startswith("/api/"):
-        header = request.headers.get("Authorization", "")
-        return header[len("Bearer ") :].strip() if header.startswith("Bearer ") else None
-    return request.cookies.get(KEY_COOKIE)
-
-
-def can_edit(game: Game) -> bool:
-    return game.key_matches(presented_key())
-
-
-def require_edit(game: Game) -> None:
-    if not can_edit(game):
-        abort(403)
 
 
 def remember_key(response, game: Game, key: str):
