@@ -25,7 +25,7 @@ from ..db import db
 from ..models import Change, Deal, Game, Seat, hash_key, utcnow
 from ..rules import GameResult, InvalidFacts, Setup
 from ..rules.base import check_setup
-from .record import game_rules, new_token, score
+from .record import game_rules, new_token, score, score_appended
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,8 @@ class CannotUndo(Exception):
 RETRIES = 24
 
 Plan = tuple[Any, Callable[[], Change]]
+# The result of a game as stored at its current version.
+Stored = Callable[[Game], GameResult]
 # A planner gets the highest deal position the game's history has used (read by ``_guard``).
 Planner = Callable[[int | None], Plan]
 
@@ -210,8 +212,8 @@ def _deal_at(game: Game, k: int) -> Deal:
     return game.deals[k]
 
 
-def _plan_append(game: Game, facts: dict[str, Any], top: int | None) -> Plan:
-    result = score(game, [*game.facts, facts])
+def _plan_append(game: Game, facts: dict[str, Any], top: int | None, stored: Stored) -> Plan:
+    result = score_appended(game, stored(game), facts)
 
     def apply() -> Change:
         position = _next_position(game, top)
@@ -286,10 +288,16 @@ def _plan_game_deleted(game: Game, deleted: bool) -> Plan:
     return None, apply
 
 
-def append_deal(game: Game, facts: Mapping[str, Any], via: Via | None = None) -> GameResult:
-    """Add the next deal; raise :class:`InvalidFacts` (deal index set) and change nothing if refused."""
+def append_deal(
+    game: Game, facts: Mapping[str, Any], via: Via | None = None, stored: Stored = score
+) -> GameResult:
+    """Add the next deal; raise :class:`InvalidFacts` (deal index set) and change nothing if refused.
+
+    ``stored(game)``: the game's result as stored (the read side's, scored once per version);
+    the new deal is scored on from it, not by replaying the game.
+    """
     facts = copy.deepcopy(dict(facts))
-    return _write(game, via, lambda top: _plan_append(game, facts, top))
+    return _write(game, via, lambda top: _plan_append(game, facts, top, stored))
 
 
 def save_draft(game: Game, draft: Mapping[str, Any] | None, via: Via | None = None) -> None:

@@ -51,6 +51,14 @@ def score(game: Game, deals: Sequence[Mapping[str, Any]] | None = None) -> GameR
     return rules.play(game_rules(game), setup_of(game), game.facts if deals is None else deals)
 
 
+def score_appended(game: Game, stored: GameResult, facts: Mapping[str, Any]) -> GameResult:
+    """The game with one more deal, scored on from ``stored`` (the game as stored) without a replay."""
+    errors = game_rules(game).check_setup(setup_of(game))
+    if errors:
+        raise InvalidFacts(errors)
+    return rules.play(game_rules(game), setup_of(game), [*game.facts, facts], after=stored)
+
+
 def check_record(
     data: Any, waiting_ok: bool = False
 ) -> tuple[rules.Game, Setup, list[dict[str, Any]], GameResult]:

@@ -119,7 +119,7 @@ def append_deal(game: Game) -> ResponseReturnValue:
         facts = deal_body()
     except InvalidFacts as exc:
         return errors_response(exc.errors)
-    return write(game, 201, lambda via: service.append_deal(game, facts, via))
+    return write(game, 201, lambda via: service.append_deal(game, facts, via, stored=read.full_result))
 
 
 @bp.put("/games/<game_id>/deals/<int:k>")

@@ -98,7 +98,7 @@ def add_deal(game: Game) -> ResponseReturnValue:
     if form.validate_on_submit():
         setup = service.setup_of(game)
         try:
-            result = service.append_deal(game, form.to_facts(setup), via)
+            result = service.append_deal(game, form.to_facts(setup), via, stored=read.full_result)
         except service.AlreadyDone as done:
             return already_saved(game, done)
         except service.Conflict:
