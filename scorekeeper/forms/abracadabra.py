@@ -185,6 +185,60 @@ class TrickStep(DraftStep):
         return errors
 
 
+@dataclass(frozen=True)
+class DraftState:
+    """A half-entered deal and its stages: the set-up, then the tricks one by one, then the
+    bid-suit cards. Each transition returns a :class:`TrickStep` (the next draft, or why not)."""
+
+    facts: Mapping[str, Any]
+
+    @property
+    def winners(self) -> list[Any]:
+        return list(self.facts.get("trick_winners") or [])
+
+    @property
+    def has_setup(self) -> bool:
+        return "bid_cards" in self.facts
+
+    def stage(self, tricks: int) -> str:
+        """Where the deal stands: "setup", "play" (tricks to come) or "suits"."""
+        if not self.has_setup:
+            return "setup"
+        return "play" if len(self.winners) < tricks else "suits"
+
+    def _with(self, winners: list[Any]) -> TrickStep:
+        if not self.has_setup:
+            return TrickStep(dict(self.facts), lost_setup=True)
+        return TrickStep({**self.facts, "trick_winners": winners})
+
+    def tap(self, trick: int | None, winner: Any) -> TrickStep:
+        """Trick ``trick`` was won by ``winner``; a double tap changes nothing, a stale one is refused."""
+        winners = self.winners
+        if not self.has_setup:
+            return self._with(winners)
+        if trick == len(winners) + 1 or trick is None:
+            return self._with([*winners, winner])
+        if winners and trick == len(winners) and winners[-1] == winner:
+            return self._with(winners)
+        # A second device (or a stale page) named another winner: refuse, change nothing.
+        return TrickStep(dict(self.facts), stale_tap=trick)
+
+    def undo(self, played: Any) -> TrickStep:
+        """Take back trick ``played``, the last one; an undo that already happened is not done twice."""
+        winners = self.winners
+        if winners and played == len(winners):
+            winners.pop()
+        return self._with(winners)
+
+    def tricks(self, winners: list[Any]) -> TrickStep:
+        return self._with(winners)
+
+    def set_up(self, facts: dict[str, Any]) -> TrickStep:
+        """A (new) set-up; tricks entered so far are kept."""
+        winners = self.winners
+        return TrickStep({**facts, "trick_winners": winners} if winners else facts)
+
+
 class AbracadabraEntry(RulesForm):
     """Inputs per seat and per trick are added by :meth:`for_setup`."""
 
@@ -291,43 +345,21 @@ class AbracadabraEntry(RulesForm):
 
     def to_draft(self, setup: Setup, current: Mapping[str, Any]) -> TrickStep:
         """What this post does to the draft: a tap, an undo, the list of winners, or the set-up."""
-        draft = dict(current)
-        winners = list(current.get("trick_winners") or [])
-        playing = self.tap.data is not None or self.undo.data is not None or self.step.data == "tricks"
-        if playing and "bid_cards" not in current:
-            return TrickStep(draft, lost_setup=True)
+        draft = DraftState(current)
         if self.tap.data is not None:
-            trick = self.trick.data
-            if trick == len(winners) + 1 or trick is None:
-                winners.append(self.tap.data)
-            elif not (trick == len(winners) and winners[-1] == self.tap.data):
-                # A second device (or a stale page) named another winner: refuse, change nothing.
-                return TrickStep(draft, stale_tap=trick)
-            # else: the same tap twice (a double tap) changes nothing.
-            draft["trick_winners"] = winners
-        elif self.undo.data is not None:
-            if winners and self.undo.data == len(winners):
-                winners.pop()  # an undo that already happened is not done twice
-            draft["trick_winners"] = winners
-        elif self.step.data == "tricks":
-            draft["trick_winners"] = self.winners(setup)
-        else:
-            draft = self.pre_play(setup)
-            if winners:
-                draft["trick_winners"] = winners
-        return TrickStep(draft)
+            return draft.tap(self.trick.data, self.tap.data)
+        if self.undo.data is not None:
+            return draft.undo(self.undo.data)
+        if self.step.data == "tricks":
+            return draft.tricks(self.winners(setup))
+        return draft.set_up(self.pre_play(setup))
 
     # -- what the page shows -----------------------------------------------------
     def current_stage(self, draft: Mapping[str, Any] | None, live: bool, want_setup: bool = False) -> str:
         """The stage to show: the one posted when it was refused, else where the draft stands."""
         if not live:
             return "full"
-        if not draft or "bid_cards" not in draft:
-            kept = "setup"
-        elif len(draft.get("trick_winners") or []) < tricks_per_deal(self.setup):
-            kept = "play"
-        else:
-            kept = "suits"
+        kept = DraftState(draft or {}).stage(tricks_per_deal(self.setup))
         posted = self.stage.data
         if self.has_errors and (posted == "setup" or posted == kept):
             return posted
