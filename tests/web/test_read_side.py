@@ -211,3 +211,24 @@ def test_the_chart_shows_no_false_zero_for_a_hidden_total(app, client):
         assert "Bob ?" in text_of(chart) and not leaks(chart)
         record = browser.get(f"/api/games/{path.rsplit('/', 1)[-1]}").get_json()
         assert record["totals"] == [0, None, 10]
+
+
+def test_a_view_is_frozen_and_pickles_so_a_shared_cache_can_hold_it(app, client):
+    import dataclasses
+    import pickle
+
+    from scorekeeper import read
+    from scorekeeper.db import db
+    from scorekeeper.models import Game
+
+    ids = [gid for gid, _private in games_of_each_kind(app, client)]
+    with app.test_request_context():
+        for gid in ids:
+            game = db.session.get(Game, gid)
+            for role in (read.SCORER, read.VIEWER, read.seat_role(0)):
+                view = read.game_view(game, role)
+                assert read.game_view(game, role) is view  # memoised within the request
+                again = pickle.loads(pickle.dumps(view))
+                assert again.result.totals == view.result.totals and again.chart == view.chart
+                with pytest.raises(dataclasses.FrozenInstanceError):
+                    view.role = read.SCORER
