@@ -30,6 +30,7 @@ from .gate import (
     replace_deal,
     restore_game,
     save_draft,
+    set_allotment,
     set_options,
 )
 from .history import can_undo, find_change, history, latest_change, undo
@@ -82,6 +83,7 @@ __all__ = [
     "restore_game",
     "save_draft",
     "score",
+    "set_allotment",
     "set_options",
     "setup_of",
     "undo",

@@ -23,8 +23,8 @@ from sqlalchemy.orm.exc import ObjectDeletedError
 from .. import rules
 from ..db import db
 from ..models import Change, Deal, Game, Seat, hash_key, utcnow
-from ..rules import GameResult, InvalidFacts, Setup
-from ..rules.base import check_setup
+from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
+from ..rules.base import N_, check_setup
 from .record import game_rules, new_token, score, score_appended
 
 
@@ -356,3 +356,29 @@ def set_options(
         return result, apply
 
     return _write(game, via, plan)
+
+
+def set_allotment(game: Game, seat: int, row: list[Any], via: Via | None = None) -> GameResult:
+    """Hidden Secrets: store ``seat``'s allotment (his ten values), only before turn 1.
+
+    Raises :class:`InvalidFacts` naming the field: the rules' refusal of the row,
+    or the allotments being fixed once a turn is resolved.
+    """
+
+    def revise(options: dict[str, Any]) -> dict[str, Any]:
+        if game.deals:
+            raise InvalidFacts(
+                [
+                    FieldError(
+                        "values", msg(N_("The allotments are fixed once turn 1 is resolved.")), seat=seat
+                    )
+                ]
+            )
+        n = len(game.players)
+        values = options.get("values")
+        values = list(values) if isinstance(values, list) and len(values) == n else [None] * n
+        values[seat] = row
+        options["values"] = values
+        return options
+
+    return set_options(game, revise, via)

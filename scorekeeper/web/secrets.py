@@ -26,8 +26,7 @@ from flask_babel import gettext as _
 from .. import plugins, read, service
 from ..forms.secrets import AllotmentForm
 from ..models import Game
-from ..rules import FieldError, InvalidFacts
-from ..rules.base import N_, msg
+from ..rules import InvalidFacts
 from ..rules.secrets import HIDDEN_SECRETS
 from .auth import game_route, private_token, role
 from .common import form_via, stamp_form
@@ -66,28 +65,9 @@ def private_page(response: Any, referrer: bool = True) -> Any:
 # -- allotments -------------------------------------------------------------------
 def save_allotment(game: Game, seat: int, row: list[Any]) -> None:
     """Store ``seat``'s ten values before turn 1; raise :class:`InvalidFacts` with the rules' refusal."""
-
-    def revise(options: dict[str, Any]) -> dict[str, Any]:
-        if game.deals:
-            raise InvalidFacts(
-                [
-                    FieldError(
-                        "values",
-                        msg(N_("The allotments are fixed once turn 1 is resolved.")),
-                        seat=seat,
-                    )
-                ]
-            )
-        n = len(game.players)
-        values = options.get("values")
-        values = list(values) if isinstance(values, list) and len(values) == n else [None] * n
-        values[seat] = row
-        options["values"] = values
-        return options
-
     # Each player writes his own row: a write made meanwhile by another is no conflict.
     with suppress(service.AlreadyDone):  # this very submission was saved before
-        service.set_options(game, revise, replace(form_via(), version=None))
+        service.set_allotment(game, seat, row, replace(form_via(), version=None))
 
 
 def has_allotment(game: Game, seat: int) -> bool:
