@@ -6,8 +6,8 @@ Secrets' allotments), deals entered in steps (a kept draft), its own turn
 reports, and private per-seat pages. Views ask the plugin; they never probe
 a form or the rules with ``getattr``/``hasattr``.
 
-Adding a game is one entry in :data:`PLUGINS` (after its rules are in
-``rules.GAMES`` and its entry form in ``forms``).
+Adding a game: its rules (a module listed in ``rules.GAMES``), its entry form
+and templates, and one entry in :data:`PLUGINS` naming them.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import rules
-from .forms import ENTRY_FORMS, RulesForm
+from .forms import AbracadabraEntry, EuchreEntry, RulesForm, SecretAgentEntry, SecretsEntry, SpadesEntry
 from .forms.secrets import setup_later as secrets_setup_later
 from .rules import GameResult, Setup
 from .rules.secrets import is_hidden, turn_reports
@@ -46,20 +46,26 @@ class Plugin:
         return self.private_pages is not None and self.private_pages(setup)
 
 
-def _plugin(key: str, **steps: Any) -> Plugin:
+def _plugin(key: str, entry_form: type[RulesForm], **steps: Any) -> Plugin:
     found = rules.get(key)
-    assert found is not None, key
-    return Plugin(key=key, rules=found, entry_form=ENTRY_FORMS[key], templates=f"games/{key}/", **steps)
+    assert found is not None, f"{key} is not in rules.GAMES"
+    return Plugin(key=key, rules=found, entry_form=entry_form, templates=f"games/{key}/", **steps)
 
 
 PLUGINS: dict[str, Plugin] = {
     plugin.key: plugin
     for plugin in (
-        _plugin("secret_agent"),
-        _plugin("euchre"),
-        _plugin("spades", drafts=True),
-        _plugin("secrets", setup_later=secrets_setup_later, reports=turn_reports, private_pages=is_hidden),
-        _plugin("abracadabra", drafts=True),
+        _plugin("secret_agent", SecretAgentEntry),
+        _plugin("euchre", EuchreEntry),
+        _plugin("spades", SpadesEntry, drafts=True),
+        _plugin(
+            "secrets",
+            SecretsEntry,
+            setup_later=secrets_setup_later,
+            reports=turn_reports,
+            private_pages=is_hidden,
+        ),
+        _plugin("abracadabra", AbracadabraEntry, drafts=True),
     )
 }
 

@@ -232,3 +232,12 @@ def test_a_view_is_frozen_and_pickles_so_a_shared_cache_can_hold_it(app, client)
                 assert again.result.totals == view.result.totals and again.chart == view.chart
                 with pytest.raises(dataclasses.FrozenInstanceError):
                     view.role = read.SCORER
+
+
+def test_every_game_of_the_rules_has_one_plug_in_entry_naming_its_parts():
+    from scorekeeper import plugins
+
+    assert set(plugins.PLUGINS) == set(rules.GAMES)
+    for key, plugin in plugins.PLUGINS.items():
+        assert plugin.rules is rules.get(key) and plugin.templates == f"games/{key}/"
+        assert plugin.entry_form.template.startswith(plugin.templates)
