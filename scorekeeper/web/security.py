@@ -98,6 +98,15 @@ def init_app(app: Flask) -> None:
     from .common import DEVICE_COOKIE, KEY_MAX_AGE
 
     @app.before_request
+    def limit_form_size() -> None:
+        # Newer Werkzeug reads a url-encoded body whole and no longer holds it to
+        # MAX_FORM_MEMORY_SIZE (multipart fields still are): keep one limit for both.
+        limit = request.max_form_memory_size
+        urlencoded = request.mimetype == "application/x-www-form-urlencoded"
+        if urlencoded and limit and (request.content_length or 0) > limit:
+            abort(413)
+
+    @app.before_request
     def refuse_nul() -> None:
         if has_nul(request):
             abort(400)
