@@ -67,16 +67,17 @@ def same_site_path(target: str) -> str:
     character or backslash, raw or percent-encoded, is refused with the rest.
     """
     decoded = unquote(target)
-    parts = urlsplit(decoded)
     if (
         not target.startswith("/")
         or decoded.startswith("//")
-        or parts.scheme
-        or parts.netloc
         or any(ch == "\\" or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in decoded)
     ):
         return url_for("main.index")
-    return target
+    try:
+        parts = urlsplit(decoded)
+    except ValueError:  # e.g. "/[": not a path anyone would come from
+        return url_for("main.index")
+    return url_for("main.index") if parts.scheme or parts.netloc else target
 
 
 @bp.post("/lang")

@@ -54,6 +54,8 @@ def test_an_empty_if_match_tag_is_a_400_naming_the_header(client, tag):
         "javascript:alert(1)",
         " //evil.example",
         "evil.example",
+        "//[",
+        "/%2F[",
         "",
     ],
 )
