@@ -46,6 +46,7 @@ bp.cli.add_command(backup.export_command)
 bp.cli.add_command(backup.import_command)
 
 PER_PAGE = 50
+MAX_PAGE = 10**6
 PAPERS = {"a4": "A4", "letter": "letter"}
 
 
@@ -82,7 +83,8 @@ def list_games() -> ResponseReturnValue:
     if kind not in rules.GAMES:
         kind = ""
     player = request.args.get("player", "").strip()
-    page = max(1, request.args.get("page", 1, type=int) or 1)
+    # A page past any real list is empty; the cap keeps the OFFSET within a database integer.
+    page = min(max(1, request.args.get("page", 1, type=int) or 1), MAX_PAGE)
     query = visible(select(Game)).where(Game.kind == kind if kind else Game.kind.in_(list(rules.GAMES)))
     if player:
         query = query.where(with_player(player))

@@ -88,3 +88,8 @@ def test_the_api_takes_the_edit_key_from_the_authorization_header_only(client):
     assert client.get(f"/api/games/{gid}").get_json()["deals"] == []
     ok = client.post(f"/api/games/{gid}/deals", json=FLAT, headers={"Authorization": f"Bearer {key}"})
     assert ok.status_code == 201
+
+
+def test_a_page_number_past_any_database_integer_is_an_empty_page(client):
+    response = client.get(f"/games?page={2**70}")
+    assert response.status_code == 200 and "No game matches." in response.get_data(as_text=True)
