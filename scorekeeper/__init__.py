@@ -96,7 +96,7 @@ def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
     from . import i18n
     from .db import db, migrate
-    from .web import api, games, main, present, security, table
+    from .web import api, errors, games, main, security, table, templating
 
     db.init_app(app)
     migrate.init_app(app, db)
@@ -116,8 +116,8 @@ def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
     from .web import secrets as secrets_pages
 
     app.register_blueprint(secrets_pages.bp)  # Secrets: allotments, private links and reports
-    main.register_error_pages(app)
-    present.init_app(app)
+    errors.init_app(app)
+    templating.init_app(app)
 
     @app.before_request
     def keep_session() -> None:

@@ -160,7 +160,7 @@ def player_stats(name: str, games: Iterable[Played], recent: int = 10) -> Player
 
 @dataclass(frozen=True)
 class Series:
-    """One side's line: its label, the SVG path, the dots and the last known total."""
+    """One side's line: its label, the SVG path, the dots and its total now (None: unknown)."""
 
     index: int
     label: str
@@ -261,8 +261,8 @@ def running_chart(
             if k:
                 dots.append(point)
             pen_down = True
-        last = next((v for v in reversed(line) if v is not None), None)
-        series.append(Series(i, label, " ".join(parts), tuple(dots), last))
+        # The total now, or None ("?") while it is unknown: never an older figure that looks current.
+        series.append(Series(i, label, " ".join(parts), tuple(dots), line[-1] if line else None))
     every = max(1, math.ceil(deals / 12))
     x_ticks = tuple(Tick(x_at(k), str(k)) for k in range(1, deals + 1) if k % every == 0 or k == deals)
     bands = tuple((x_at(k), x_at(k + 1)) for k, tb in enumerate(tiebreak) if tb)

@@ -29,6 +29,7 @@ shown with nothing chosen reads as empty rather than as absent.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -54,14 +55,8 @@ from ..rules.abracadabra import (
     tricks_per_deal,
 )
 from ..rules.base import N_
-from .base import RulesForm, choices, lenient_int
-
-SUIT_MARKS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-# A tap for a trick that is no longer the next one, or a trick entered with no set-up
-# kept (another device discarded it): the draft carries one of these keys to check_draft,
-# which refuses it, so it never reaches the database.
-STALE = "_stale_tap"
-NO_SETUP = "_no_setup"
+from ..rules.cards import SUIT_MARKS
+from .base import DraftStep, RulesForm, choices, lenient_int
 
 # Where each fact's group of inputs is shown, for errors that name a fact.
 SETUP_GROUPS = ("thrown_in", "trump", "suits", "declarer", "bid", "bid_cards", "exposed", "piles_exposed")
@@ -144,6 +139,104 @@ class Word(HiddenField):
     def process_formdata(self, valuelist: list[str]) -> None:
         if valuelist:
             self.data = lenient_int(valuelist[-1].strip())
+
+
+@dataclass(frozen=True)
+class TrickStep(DraftStep):
+    """One post's effect on a deal entered in steps: the draft to keep, or why nothing changes.
+
+    ``lost_setup``: a trick entered with no set-up kept (another device discarded or recorded it).
+    ``stale_tap``: a tap for trick n that is no longer the next one (another device moved on).
+    Either way :meth:`errors` refuses it and the draft kept is not touched.
+    """
+
+    lost_setup: bool = False
+    stale_tap: int | None = None
+
+    def errors(self, rules: Game, result: GameResult) -> list[FieldError]:
+        """The rules' errors for this half-entered deal (empty: it may be kept)."""
+        if self.lost_setup:
+            return [
+                FieldError(
+                    "setup",
+                    msg(
+                        N_("This deal has no set-up any more (it was discarded or recorded): enter it again.")
+                    ),
+                )
+            ]
+        if self.stale_tap is not None:
+            winners = self.facts.get("trick_winners") or []
+            return [
+                FieldError(
+                    "trick_winners",
+                    msg(
+                        N_(
+                            "That tap was for trick {trick}, but {count} tricks are entered now: "
+                            "nothing was changed. Check the tricks below."
+                        ),
+                        trick=self.stale_tap,
+                        count=len(winners),
+                    ),
+                )
+            ]
+        setup = result.setup
+        errors = list(check_setup_facts(setup, self.facts))
+        errors += check_trick_winners(setup, self.facts.get("trick_winners") or [], complete=False)
+        return errors
+
+
+@dataclass(frozen=True)
+class DraftState:
+    """A half-entered deal and its stages: the set-up, then the tricks one by one, then the
+    bid-suit cards. Each transition returns a :class:`TrickStep` (the next draft, or why not)."""
+
+    facts: Mapping[str, Any]
+
+    @property
+    def winners(self) -> list[Any]:
+        return list(self.facts.get("trick_winners") or [])
+
+    @property
+    def has_setup(self) -> bool:
+        return "bid_cards" in self.facts
+
+    def stage(self, tricks: int) -> str:
+        """Where the deal stands: "setup", "play" (tricks to come) or "suits"."""
+        if not self.has_setup:
+            return "setup"
+        return "play" if len(self.winners) < tricks else "suits"
+
+    def _with(self, winners: list[Any]) -> TrickStep:
+        if not self.has_setup:
+            return TrickStep(dict(self.facts), lost_setup=True)
+        return TrickStep({**self.facts, "trick_winners": winners})
+
+    def tap(self, trick: int | None, winner: Any) -> TrickStep:
+        """Trick ``trick`` was won by ``winner``; a double tap changes nothing, a stale one is refused."""
+        winners = self.winners
+        if not self.has_setup:
+            return self._with(winners)
+        if trick == len(winners) + 1 or trick is None:
+            return self._with([*winners, winner])
+        if winners and trick == len(winners) and winners[-1] == winner:
+            return self._with(winners)
+        # A second device (or a stale page) named another winner: refuse, change nothing.
+        return TrickStep(dict(self.facts), stale_tap=trick)
+
+    def undo(self, played: Any) -> TrickStep:
+        """Take back trick ``played``, the last one; an undo that already happened is not done twice."""
+        winners = self.winners
+        if winners and played == len(winners):
+            winners.pop()
+        return self._with(winners)
+
+    def tricks(self, winners: list[Any]) -> TrickStep:
+        return self._with(winners)
+
+    def set_up(self, facts: dict[str, Any]) -> TrickStep:
+        """A (new) set-up; tricks entered so far are kept."""
+        winners = self.winners
+        return TrickStep({**facts, "trick_winners": winners} if winners else facts)
 
 
 class AbracadabraEntry(RulesForm):
@@ -250,76 +343,23 @@ class AbracadabraEntry(RulesForm):
         facts["suit_cards"] = [self.value(f"suit_cards_{s}") for s in range(setup.n)]
         return facts
 
-    def to_draft(self, setup: Setup, current: Mapping[str, Any]) -> dict[str, Any]:
-        """The draft after this post: a tap, an undo, the list of winners, or the set-up."""
-        draft = dict(current)
-        winners = list(current.get("trick_winners") or [])
-        playing = self.tap.data is not None or self.undo.data is not None or self.step.data == "tricks"
-        if playing and "bid_cards" not in current:
-            return {NO_SETUP: True}
+    def to_draft(self, setup: Setup, current: Mapping[str, Any]) -> TrickStep:
+        """What this post does to the draft: a tap, an undo, the list of winners, or the set-up."""
+        draft = DraftState(current)
         if self.tap.data is not None:
-            trick = self.trick.data
-            if trick == len(winners) + 1 or trick is None:
-                winners.append(self.tap.data)
-            elif not (trick == len(winners) and winners[-1] == self.tap.data):
-                # A second device (or a stale page) named another winner: refuse, change nothing.
-                draft[STALE] = trick
-            # else: the same tap twice (a double tap) changes nothing.
-            draft["trick_winners"] = winners
-        elif self.undo.data is not None:
-            if winners and self.undo.data == len(winners):
-                winners.pop()  # an undo that already happened is not done twice
-            draft["trick_winners"] = winners
-        elif self.step.data == "tricks":
-            draft["trick_winners"] = self.winners(setup)
-        else:
-            draft = self.pre_play(setup)
-            if winners:
-                draft["trick_winners"] = winners
-        return draft
-
-    @classmethod
-    def check_draft(cls, rules: Game, result: GameResult, draft: Mapping[str, Any]) -> list[FieldError]:
-        setup = result.setup
-        if NO_SETUP in draft:
-            return [
-                FieldError(
-                    "setup",
-                    msg(
-                        N_("This deal has no set-up any more (it was discarded or recorded): enter it again.")
-                    ),
-                )
-            ]
-        if STALE in draft:
-            winners = draft.get("trick_winners") or []
-            return [
-                FieldError(
-                    "trick_winners",
-                    msg(
-                        N_(
-                            "That tap was for trick {trick}, but {count} tricks are entered now: "
-                            "nothing was changed. Check the tricks below."
-                        ),
-                        trick=draft[STALE],
-                        count=len(winners),
-                    ),
-                )
-            ]
-        errors = list(check_setup_facts(setup, draft))
-        errors += check_trick_winners(setup, draft.get("trick_winners") or [], complete=False)
-        return errors
+            return draft.tap(self.trick.data, self.tap.data)
+        if self.undo.data is not None:
+            return draft.undo(self.undo.data)
+        if self.step.data == "tricks":
+            return draft.tricks(self.winners(setup))
+        return draft.set_up(self.pre_play(setup))
 
     # -- what the page shows -----------------------------------------------------
     def current_stage(self, draft: Mapping[str, Any] | None, live: bool, want_setup: bool = False) -> str:
         """The stage to show: the one posted when it was refused, else where the draft stands."""
         if not live:
             return "full"
-        if not draft or "bid_cards" not in draft:
-            kept = "setup"
-        elif len(draft.get("trick_winners") or []) < tricks_per_deal(self.setup):
-            kept = "play"
-        else:
-            kept = "suits"
+        kept = DraftState(draft or {}).stage(tricks_per_deal(self.setup))
         posted = self.stage.data
         if self.has_errors and (posted == "setup" or posted == kept):
             return posted

@@ -7,7 +7,8 @@ name (``tricks`` of seat 2 lands on ``tricks_2``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -18,7 +19,7 @@ from wtforms.validators import Optional
 from wtforms.widgets import NumberInput
 
 from .. import i18n
-from ..rules import FieldError, Game, Option
+from ..rules import FieldError, Game, GameResult, Option
 
 
 def strip(value: Any) -> Any:
@@ -35,6 +36,17 @@ def lenient_int(value: Any) -> Any:
         return value
 
 
+@dataclass(frozen=True)
+class DraftStep:
+    """One post's effect on a deal entered in steps: the draft to keep (``facts``), if the
+    rules let it be kept (:meth:`errors`). A game's form subclasses it for its own refusals."""
+
+    facts: dict[str, Any]
+
+    def errors(self, rules: Game, result: GameResult) -> list[FieldError]:
+        return []
+
+
 class RulesForm(FlaskForm):
     """A form whose errors come from the rules as :class:`FieldError` values."""
 
@@ -42,6 +54,9 @@ class RulesForm(FlaskForm):
         super().__init__(*args, **kwargs)
         # Errors about a whole group of inputs (all the tricks), shown at the group.
         self.group_errors: dict[str, list[str]] = {}
+        # The rules' state before the deal entered (None: the start), asked for only when needed:
+        # the page sets it from the game it has scored already, so the form replays nothing.
+        self.prior: Callable[[], Any] = lambda: None
 
     def field_name(self, error: FieldError) -> str:
         if error.seat is not None:

@@ -17,16 +17,16 @@ private page, and turn 1 waits until all are in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from wtforms import RadioField
 
 from .. import i18n
-from ..rules import FieldError, Game, Setup, check_setup, play
+from ..rules import FieldError, Game, Setup, check_setup
 from ..rules import get as get_rules
-from ..rules.secrets import HIDDEN_SECRETS, SPIES, Secrets, is_hidden, secret_ids
+from ..rules.secrets import HIDDEN_SECRETS, SPIES, allotments_waiting, is_hidden, secret_ids
 from .base import NumberField, RulesForm, choices, lenient_int
 
 # The chip value of a spy kept at home (no order).
@@ -42,7 +42,7 @@ def radio(label: Any, pairs: Iterable[tuple[Any, Any]], default: Any = None) -> 
 
 def waiting_seats(options: Mapping[str, Any], n: int) -> list[int]:
     """Seats whose Hidden Secrets allotment is still to come (none in the plain game)."""
-    return list(Secrets().waiting_seats(options, n))
+    return list(allotments_waiting(options, n))
 
 
 def setup_later(rules: Game, players: Any, options: Mapping[str, Any], first_dealer: Any) -> Setup | None:
@@ -79,8 +79,6 @@ class SecretsEntry(RulesForm):
                 fields[f"secret_{seat}_{spy}"] = radio(name, secrets)
             fields[f"guards_{seat}"] = radio(name, secrets)
         return type("SecretsEntryForm", (cls,), fields)(data=data)
-
-    setup_later = staticmethod(setup_later)
 
     def to_facts(self, setup: Setup) -> dict[str, Any]:
         orders = []
@@ -119,11 +117,12 @@ class SecretsEntry(RulesForm):
                 super().apply_errors([error])
 
     # -- for the template ------------------------------------------------------------
-    def offers(self, facts: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-        """Per seat, what the turn after ``facts`` may order: free spies, allowed guards, last post."""
+    def offers(self) -> list[dict[str, Any]]:
+        """Per seat, what the turn entered may order: free spies, allowed guards, last post."""
         rules = get_rules("secrets")
         setup = self.setup
-        state = play(rules, setup, facts).state if facts else rules.start(setup)
+        state = self.prior()
+        state = state if state is not None else rules.start(setup)
         out = []
         for seat in range(setup.n):
             offer = rules.choices(setup, state, seat)

@@ -14,6 +14,7 @@ their ``blind`` errors land on the player's bid.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -21,10 +22,25 @@ from flask_babel import lazy_gettext as _l
 from ..rules import FieldError, Game, GameResult, Setup, msg
 from ..rules.base import N_
 from ..rules.spades import bid_range, blind_allowed, is_partnership, tricks_per_deal
-from .base import RulesForm, seat_radio
+from .base import DraftStep, RulesForm, seat_radio
 
 # The chip value of a blind nil bid.
 BLIND = "blind"
+
+
+@dataclass(frozen=True)
+class BidsStep(DraftStep):
+    """The bids, kept while the hand is played, if the rules accept them."""
+
+    def errors(self, rules: Game, result: GameResult) -> list[FieldError]:
+        if result.finished:
+            return [
+                FieldError(
+                    "deals",
+                    msg(N_("The game ended after deal {n}: no deal can follow it."), n=len(result.deals)),
+                )
+            ]
+        return rules.check_bids(result.setup, self.facts)
 
 
 class SpadesEntry(RulesForm):
@@ -78,21 +94,10 @@ class SpadesEntry(RulesForm):
         facts["tricks"] = [getattr(self, f"tricks_{s}").data for s in range(setup.n)]
         return facts
 
-    def to_draft(self, setup: Setup, current_draft: Mapping[str, Any]) -> dict[str, Any]:
+    def to_draft(self, setup: Setup, current_draft: Mapping[str, Any]) -> BidsStep:
         """Step 1 replaces the bids kept so far (a draft holds nothing else)."""
         self.entering = "bids"
-        return self.bid_facts(setup)
-
-    @classmethod
-    def check_draft(cls, rules: Game, result: GameResult, draft: Mapping[str, Any]) -> list[FieldError]:
-        if result.finished:
-            return [
-                FieldError(
-                    "deals",
-                    msg(N_("The game ended after deal {n}: no deal can follow it."), n=len(result.deals)),
-                )
-            ]
-        return rules.check_bids(result.setup, draft)
+        return BidsStep(self.bid_facts(setup))
 
     @staticmethod
     def data_from(facts: Mapping[str, Any]) -> dict[str, Any]:

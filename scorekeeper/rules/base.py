@@ -150,6 +150,8 @@ class DealResult:
     summary: Msg | None = None
     notes: tuple[Msg, ...] = ()
     detail: Mapping[str, Any] = field(default_factory=dict)
+    # The game's state after this deal: a correction's form starts from the one before, with no replay.
+    state: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -467,12 +469,17 @@ def check_setup(
     return errors, (None if errors else setup)
 
 
-def play(game: Game, setup: Setup, deals: Sequence[Mapping[str, Any]]) -> GameResult:
+def play(
+    game: Game, setup: Setup, deals: Sequence[Mapping[str, Any]], after: GameResult | None = None
+) -> GameResult:
     """Score a whole game from its facts; raise :class:`InvalidFacts` on the first bad deal.
 
     This is the one check shared by the HTML forms and the JSON API: a deal is
     refused when its facts break a rule, or when the game had already ended
     before it (a tie-free result makes later deals impossible).
+
+    ``after``: the result of the first deals of ``deals`` (the game as stored, when
+    one deal is added): scoring goes on from it instead of replaying them.
     """
     sides = game.sides(setup)
     totals = (0,) * setup.n
@@ -481,7 +488,12 @@ def play(game: Game, setup: Setup, deals: Sequence[Mapping[str, Any]]) -> GameRe
     finished = False
     winners: tuple[int, ...] = ()
     tied = False
+    if after is not None:
+        totals, state, results = after.totals, after.state, list(after.deals)
+        finished, winners, tied = after.finished, after.winners, after.tiebreak
     for k, facts in enumerate(deals):
+        if k < len(results):
+            continue
         if not isinstance(facts, Mapping):
             raise InvalidFacts([FieldError("deals", msg(N_("A deal must be an object.")), deal=k)])
         if finished:
@@ -518,6 +530,7 @@ def play(game: Game, setup: Setup, deals: Sequence[Mapping[str, Any]]) -> GameRe
                 summary=scored.summary,
                 notes=scored.notes,
                 detail=scored.detail,
+                state=scored.state,
             )
         )
         if game.reached_end(setup, totals, k + 1, state):

@@ -9,5 +9,7 @@ SUIT_NAMES = {
     "C": N_("♣ clubs"),
 }
 SUITS = tuple(SUIT_NAMES)
+# The suits' marks, for pages and forms (one place: the spies of Secrets are named after them too).
+SUIT_MARKS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 # A trump call: one of the suits, or No Trump.
 TRUMPS = {**SUIT_NAMES, "NT": N_("No Trump")}

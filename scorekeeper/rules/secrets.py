@@ -67,6 +67,16 @@ def is_hidden(setup: Setup) -> bool:
     return bool(setup.options.get("hidden", False))
 
 
+def allotments_waiting(options: Mapping[str, Any], n: int) -> tuple[int, ...]:
+    """Hidden Secrets: seats whose allotment is still to come (each gives it before turn 1)."""
+    if not options.get("hidden"):
+        return ()
+    values = options.get("values")
+    if not isinstance(values, list) or len(values) != n:
+        return tuple(range(n))
+    return tuple(seat for seat, row in enumerate(values) if row is None)
+
+
 def secret_ids(setup: Setup) -> tuple[Any, ...]:
     """Every player's secrets: 1-9 in the plain game, "A"-"J" in Hidden Secrets."""
     return HIDDEN_SECRETS if is_hidden(setup) else PLAIN_SECRETS
@@ -295,12 +305,7 @@ class Secrets(Game):
     # -- setup ------------------------------------------------------------------
     def waiting_seats(self, options: Mapping[str, Any], n: int) -> tuple[int, ...]:
         """Hidden Secrets: players whose allotment is still to come (each gives it before turn 1)."""
-        if not options.get("hidden"):
-            return ()
-        values = options.get("values")
-        if not isinstance(values, list) or len(values) != n:
-            return tuple(range(n))
-        return tuple(seat for seat, row in enumerate(values) if row is None)
+        return allotments_waiting(options, n)
 
     def check_setup(self, setup: Setup) -> list[FieldError]:
         values = setup.options.get("values")
@@ -835,3 +840,34 @@ def private_report(
         for (owner, secret), (how, turn) in learned(setup, deals, seat).items()
     ]
     return report
+
+
+def turn_reports(setup: Setup, result: GameResult, seat: int | None = None) -> dict[str, Any]:
+    """The turn reports a page shows: the public ones, or ``seat``'s private ones, with the
+    number of turns planned, the winners, the final standings and each player's free spies."""
+    if seat is None or allotments_waiting(setup.options, setup.n):
+        # (Before every allotment is in there is no turn yet, and nothing private to add.)
+        report = public_report(setup, result)
+    else:
+        report = private_report(setup, result, seat)
+    report["planned"] = setup.options.get("turns", 5)
+    report["winners"] = list(result.winners)
+    report["standings"] = standings(result.totals, result.winners) if result.finished else []
+    report["spies_left"] = (
+        report["turns"][-1]["spies_left"] if report["turns"] else [list(SPIES) for _ in range(setup.n)]
+    )
+    return report
+
+
+def standings(totals: Sequence[int], winners: Sequence[int]) -> list[dict[str, Any]]:
+    """Seats from the highest score down, each with its rank (equal scores share a rank)."""
+    order = sorted(range(len(totals)), key=lambda s: (-totals[s], s))
+    return [
+        {
+            "seat": s,
+            "total": totals[s],
+            "rank": 1 + sum(1 for t in totals if t > totals[s]),
+            "won": s in winners,
+        }
+        for s in order
+    ]

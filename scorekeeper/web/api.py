@@ -16,13 +16,17 @@ from flask import Blueprint, Response, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
-from .. import service
+from .. import read, service
 from ..db import db
 from ..models import Game
 from ..rules import N_, FieldError, GameResult, InvalidFacts, msg
-from .common import GAME_ID, api_via, can_edit, device_label, load_game
+from . import errors
+from .auth import game_route
+from .common import GAME_ID, api_via, device_label
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+errors.init_api(bp)
+NEEDS_KEY = "This call needs the game's edit key: Authorization: Bearer <edit_key>."
 
 
 def errors_response(errors: tuple[FieldError, ...] | list[FieldError]) -> ResponseReturnValue:
@@ -36,29 +40,24 @@ def json_body() -> object:
     return body
 
 
-def editable_game(game_id: str) -> Game:
-    game = load_game(game_id)
-    if not can_edit(game):
-        abort(403, description="This call needs the game's edit key: Authorization: Bearer <edit_key>.")
-    return game
-
-
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
     """Create a game from a record (an import when it has deals)."""
     try:
-        game_rules, setup, deals = service.parse_record(json_body())
+        game_rules, setup, deals, result = service.check_record(json_body())
     except InvalidFacts as exc:
         return errors_response(exc.errors)
     via = service.Via(device=f"API · {device_label(request.user_agent.string)}")
     game, key = service.create_game(game_rules, setup, deals, via)
-    record = service.export_record(game)
+    read.remember(game, result)
+    record = read.public_record(game)
     record["edit_key"] = key
     return jsonify(record), 201
 
 
 def record_response(game: Game, result: GameResult | None, status: int) -> Response:
-    response = jsonify(service.export_record(game, result))
+    read.remember(game, result)
+    response = jsonify(read.public_record(game))
     response.status_code = status
     response.set_etag(str(game.version))
     response.headers["Cache-Control"] = "no-cache"
@@ -78,7 +77,12 @@ def export_game(game_id: str) -> ResponseReturnValue:
             response.set_etag(str(row.version))
             response.headers["Cache-Control"] = "no-cache"
             return response
-    return record_response(load_game(game_id), None, 200)
+    return record_of(game_id)
+
+
+@game_route()
+def record_of(game: Game) -> Response:
+    return record_response(game, None, 200)
 
 
 def write(game: Game, status: int, change: Callable[[service.Via], GameResult]) -> ResponseReturnValue:
@@ -96,34 +100,32 @@ def write(game: Game, status: int, change: Callable[[service.Via], GameResult]) 
                 "error": "Conflict",
                 "message": "The game has changed since the version in If-Match, so nothing was written. "
                 "Here is the newer record: send the write again with its ETag if it still applies.",
-                "record": service.export_record(game),
+                "record": read.public_record(game),
             }
         )
         response.status_code = 409
         response.set_etag(str(game.version))
         return response
-    except (service.DealGone, service.GameGone):
-        abort(404, description="This game or deal is not there any more.")
     except InvalidFacts as exc:
         return errors_response(exc.errors)
     return record_response(game, result, status)
 
 
 @bp.post("/games/<game_id>/deals")
-def append_deal(game_id: str) -> ResponseReturnValue:
+@game_route(scorer=True, message=NEEDS_KEY)
+def append_deal(game: Game) -> ResponseReturnValue:
     """Append one deal's (or turn's) facts."""
-    game = editable_game(game_id)
     try:
         facts = deal_body()
     except InvalidFacts as exc:
         return errors_response(exc.errors)
-    return write(game, 201, lambda via: service.append_deal(game, facts, via))
+    return write(game, 201, lambda via: service.append_deal(game, facts, via, stored=read.full_result))
 
 
 @bp.put("/games/<game_id>/deals/<int:k>")
-def replace_deal(game_id: str, k: int) -> ResponseReturnValue:
+@game_route(scorer=True, message=NEEDS_KEY)
+def replace_deal(game: Game, k: int) -> ResponseReturnValue:
     """Replace deal k's facts; later deals are rescored."""
-    game = editable_game(game_id)
     existing(game, k)
     try:
         facts = deal_body()
@@ -133,9 +135,9 @@ def replace_deal(game_id: str, k: int) -> ResponseReturnValue:
 
 
 @bp.delete("/games/<game_id>/deals/<int:k>")
-def delete_deal(game_id: str, k: int) -> ResponseReturnValue:
+@game_route(scorer=True, message=NEEDS_KEY)
+def delete_deal(game: Game, k: int) -> ResponseReturnValue:
     """Remove deal k."""
-    game = editable_game(game_id)
     existing(game, k)
     return write(game, 200, lambda via: service.delete_deal(game, k, via))
 

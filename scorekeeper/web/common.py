@@ -1,4 +1,6 @@
-"""What every view needs: the game loader, the edit key, and htmx-aware rendering."""
+"""What every view needs: the game loader, the edit key's cookie, forms' versions and tokens, htmx-aware rendering.
+
+Who may do what is :mod:`.auth`'s business."""
 
 from __future__ import annotations
 
@@ -29,23 +31,6 @@ def load_game(game_id: str, deleted: bool = False) -> Game:
     if game is None or (game.deleted_at is not None and not deleted):
         abort(404)
     return game
-
-
-def presented_key() -> str | None:
-    """The edit key this request carries: API bearer header, else the scorer's cookie."""
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Bearer "):
-        return header[len("Bearer ") :].strip()
-    return request.cookies.get(KEY_COOKIE)
-
-
-def can_edit(game: Game) -> bool:
-    return game.key_matches(presented_key())
-
-
-def require_edit(game: Game) -> None:
-    if not can_edit(game):
-        abort(403)
 
 
 def remember_key(response, game: Game, key: str):
@@ -153,9 +138,11 @@ def api_via(game: Game) -> Via:
     """An API write: ``If-Match: "<version>"`` (the ETag the API answered) and ``Idempotency-Key``."""
     version = None
     if "If-Match" in request.headers and not request.if_match.star_tag:
-        versions = {int(t) for t in request.if_match.as_set() if t.isdigit() and len(t) < 10}
-        if not versions:
+        # An empty tag ("") parses as None: every tag must be a version this API answered.
+        tags = request.if_match.as_set()
+        if not tags or not all(t and t.isdigit() and len(t) < 10 for t in tags):
             abort(400, description='If-Match must be the game\'s ETag, e.g. If-Match: "7".')
+        versions = {int(t) for t in tags}
         version = game.version if game.version in versions else min(versions)
     token = request.headers.get("Idempotency-Key")
     if token is not None and not TOKEN.fullmatch(token):

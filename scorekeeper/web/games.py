@@ -8,85 +8,97 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from .. import service
-from ..forms import ENTRY_FORMS, RulesForm
+from .. import plugins, read, service
+from ..forms import RulesForm
 from ..i18n import render
 from ..models import Game
-from ..rules import N_, GameResult, InvalidFacts
-from .common import (
-    can_edit,
-    form_via,
-    is_htmx,
-    load_game,
-    remember_key,
-    render_region,
-    require_edit,
-    stamp_form,
-)
-from .present import public_result, round_text
+from ..read import GameView
+from ..rules import N_, InvalidFacts
+from .auth import game_route, key_matches, role
+from .common import form_via, is_htmx, remember_key, render_region, stamp_form
+from .present import round_text
 
 bp = Blueprint("games", __name__, url_prefix="/g")
 
 
-def entry_form(game: Game, data: dict[str, Any] | None = None, fresh: bool = False) -> RulesForm:
-    form_class = ENTRY_FORMS.get(game.kind)
-    if form_class is None:
+def plugin_of(game: Game) -> plugins.Plugin:
+    plugin = plugins.get(game.kind)
+    if plugin is None:
         abort(404)
+    return plugin
+
+
+def entry_form(
+    game: Game, data: dict[str, Any] | None = None, fresh: bool = False, k: int | None = None
+) -> RulesForm:
+    """The entry form of the next deal (or, with ``k``, of deal ``k``'s correction)."""
+    form_class = plugin_of(game).entry_form
     if data is None and game.draft:
         # A half-entered deal survives a reload and another device.
         data = form_class.data_from(game.draft)
     form = form_class.for_setup(service.setup_of(game), data)
+    # The game's state before the deal entered: what the form may offer (Secrets' free spies).
+    form.prior = prior_state(game, len(game.deals) if k is None else k)
     if fresh and request.method == "POST":
         # The next form after a write starts from the record and the draft, not from what was posted.
         form.process(formdata=None, data=data)
     return stamp_form(form, game, fresh)
 
 
-def game_context(game: Game, result: GameResult, form: RulesForm | None = None) -> dict[str, Any]:
-    editable = can_edit(game)
-    if form is None and editable and not result.finished:
-        form = entry_form(game, fresh=True)
+def prior_state(game: Game, k: int):
+    """The rules' state before deal ``k``, asked for only by a form that offers from it."""
+    return lambda: read.state_before(game, k)
+
+
+def page_context(game: Game, view: GameView, **extra: Any) -> dict[str, Any]:
+    """What a game's templates get: the view, and the names the templates use for its parts."""
     return {
         "game": game,
-        "kind": service.game_rules(game),
-        "result": public_result(service.game_rules(game), result),
-        "form": form,
-        "editable": editable,
+        "view": view,
+        "kind": view.rules,
+        "result": view.result,
+        "editable": view.editable,
+        **extra,
     }
 
 
+def game_context(game: Game, view: GameView | None = None, form: RulesForm | None = None) -> dict[str, Any]:
+    view = view or read.game_view(game, role())
+    if form is None and view.editable and not view.finished:
+        form = entry_form(game, fresh=True)
+    return page_context(game, view, form=form)
+
+
 @bp.get("/<game_id>")
-def show(game_id: str) -> ResponseReturnValue:
+@game_route(deleted=True)
+def show(game: Game) -> ResponseReturnValue:
     """The game page: scoreboard, status and the next deal's form."""
-    game = load_game(game_id, deleted=True)
     key = request.args.get("key")
     if key is not None:
         # A scoring link: keep its key on this device, then drop it from the address bar.
-        if game.key_matches(key):
+        if key_matches(game.edit_key_hash, key):
             response = remember_key(redirect(url_for(".show", game_id=game.id), 303), game, key)
             response.headers["Referrer-Policy"] = "no-referrer"
             return response
         flash(_("That scoring link is not valid: the game is shown read-only."), "error")
     if game.deleted_at is not None:
         return deleted_page(game)
-    result = service.score(game)
-    context = game_context(game, result)
+    context = game_context(game)
     if context["editable"] and not is_htmx():
         context["undo"] = undo_offer(game)
     return render_region("games/show.html", "games/_live.html", **context)
 
 
 @bp.post("/<game_id>/deals")
-def add_deal(game_id: str) -> ResponseReturnValue:
+@game_route(scorer=True)
+def add_deal(game: Game) -> ResponseReturnValue:
     """Record the next deal, or show the rules it breaks."""
-    game = load_game(game_id)
-    require_edit(game)
     via = form_via()
     form = entry_form(game)
     if form.validate_on_submit():
         setup = service.setup_of(game)
         try:
-            result = service.append_deal(game, form.to_facts(setup), via)
+            result = service.append_deal(game, form.to_facts(setup), via, stored=read.full_result)
         except service.AlreadyDone as done:
             return already_saved(game, done)
         except service.Conflict:
@@ -94,48 +106,49 @@ def add_deal(game_id: str) -> ResponseReturnValue:
         except InvalidFacts as exc:
             form.apply_errors(exc.errors)
         else:
+            read.remember(game, result)
             if is_htmx():
-                return render_region("games/show.html", "games/_live.html", **game_context(game, result))
+                return render_region("games/show.html", "games/_live.html", **game_context(game))
             flash(round_text(service.game_rules(game), "Deal %(n)s recorded.", n=len(result.deals)), "ok")
             return redirect(url_for(".show", game_id=game.id, _anchor="entry"), 303)
-    result = service.score(game)
-    return render_region("games/show.html", "games/_live.html", 422, **game_context(game, result, form))
+    return render_region("games/show.html", "games/_live.html", 422, **game_context(game, form=form))
 
 
 @bp.post("/<game_id>/draft")
-def save_draft(game_id: str) -> ResponseReturnValue:
+@game_route(scorer=True)
+def save_draft(game: Game) -> ResponseReturnValue:
     """Keep the first part of a deal entered in steps (bids before tricks, tricks one by one)."""
-    game = load_game(game_id)
-    require_edit(game)
     via = form_via()
-    form_class = ENTRY_FORMS.get(game.kind)
-    if form_class is None or not hasattr(form_class, "check_draft"):
+    plugin = plugin_of(game)
+    if not plugin.drafts:
         abort(404)
-    form = stamp_form(form_class.for_setup(service.setup_of(game)), game)
-    result = service.score(game)
+    form = stamp_form(plugin.entry_form.for_setup(service.setup_of(game)), game)
+    form.prior = prior_state(game, len(game.deals))
     if form.validate_on_submit():
         try:
             if request.form.get("discard"):
                 service.save_draft(game, None, via)
-                return redirect_or_region(game, result)
-            draft = form.to_draft(service.setup_of(game), game.draft or {})
-            errors = form_class.check_draft(service.game_rules(game), result, draft)
+                return redirect_or_region(game)
+            step = form.to_draft(service.setup_of(game), game.draft or {})
+            errors = step.errors(plugin.rules, read.full_result(game))
             if not errors:
-                service.save_draft(game, draft, via)
-                return redirect_or_region(game, result)
+                result = read.full_result(game)
+                service.save_draft(game, step.facts, via)
+                read.remember(game, result)  # a draft changes no recorded deal
+                return redirect_or_region(game)
         except service.AlreadyDone:
-            return redirect_or_region(game, service.score(game))
+            return redirect_or_region(game)
         except service.Conflict:
             return conflict(game, form)
         form.apply_errors(errors)
-    return render_region("games/show.html", "games/_live.html", 422, **game_context(game, result, form))
+    return render_region("games/show.html", "games/_live.html", 422, **game_context(game, form=form))
 
 
 def already_saved(game: Game, done: service.AlreadyDone) -> ResponseReturnValue:
     """A replayed submission (double tap, retry after a lost answer): saved once, shown as saved."""
     n = (done.change.deal_index or 0) + 1
     if is_htmx():
-        context = game_context(game, service.score(game))
+        context = game_context(game)
         return render_region(
             "games/show.html", "games/_live.html", notice=_("Deal %(n)s was recorded (once).", n=n), **context
         )
@@ -152,8 +165,17 @@ CONFLICT = N_(
 def conflict(game: Game, form: RulesForm) -> ResponseReturnValue:
     """409: the game as it is now, a clear message, and the entry as typed, now based on this state."""
     stamp_form(form, game)
-    context = game_context(game, service.score(game), form)
+    form.prior = prior_state(game, len(game.deals))
+    context = game_context(game, form=form)
     return render_region("games/show.html", "games/_live.html", 409, conflict=_(CONFLICT), **context)
+
+
+def deal_page(
+    game: Game, k: int, form: RulesForm | None, status: int = 200, **extra: Any
+) -> ResponseReturnValue:
+    view = read.game_view(game, role())
+    context = page_context(game, view, deal=view.result.deals[k], k=k, form=form, **extra)
+    return render_template("games/deal.html", **context), status
 
 
 def deal_conflict(game: Game, k: int, form: RulesForm | None) -> ResponseReturnValue:
@@ -161,28 +183,17 @@ def deal_conflict(game: Game, k: int, form: RulesForm | None) -> ResponseReturnV
     if not 0 <= k < len(game.deals):
         message = _("This deal was deleted on another device meanwhile: nothing was saved.")
         return render_template("error.html", code=409, error=None, message=message), 409
-    result = public_result(service.game_rules(game), service.score(game))
     if form is not None:
         stamp_form(form, game)
-    return (
-        render_template(
-            "games/deal.html",
-            game=game,
-            kind=service.game_rules(game),
-            result=result,
-            deal=result.deals[k],
-            k=k,
-            form=form or entry_form(game, ENTRY_FORMS[game.kind].data_from(game.deals[k].facts)),
-            editable=True,
-            conflict=_(CONFLICT),
-        ),
-        409,
-    )
+        form.prior = prior_state(game, k)
+    else:
+        form = entry_form(game, plugin_of(game).entry_form.data_from(game.deals[k].facts), k=k)
+    return deal_page(game, k, form, 409, conflict=_(CONFLICT))
 
 
 def deleted_page(game: Game) -> ResponseReturnValue:
     """A deleted game: its scorer may restore it; for anyone else it is gone."""
-    if not can_edit(game):
+    if not role().editable:
         abort(404)
     return render_template("games/deleted.html", game=game, kind=service.game_rules(game))
 
@@ -195,9 +206,9 @@ def undo_offer(game: Game):
     return None
 
 
-def redirect_or_region(game: Game, result: GameResult) -> ResponseReturnValue:
+def redirect_or_region(game: Game) -> ResponseReturnValue:
     if is_htmx():
-        return render_region("games/show.html", "games/_live.html", **game_context(game, result))
+        return render_region("games/show.html", "games/_live.html", **game_context(game))
     return redirect(url_for(".show", game_id=game.id, _anchor="entry"), 303)
 
 
@@ -208,18 +219,17 @@ def deal_index(game: Game, k: int) -> int:
 
 
 @bp.route("/<game_id>/deals/<int:k>", methods=["GET", "POST"])
-def edit_deal(game_id: str, k: int) -> ResponseReturnValue:
+@game_route()
+def edit_deal(game: Game, k: int) -> ResponseReturnValue:
     """Show one deal and, for the scorer, correct it; later deals are rescored."""
-    game = load_game(game_id)
     deal_index(game, k)
-    result = public_result(service.game_rules(game), service.score(game))
-    editable = can_edit(game)
     form = None
     status = 200
     if request.method == "POST":
-        require_edit(game)
+        if not role().editable:
+            abort(403)
         via = form_via()
-        form = entry_form(game)
+        form = entry_form(game, k=k)
         if form.validate_on_submit():
             saved = True
             try:
@@ -242,28 +252,15 @@ def edit_deal(game_id: str, k: int) -> ResponseReturnValue:
                 )
                 return redirect(url_for(".show", game_id=game.id), 303)
         status = 422
-    elif editable:
-        form = entry_form(game, ENTRY_FORMS[game.kind].data_from(game.deals[k].facts))
-    return (
-        render_template(
-            "games/deal.html",
-            game=game,
-            kind=service.game_rules(game),
-            result=result,
-            deal=result.deals[k],
-            k=k,
-            form=form,
-            editable=editable,
-        ),
-        status,
-    )
+    elif role().editable:
+        form = entry_form(game, plugin_of(game).entry_form.data_from(game.deals[k].facts), k=k)
+    return deal_page(game, k, form, status)
 
 
 @bp.post("/<game_id>/deals/<int:k>/delete")
-def delete_deal(game_id: str, k: int) -> ResponseReturnValue:
+@game_route(scorer=True)
+def delete_deal(game: Game, k: int) -> ResponseReturnValue:
     """Remove a deal; refused if a later deal would break the rules without it."""
-    game = load_game(game_id)
-    require_edit(game)
     via = form_via()
     deal_index(game, k)
     try:
@@ -297,8 +294,7 @@ def render_errors(exc: InvalidFacts) -> str:
 
 
 @bp.get("/<game_id>/sheet")
-def sheet(game_id: str) -> ResponseReturnValue:
+@game_route()
+def sheet(game: Game) -> ResponseReturnValue:
     """The final score sheet, made for printing."""
-    game = load_game(game_id)
-    result = public_result(service.game_rules(game), service.score(game))
-    return render_template("games/sheet.html", game=game, kind=service.game_rules(game), result=result)
+    return render_template("games/sheet.html", **page_context(game, read.game_view(game, role())))

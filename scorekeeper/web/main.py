@@ -1,18 +1,19 @@
-"""Home, new games, language choice and error pages."""
+"""Home, new games and the language choice."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, abort, current_app, jsonify, redirect, render_template, request, url_for
+from urllib.parse import unquote, urlsplit
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
-from .. import rules, service
+from .. import plugins, read, rules, service
 from ..db import db
-from ..forms import ENTRY_FORMS, new_game_form
+from ..forms import new_game_form
 from ..models import Game, Seat
 from ..rules.base import check_setup
-from .common import form_via, is_htmx, remember_key
-from .present import public_result
+from .common import form_via, remember_key
 
 bp = Blueprint("main", __name__)
 
@@ -24,11 +25,8 @@ def index() -> ResponseReturnValue:
         select(Game).where(Game.deleted_at.is_(None)).order_by(Game.updated_at.desc()).limit(100)
     ).all()
     in_progress, finished = [], []
-    for game in games:
-        if rules.get(game.kind) is None:
-            continue
-        result = public_result(rules.get(game.kind), service.score(game))
-        (finished if result.finished else in_progress).append((game, result))
+    for game, view in read.list_views(games):
+        (finished if view.finished else in_progress).append((game, view.result))
     return render_template("index.html", in_progress=in_progress, finished=finished, games=rules.GAMES)
 
 
@@ -48,7 +46,7 @@ def new(kind: str) -> ResponseReturnValue:
     form = new_game_form(game, max_players)
     if request.method == "POST" and form.validate_on_submit():
         errors, setup = check_setup(game, form.players(), form.options(game), form.first_dealer.data)
-        later = getattr(ENTRY_FORMS.get(kind), "setup_later", None)
+        later = plugins.get(kind).setup_later if plugins.get(kind) else None
         if setup is None and later is not None:
             # A set-up finished on the game page (Hidden Secrets: each player's private allotment).
             setup = later(game, form.players(), form.options(game), form.first_dealer.data)
@@ -61,31 +59,32 @@ def new(kind: str) -> ResponseReturnValue:
     return render_template("new_game.html", game=game, form=form, known_names=known), status
 
 
+def same_site_path(target: str) -> str:
+    """``target`` if it is a path on this site, else the home page.
+
+    Browsers drop tabs and newlines from a URL and read a backslash as a slash,
+    so "/\t/evil.example" or "/\\evil.example" would leave the site: any control
+    character or backslash, raw or percent-encoded, is refused with the rest.
+    """
+    decoded = unquote(target)
+    if (
+        not target.startswith("/")
+        or decoded.startswith("//")
+        or any(ch == "\\" or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in decoded)
+    ):
+        return url_for("main.index")
+    try:
+        parts = urlsplit(decoded)
+    except ValueError:  # e.g. "/[": not a path anyone would come from
+        return url_for("main.index")
+    return url_for("main.index") if parts.scheme or parts.netloc else target
+
+
 @bp.post("/lang")
 def set_language() -> ResponseReturnValue:
     """Remember this device's language and go back where the user was."""
     lang = request.form.get("lang", "")
-    target = request.form.get("next") or url_for("main.index")
-    if not target.startswith("/") or target.startswith("//"):
-        target = url_for("main.index")
-    response = redirect(target, 303)
+    response = redirect(same_site_path(request.form.get("next", "")), 303)
     if lang in current_app.config["LANGUAGES"]:
         response.set_cookie("lang", lang, max_age=3 * 365 * 24 * 3600, samesite="Lax", httponly=True)
     return response
-
-
-def register_error_pages(app: Flask) -> None:
-    """Styled pages (or a short fragment for htmx) for the errors a user can meet."""
-
-    def handler(error):
-        code = getattr(error, "code", 500) or 500
-        if request.path.startswith("/api/"):
-            # API clients get JSON, never a page to parse.
-            return jsonify(
-                {"error": getattr(error, "name", "Error"), "message": getattr(error, "description", "")}
-            ), code
-        template = "_error.html" if is_htmx() else "error.html"
-        return render_template(template, code=code, error=error), code
-
-    for code in (400, 403, 404, 405, 409, 413, 422, 500):
-        app.register_error_handler(code, handler)

@@ -1,18 +1,17 @@
-"""Words for the state of a game, shared by the game page, the lists and the sheet."""
+"""Words for the state of a game, shared by the game page, the lists and the sheet.
+
+Registered as template globals by :mod:`.templating`; none of them scores or redacts."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from dataclasses import fields as dataclass_fields
 from typing import Any
 
-from flask import Flask
-from flask_babel import format_date, format_decimal, ngettext
+from flask_babel import format_decimal, ngettext
 from flask_babel import gettext as _
 
-from ..rules import GameResult, Option, Setup
-from ..rules.base import N_, format_counts
+from ..rules import GameResult, Option
+from ..rules.base import N_
 
 
 def side_names(players: Sequence[str], result: GameResult, seats: Sequence[int]) -> list[str]:
@@ -88,42 +87,6 @@ def round_text(kind, text: str, **params: Any) -> str:
     return _(ROUND_WORDS.get(kind.deal_word, {}).get(text, text), **params)
 
 
-def public_result(kind, result: GameResult) -> GameResult:
-    """``result`` as everybody may see it: while a game hides its scores (Hidden Secrets
-    before the end), its public figures only (``Game.public_export``), a figure
-    nobody may know yet being None (shown "?"), and no game-specific detail.
-    Every page showing a game's scores shows this, never the raw result.
-    """
-    if result.finished or not kind.hides_scores(result.setup) or isinstance(result, PublicResult):
-        return result
-    public = kind.public_export(result.setup, result) or {}
-    scores = public.get("scores", [d.scores for d in result.deals])
-    explanations = public.get("explanations", [d.explanations for d in result.deals])
-    running: list[int | None] = [0] * result.setup.n
-    deals = []
-    for deal, points, lines in zip(result.deals, scores, explanations, strict=True):
-        running = [None if t is None or p is None else t + p for t, p in zip(running, points, strict=True)]
-        deals.append(
-            replace(deal, scores=tuple(points), explanations=tuple(lines), totals=tuple(running), detail={})
-        )
-    setup = result.setup
-    setup = Setup(setup.players, public.get("options", setup.options), setup.first_dealer)
-    totals = public.get("totals", running if result.deals else result.totals)
-    fields = {f.name: getattr(result, f.name) for f in dataclass_fields(GameResult)}
-    fields.update(setup=setup, deals=tuple(deals), totals=tuple(totals))
-    return PublicResult(**fields)
-
-
-@dataclass(frozen=True)
-class PublicResult(GameResult):
-    """A :class:`GameResult` already made public by :func:`public_result` (its details are gone)."""
-
-    @property
-    def leaders(self) -> tuple[int, ...]:
-        # Nobody leads while a total is unknown: naming a leader would tell about it.
-        return () if None in self.totals else super().leaders
-
-
 def option_text(option: Option, value: Any) -> str:
     """An option's value in words, for the score sheet."""
     if value is None:
@@ -134,15 +97,3 @@ def option_text(option: Option, value: Any) -> str:
         if choice == value:
             return _(label)
     return format_decimal(value) if isinstance(value, int) else str(value)
-
-
-def init_app(app: Flask) -> None:
-    app.jinja_env.globals.update(
-        status_line=status_line,
-        round_text=round_text,
-        side_names=side_names,
-        join_names=join_names,
-        option_text=option_text,
-        format_date=format_date,
-        format_counts=format_counts,
-    )

@@ -25,45 +25,34 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import format_decimal
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from sqlalchemy import func, select
 
-from .. import backup, pdf, records, rules, service
+from .. import backup, pdf, read, records, rules, service
 from ..db import db
 from ..i18n import render
 from ..models import Game, Seat
-from ..rules import DealResult, FieldError, GameResult, InvalidFacts
-from .common import load_game, remember_key
-from .present import pair_name, public_result
+from ..rules import FieldError, InvalidFacts
+from .auth import game_route, role
+from .common import remember_key
+from .games import page_context
+from .templating import pdf_printer, pdf_unavailable
 
 bp = Blueprint("records", __name__, cli_group=None)
 bp.cli.add_command(backup.export_command)
 bp.cli.add_command(backup.import_command)
 
 PER_PAGE = 50
+MAX_PAGE = 10**6
 PAPERS = {"a4": "A4", "letter": "letter"}
 
 
 def visible(query):
-    """Leave out games their scorer deleted (where games can be deleted)."""
-    deleted = getattr(Game, "deleted_at", None)
-    return query if deleted is None else query.where(deleted.is_(None))
-
-
-def scored(games: Sequence[Game]) -> list[tuple[Game, GameResult]]:
-    """Each game with its result; a game no registered rules can score any more is left out."""
-    out = []
-    for game in games:
-        try:
-            # Hidden Secrets' scores stay hidden until the end (present.public_result).
-            out.append((game, public_result(service.game_rules(game), service.score(game))))
-        except (LookupError, InvalidFacts):
-            continue
-    return out
+    """Leave out games their scorer deleted."""
+    return query.where(Game.deleted_at.is_(None))
 
 
 def with_player(name: str):
@@ -72,36 +61,6 @@ def with_player(name: str):
 
 def known_names(limit: int = 300) -> list[str]:
     return list(db.session.scalars(select(Seat.name).distinct().order_by(Seat.name).limit(limit)))
-
-
-# -- things the templates use ----------------------------------------------------
-
-
-def side_label(players: Sequence[str], side: Sequence[int]) -> str:
-    return pair_name(players, side)
-
-
-@bp.app_template_global()
-def side_explanations(players: Sequence[str], deal: DealResult, side: Sequence[int]) -> list[str]:
-    """A side's explanations for one deal: one line, or one per partner when theirs differ."""
-    lines = [render(deal.explanations[s]) for s in side]
-    if len(set(lines)) == 1:
-        return lines[:1]
-    return [f"{players[s]}: {line}" for s, line in zip(side, lines, strict=True)]
-
-
-@bp.app_template_global()
-def running_chart_for(game: Game, result: GameResult) -> records.Chart | None:
-    """The chart of a game's running totals, one line per side, from its public record."""
-    # From the game itself: ``result`` may be the pages' public one already (present.public_result).
-    scores = service.export_record(game)["scores"]
-    players = game.players
-    return records.running_chart(
-        [side_label(players, side) for side in result.sides],
-        [records.running_totals(scores, side) for side in result.sides],
-        [deal.tiebreak for deal in result.deals],
-        number=format_decimal,
-    )
 
 
 def file_name(game: Game, extension: str) -> str:
@@ -124,7 +83,8 @@ def list_games() -> ResponseReturnValue:
     if kind not in rules.GAMES:
         kind = ""
     player = request.args.get("player", "").strip()
-    page = max(1, request.args.get("page", 1, type=int) or 1)
+    # A page past any real list is empty; the cap keeps the OFFSET within a database integer.
+    page = min(max(1, request.args.get("page", 1, type=int) or 1), MAX_PAGE)
     query = visible(select(Game)).where(Game.kind == kind if kind else Game.kind.in_(list(rules.GAMES)))
     if player:
         query = query.where(with_player(player))
@@ -132,7 +92,7 @@ def list_games() -> ResponseReturnValue:
     games = db.session.scalars(query).all()
     return render_template(
         "records/games.html",
-        items=scored(games[:PER_PAGE]),
+        items=[(game, view.result) for game, view in read.list_views(games[:PER_PAGE])],
         more=len(games) > PER_PAGE,
         page=page,
         kind=kind,
@@ -162,10 +122,10 @@ def show_player() -> ResponseReturnValue:
     if not name:
         return redirect(url_for(".list_players"), 303)
     query = visible(select(Game)).where(with_player(name)).order_by(Game.updated_at.desc())
-    items = scored(db.session.scalars(query).all())
+    items = read.list_views(db.session.scalars(query).all())
     if not items:
         abort(404)
-    played = [records.Played(g.id, g.kind, g.updated_at, tuple(g.players), result) for g, result in items]
+    played = [records.Played(g.id, g.kind, g.updated_at, tuple(g.players), view.result) for g, view in items]
     return render_template("records/player.html", stats=records.player_stats(name, played), games=rules.GAMES)
 
 
@@ -173,25 +133,25 @@ def show_player() -> ResponseReturnValue:
 
 
 @bp.get("/g/<game_id>/record.json")
-def export_json(game_id: str) -> ResponseReturnValue:
+@game_route()
+def export_json(game: Game) -> ResponseReturnValue:
     """The game record (JSON) as a file: what the import page reads back."""
-    game = load_game(game_id)
-    body = json.dumps(service.export_record(game), ensure_ascii=False, indent=1)
+    body = json.dumps(read.public_record(game), ensure_ascii=False, indent=1)
     return attachment(body + "\n", "application/json", file_name(game, "json"))
 
 
 @bp.get("/g/<game_id>/scores.csv")
-def export_csv(game_id: str) -> ResponseReturnValue:
+@game_route()
+def export_csv(game: Game) -> ResponseReturnValue:
     """One row per deal with each player's points, then the totals, as CSV."""
-    game = load_game(game_id)
-    rows = records.csv_rows(service.export_record(game), _("Deal"), _("Total"))
+    rows = records.csv_rows(read.public_record(game), _("Deal"), _("Total"))
     return attachment(records.csv_text(rows), "text/csv", file_name(game, "csv"))
 
 
 @bp.get("/g/<game_id>/sheet.pdf")
-def download_pdf(game_id: str) -> ResponseReturnValue:
+@game_route()
+def download_pdf(game: Game) -> ResponseReturnValue:
     """The printed score sheet as a PDF file (A4, or Letter with ?paper=letter)."""
-    game = load_game(game_id)
     chromium = pdf_printer()
     if chromium is None:
         flash(pdf_unavailable(), "error")
@@ -199,9 +159,7 @@ def download_pdf(game_id: str) -> ResponseReturnValue:
     paper = request.args.get("paper", "a4")
     html = render_template(
         "games/sheet_pdf.html",
-        game=game,
-        kind=service.game_rules(game),
-        result=public_result(service.game_rules(game), service.score(game)),
+        **page_context(game, read.game_view(game, role())),
         paper=PAPERS.get(paper, "A4"),
         stylesheet=Path(current_app.static_folder, "app.css").read_text(encoding="utf-8"),
     )
@@ -212,17 +170,6 @@ def download_pdf(game_id: str) -> ResponseReturnValue:
         flash(_("The PDF could not be made just now. Use Print and choose “Save as PDF”."), "error")
         return redirect(url_for("games.sheet", game_id=game.id), 303)
     return attachment(data, "application/pdf", file_name(game, "pdf"))
-
-
-@bp.app_template_global()
-def pdf_printer() -> str | None:
-    """The Chromium that prints PDF files here, or None (config ``PDF_CHROMIUM``; "" turns it off)."""
-    return pdf.find_chromium(current_app.config.get("PDF_CHROMIUM"))
-
-
-@bp.app_template_global()
-def pdf_unavailable() -> str:
-    return _("This server cannot make PDF files (it has no Chromium). Use Print and choose “Save as PDF”.")
 
 
 # -- import --------------------------------------------------------------------------
@@ -254,7 +201,7 @@ def read_record(upload) -> Any:
         ) from None
 
 
-def describe(errors: Sequence[FieldError], data: Any) -> str:
+def describe_problem(errors: Sequence[FieldError], data: Any) -> str:
     """The first problem of a refused record: where it is and the rule it breaks."""
     error = errors[0]
     message = render(error.message)
@@ -290,14 +237,13 @@ def import_game() -> ResponseReturnValue:
                     )
                 )
             try:
-                game_rules, setup, deals = service.parse_record(data)
+                game_rules, setup, deals, result = service.check_record(data)
             except InvalidFacts as exc:
-                raise ImportProblem(describe(exc.errors, data)) from None
+                raise ImportProblem(describe_problem(exc.errors, data)) from None
         except ImportProblem as exc:
             problem = str(exc)
         else:
             game, key = service.create_game(game_rules, setup, deals)
-            result = service.score(game)
             flash(_("Game imported: every score is recalculated by the rules."), "ok")
             if backup.totals_differ(data.get("totals"), result):
                 flash(

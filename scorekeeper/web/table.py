@@ -11,18 +11,14 @@
 
 from __future__ import annotations
 
-import hmac
 import json
 from typing import Any
 
-import segno
 from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     flash,
-    jsonify,
     make_response,
     redirect,
     render_template,
@@ -34,30 +30,18 @@ from flask_babel import format_datetime, format_timedelta, get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlalchemy import select
-from werkzeug.exceptions import NotFound
 
-from .. import service
+from .. import read, service
 from ..db import db
 from ..i18n import render
-from ..models import Change, Game, hash_key, utcnow
+from ..models import Change, Game, utcnow
 from ..rules import InvalidFacts
-from .common import (
-    DEVICE_COOKIE,
-    GAME_ID,
-    form_via,
-    is_htmx,
-    load_game,
-    presented_key,
-    require_edit,
-)
-from .games import game_context
-from .present import public_result
+from .auth import game_route, presented_key, role_for
+from .common import DEVICE_COOKIE, GAME_ID, form_via, load_game
+from .games import game_context, page_context
 
 bp = Blueprint("table", __name__, url_prefix="/g")
 
-# How often (seconds) an open game page asks whether the game changed (htmx polling);
-# the app's LIVE_POLL_SECONDS changes it.
-POLL_SECONDS = 3
 MAX_ID = 2**31 - 1
 
 
@@ -81,20 +65,18 @@ def live(game_id: str) -> ResponseReturnValue:
         # 286 tells htmx to stop polling; the notice takes the region's place.
         notice = Markup.escape(_("This game was deleted."))
         return f'<p id="{part}" class="flash flash-error" role="status">{notice}</p>', 286
-    key = presented_key()
-    editable = bool(key) and hmac.compare_digest(hash_key(key), row.edit_key_hash)
-    etag = live_etag_value(game_id, row.version, editable, part)
+    # The role from the row alone: an unchanged game answers 304 without loading or scoring it.
+    viewer = role_for(row.edit_key_hash)
+    etag = live_etag_value(game_id, row.version, viewer.editable, part)
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
     else:
         game = load_game(game_id)
-        result = service.score(game)
+        view = read.game_view(game, viewer)
         if part == "board":
-            shown = public_result(service.game_rules(game), result)  # hidden scores stay hidden
-            context = {"game": game, "kind": service.game_rules(game), "result": shown, "editable": editable}
-            html = render_template("games/_board.html", follow_board=True, **context)
+            html = render_template("games/_board.html", follow_board=True, **page_context(game, view))
         else:
-            html = render_template("games/_live.html", **game_context(game, result))
+            html = render_template("games/_live.html", **game_context(game, view))
         response = make_response(html)
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
@@ -102,28 +84,10 @@ def live(game_id: str) -> ResponseReturnValue:
     return response
 
 
-def qr_svg(url: str, title: str = "") -> Markup:
-    """``url`` as a QR code: an inline SVG drawn on the server (no image request, no third party)."""
-    code = segno.make(url, error="m", micro=False)
-    return Markup(
-        code.svg_inline(
-            scale=1,
-            border=4,
-            dark="#000",
-            light="#fff",
-            omitsize=True,
-            svgclass="qr",
-            lineclass=None,
-            title=title,
-        )
-    )
-
-
 @bp.get("/<game_id>/handover")
-def handover(game_id: str) -> ResponseReturnValue:
+@game_route(scorer=True)
+def handover(game: Game) -> ResponseReturnValue:
     """The scoring link (with the key) as a QR code: the phone that scans it can score this game."""
-    game = load_game(game_id)
-    require_edit(game)
     link = url_for("games.show", game_id=game.id, key=presented_key(), _external=True)
     response = make_response(
         render_template("games/handover.html", game=game, kind=service.game_rules(game), link=link)
@@ -167,7 +131,7 @@ def diff_text(before: Any, after: Any) -> str:
     return " · ".join(parts) or _("nothing")
 
 
-def describe(change: Change) -> tuple[str, str]:
+def describe_change(change: Change) -> tuple[str, str]:
     """What a change did, as a title and a detail line."""
     n = (change.deal_index or 0) + 1
     kind = change.kind
@@ -202,7 +166,7 @@ def history_context(game: Game) -> dict[str, Any]:
     this_device = request.cookies.get(DEVICE_COOKIE)
     entries = []
     for change in changes:
-        title, detail = describe(change)
+        title, detail = describe_change(change)
         entries.append(
             {
                 "change": change,
@@ -219,10 +183,9 @@ def history_context(game: Game) -> dict[str, Any]:
 
 
 @bp.get("/<game_id>/history")
-def history(game_id: str) -> ResponseReturnValue:
+@game_route(scorer=True, deleted=True)
+def history(game: Game) -> ResponseReturnValue:
     """Every change to the game, newest first, for its scorer."""
-    game = load_game(game_id, deleted=True)
-    require_edit(game)
     response = make_response(render_template("games/history.html", **history_context(game)))
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -234,15 +197,14 @@ def history_conflict(game: Game, message: str) -> ResponseReturnValue:
 
 
 @bp.post("/<game_id>/changes/<int:change_id>/undo")
-def undo(game_id: str, change_id: int) -> ResponseReturnValue:
+@game_route(scorer=True, deleted=True)
+def undo(game: Game, change_id: int) -> ResponseReturnValue:
     """Undo one change: what it replaced is put back, through the same checks as any write."""
-    game = load_game(game_id, deleted=True)
-    require_edit(game)
     via = form_via()
     change = service.find_change(game, change_id) if change_id <= MAX_ID else None
     if change is None:
         abort(404)
-    title, _detail = describe(change)
+    title, _detail = describe_change(change)
     try:
         service.undo(game, change, via)
     except service.AlreadyDone:
@@ -269,10 +231,9 @@ def undo(game_id: str, change_id: int) -> ResponseReturnValue:
 
 
 @bp.post("/<game_id>/delete")
-def delete_game(game_id: str) -> ResponseReturnValue:
+@game_route(scorer=True)
+def delete_game(game: Game) -> ResponseReturnValue:
     """Delete the game (its scorer can restore it from its page or history)."""
-    game = load_game(game_id)
-    require_edit(game)
     via = form_via()
     try:
         service.delete_game(game, via)
@@ -288,10 +249,9 @@ def delete_game(game_id: str) -> ResponseReturnValue:
 
 
 @bp.post("/<game_id>/restore")
-def restore_game(game_id: str) -> ResponseReturnValue:
+@game_route(scorer=True, deleted=True)
+def restore_game(game: Game) -> ResponseReturnValue:
     """Bring a deleted game back."""
-    game = load_game(game_id, deleted=True)
-    require_edit(game)
     via = form_via()
     try:
         service.restore_game(game, via)
@@ -305,31 +265,6 @@ def restore_game(game_id: str) -> ResponseReturnValue:
     return redirect(url_for("games.show", game_id=game.id), 303)
 
 
-@bp.app_errorhandler(service.DealGone)
-@bp.app_errorhandler(service.GameGone)
-def gone(error: LookupError) -> ResponseReturnValue:
-    """A deal or game that went away while a write was on its way: 404, as if it never was."""
-    if request.path.startswith("/api/"):
-        return jsonify({"error": "Not Found", "message": "This game or deal is not there any more."}), 404
-    template = "_error.html" if is_htmx() else "error.html"
-    return render_template(template, code=404, error=NotFound()), 404
-
-
-@bp.app_template_global()
-def write_token() -> str:
-    """A new submission token for a form that changes a game."""
-    return service.new_token(16)
-
-
-@bp.app_template_global()
 def live_etag(game: Game, editable: bool, part: str) -> str:
     """The ETag a followed region was rendered at (``data-etag``; app.js sends it back as If-None-Match)."""
     return 'W/"' + live_etag_value(game.id, game.version, bool(editable), part) + '"'
-
-
-@bp.app_template_global()
-def poll_trigger() -> str:
-    return f"every {current_app.config.get('LIVE_POLL_SECONDS', POLL_SECONDS)}s"
-
-
-bp.add_app_template_global(qr_svg, "qr_svg")

@@ -554,10 +554,10 @@ def test_after_the_last_turn_everything_is_public(client, app):
     assert "Values of the secrets" in page and set(leaks(page)) == set(SECRET_FIGURES)
 
 
-def test_public_result_redacts_only_hidden_unfinished_games(app):
+def test_the_read_side_redacts_only_hidden_unfinished_games(app):
     from scorekeeper import rules
+    from scorekeeper.read import redact as public_result
     from scorekeeper.rules.base import check_setup, play
-    from scorekeeper.web.present import public_result
 
     kind = rules.get("secrets")
     _errors, plain = check_setup(kind, NAMES[:3], {"spies_may_stay": True}, 0)

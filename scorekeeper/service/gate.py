@@ -1,17 +1,17 @@
-"""Reading and changing games: the one place the web pages and the JSON API share.
+"""The write gate: every change to a game passes through ``_write``.
 
-Every change is checked by replaying the whole game through the rules
-before anything is written, so a refused entry leaves the record as it was.
+One place for the version check (no lost update), the idempotency token (no
+double deal) and the history (what changed, when, from which device; undo
+reads it back). A change is judged by replaying the whole game through the
+rules before anything is written, so a refused entry leaves the record as it was.
 """
 
 from __future__ import annotations
 
 import copy
 import random
-import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,86 +20,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import ObjectDeletedError
 
-from . import rules
-from .db import db
-from .models import Change, Deal, Game, Seat, hash_key, utcnow
-from .rules import FieldError, GameResult, InvalidFacts, Setup, msg
-from .rules.base import N_, check_setup
-
-FORMAT = "scorekeeper-game/1"
-
-
-class RecordError(InvalidFacts):
-    """A game record (import or API body) that cannot be accepted."""
-
-
-def new_token(nbytes: int) -> str:
-    return secrets.token_urlsafe(nbytes)
-
-
-def game_rules(game: Game) -> rules.Game:
-    found = rules.get(game.kind)
-    if found is None:  # a game kind removed from the registry: nothing can score it
-        raise LookupError(game.kind)
-    return found
-
-
-def setup_of(game: Game) -> Setup:
-    return Setup(tuple(game.players), dict(game.options), game.first_dealer)
-
-
-def score(game: Game, deals: Sequence[Mapping[str, Any]] | None = None) -> GameResult:
-    """The derived state of ``game``, or of ``game`` with other deals in its place."""
-    if deals:
-        # A set-up finished after creation (Hidden Secrets' allotments, see set_options)
-        # takes no deal until the rules accept it whole.
-        errors = game_rules(game).check_setup(setup_of(game))
-        if errors:
-            raise InvalidFacts(errors)
-    return rules.play(game_rules(game), setup_of(game), game.facts if deals is None else deals)
-
-
-def parse_record(data: Any, waiting_ok: bool = False) -> tuple[rules.Game, Setup, list[dict[str, Any]]]:
-    """Check a whole game record; raise :class:`RecordError` naming the first problems.
-
-    ``waiting_ok``: a record with no deal may still wait for its waiting seats' parts
-    of the set-up (a backup of a Hidden Secrets game before its allotments are in).
-    """
-    if not isinstance(data, Mapping):
-        raise RecordError([FieldError("format", msg(N_("A game record must be a JSON object.")))])
-    if data.get("format", FORMAT) != FORMAT:
-        raise RecordError(
-            [FieldError("format", msg(N_("Only “{format}” records can be read."), format=FORMAT))]
-        )
-    game = rules.get(data.get("game")) if isinstance(data.get("game"), str) else None
-    if game is None:
-        raise RecordError(
-            [FieldError("game", msg(N_("Unknown game; known games: {games}."), games=", ".join(rules.GAMES)))]
-        )
-    waiting_ok = waiting_ok and not data.get(game.record_key)
-    errors, setup = check_setup(
-        game, data.get("players"), data.get("options"), data.get("first_dealer"), waiting_ok
-    )
-    if errors:
-        raise RecordError(errors)
-    for seat, name in enumerate(setup.players):
-        if "\x00" in name:  # never typed, and no database text can hold it
-            raise RecordError(
-                [FieldError("players", msg(N_("A name cannot contain a NUL character.")), seat=seat)]
-            )
-    deals = data.get(game.record_key, [])
-    if not isinstance(deals, list):
-        raise RecordError([FieldError(game.record_key, msg(N_("This must be a list.")))])
-    try:
-        rules.play(game, setup, deals)
-    except InvalidFacts as exc:
-        raise RecordError(exc.errors) from None
-    return game, setup, copy.deepcopy(deals)
-
-
-# ---- Writes. Every change to a game passes through ``_write``: one place for the
-# version check (no lost update), the idempotency token (no double deal) and
-# the history (what changed, when, from which device; undo reads it back).
+from .. import rules
+from ..db import db
+from ..models import Change, Deal, Game, Seat, hash_key, utcnow
+from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
+from ..rules.base import N_, check_setup
+from .record import game_rules, new_token, score, score_appended
 
 
 @dataclass(frozen=True)
@@ -152,9 +78,10 @@ class CannotUndo(Exception):
 RETRIES = 24
 
 Plan = tuple[Any, Callable[[], Change]]
-Planner = Callable[[], Plan]
-# The highest deal position the game's history has used, read by ``_guard`` for the write in progress.
-_history_top: ContextVar[int | None] = ContextVar("_history_top", default=None)
+# The result of a game as stored at its current version.
+Stored = Callable[[Game], GameResult]
+# A planner gets the highest deal position the game's history has used (read by ``_guard``).
+Planner = Callable[[int | None], Plan]
 
 
 class _Raced(Exception):
@@ -207,13 +134,13 @@ def _claim(game: Game) -> None:
 def _write(game: Game, via: Via | None, plan: Planner, deleted_ok: bool = False) -> Any:
     """Judge ``plan`` on the game as stored, then apply it and record it, exactly once.
 
-    ``plan()`` checks the change against the rules (raising what refuses it)
+    ``plan(top)`` checks the change against the rules (raising what refuses it)
     and returns the result to hand back and the function that applies it.
     """
     via = via or Via()
     for attempt in range(RETRIES):
-        _history_top.set(_guard(game, via, deleted_ok))
-        result, apply = plan()
+        top = _guard(game, via, deleted_ok)
+        result, apply = plan(top)
         try:
             _claim(game)
             change = apply()
@@ -269,13 +196,12 @@ def create_game(
     return game, key
 
 
-def _next_position(game: Game) -> int:
+def _next_position(game: Game, top: int | None) -> int:
     """A position no deal of this game has had: a deleted deal's place stays free for its undo.
 
-    The highest position in the history was read by ``_guard`` before the
-    version was claimed: a change recorded since would have made the claim fail.
+    ``top``, the highest position in the history, was read by ``_guard`` before
+    the version was claimed: a change recorded since would have made the claim fail.
     """
-    top = _history_top.get()
     used = [d.position for d in game.deals] + ([top] if top is not None else [])
     return max(used, default=-1) + 1
 
@@ -286,11 +212,11 @@ def _deal_at(game: Game, k: int) -> Deal:
     return game.deals[k]
 
 
-def _plan_append(game: Game, facts: dict[str, Any]) -> Plan:
-    result = score(game, [*game.facts, facts])
+def _plan_append(game: Game, facts: dict[str, Any], top: int | None, stored: Stored) -> Plan:
+    result = score_appended(game, stored(game), facts)
 
     def apply() -> Change:
-        position = _next_position(game)
+        position = _next_position(game, top)
         game.deals.append(Deal(position=position, facts=copy.deepcopy(facts)))
         game.draft = None  # the half-entered deal is now a whole one
         return Change(kind="append", deal_index=len(game.deals) - 1, position=position, after=facts)
@@ -362,37 +288,43 @@ def _plan_game_deleted(game: Game, deleted: bool) -> Plan:
     return None, apply
 
 
-def append_deal(game: Game, facts: Mapping[str, Any], via: Via | None = None) -> GameResult:
-    """Add the next deal; raise :class:`InvalidFacts` (deal index set) and change nothing if refused."""
+def append_deal(
+    game: Game, facts: Mapping[str, Any], via: Via | None = None, stored: Stored = score
+) -> GameResult:
+    """Add the next deal; raise :class:`InvalidFacts` (deal index set) and change nothing if refused.
+
+    ``stored(game)``: the game's result as stored (the read side's, scored once per version);
+    the new deal is scored on from it, not by replaying the game.
+    """
     facts = copy.deepcopy(dict(facts))
-    return _write(game, via, lambda: _plan_append(game, facts))
+    return _write(game, via, lambda top: _plan_append(game, facts, top, stored))
 
 
 def save_draft(game: Game, draft: Mapping[str, Any] | None, via: Via | None = None) -> None:
     """Keep (or with None, drop) the next deal's half-entered facts, checked by the caller."""
     kept = copy.deepcopy(dict(draft)) if draft is not None else None
-    _write(game, via, lambda: _plan_draft(game, kept))
+    _write(game, via, lambda top: _plan_draft(game, kept))
 
 
 def replace_deal(game: Game, k: int, facts: Mapping[str, Any], via: Via | None = None) -> GameResult:
     """Correct deal ``k``; every later deal is rescored and must still be legal."""
     facts = copy.deepcopy(dict(facts))
-    return _write(game, via, lambda: _plan_replace(game, k, facts))
+    return _write(game, via, lambda top: _plan_replace(game, k, facts))
 
 
 def delete_deal(game: Game, k: int, via: Via | None = None) -> GameResult:
     """Remove deal ``k``; refused when a later deal would become illegal."""
-    return _write(game, via, lambda: _plan_delete(game, k))
+    return _write(game, via, lambda top: _plan_delete(game, k))
 
 
 def delete_game(game: Game, via: Via | None = None) -> None:
     """Delete the game: it leaves the lists, and its scorer can restore it (undo)."""
-    _write(game, via, lambda: _plan_game_deleted(game, True))
+    _write(game, via, lambda top: _plan_game_deleted(game, True))
 
 
 def restore_game(game: Game, via: Via | None = None) -> None:
     """Bring a deleted game back."""
-    _write(game, via, lambda: _plan_game_deleted(game, False), deleted_ok=True)
+    _write(game, via, lambda top: _plan_game_deleted(game, False), deleted_ok=True)
 
 
 def set_options(
@@ -410,7 +342,7 @@ def set_options(
     """
     kind = game_rules(game)
 
-    def plan() -> Plan:
+    def plan(top: int | None) -> Plan:
         options = revise(copy.deepcopy(dict(game.options)))
         errors, _checked = check_setup(kind, game.players, options, game.first_dealer, not game.deals)
         if errors:
@@ -426,124 +358,27 @@ def set_options(
     return _write(game, via, plan)
 
 
-def history(game: Game) -> list[Change]:
-    """Every change to the game, newest first."""
-    return list(
-        db.session.scalars(select(Change).where(Change.game_id == game.id).order_by(Change.id.desc()))
-    )
+def set_allotment(game: Game, seat: int, row: list[Any], via: Via | None = None) -> GameResult:
+    """Hidden Secrets: store ``seat``'s allotment (his ten values), only before turn 1.
 
+    Raises :class:`InvalidFacts` naming the field: the rules' refusal of the row,
+    or the allotments being fixed once a turn is resolved.
+    """
 
-def latest_change(game: Game) -> Change | None:
-    return db.session.scalar(
-        select(Change).where(Change.game_id == game.id).order_by(Change.id.desc()).limit(1)
-    )
+    def revise(options: dict[str, Any]) -> dict[str, Any]:
+        if game.deals:
+            raise InvalidFacts(
+                [
+                    FieldError(
+                        "values", msg(N_("The allotments are fixed once turn 1 is resolved.")), seat=seat
+                    )
+                ]
+            )
+        n = len(game.players)
+        values = options.get("values")
+        values = list(values) if isinstance(values, list) and len(values) == n else [None] * n
+        values[seat] = row
+        options["values"] = values
+        return options
 
-
-def find_change(game: Game, change_id: int) -> Change | None:
-    change = db.session.get(Change, change_id)
-    return change if change is not None and change.game_id == game.id else None
-
-
-def _check_undoable(game: Game, change: Change) -> None:
-    """Refuse (:class:`CannotUndo`) unless the game still holds what ``change`` wrote."""
-    if change.kind in ("delete_game", "restore_game"):
-        if (game.deleted_at is not None) != (change.kind == "delete_game"):
-            raise CannotUndo(change.id)
-        return
-    if game.deleted_at is not None:
-        raise GameGone(game.id)
-    positions = {d.position: d for d in game.deals}
-    if change.kind in ("append", "restore", "replace"):
-        deal = positions.get(change.position)
-        if deal is None or deal.facts != change.after:
-            raise CannotUndo(change.id)
-    elif change.kind == "delete":
-        if change.position in positions:
-            raise CannotUndo(change.id)
-    elif change.kind == "draft":
-        if game.draft != change.after:
-            raise CannotUndo(change.id)
-    else:  # a game's creation is undone by deleting the game
-        raise CannotUndo(change.id)
-
-
-def can_undo(game: Game, change: Change) -> bool:
-    """Whether ``change`` can still be undone as it was (the rules may still refuse the result)."""
-    try:
-        _check_undoable(game, change)
-    except (CannotUndo, GameGone):
-        return False
-    return True
-
-
-def _undo_plan(game: Game, change: Change) -> Plan:
-    """How to put back what ``change`` replaced, through the same plans as any other write."""
-    _check_undoable(game, change)
-    if change.kind in ("delete_game", "restore_game"):
-        return _plan_game_deleted(game, change.kind == "restore_game")
-    if change.kind == "delete":
-        return _plan_restore(game, change.position, copy.deepcopy(change.before))
-    if change.kind == "draft":
-        return _plan_draft(game, copy.deepcopy(change.before))
-    k = next(k for k, d in enumerate(game.deals) if d.position == change.position)
-    if change.kind == "replace":
-        return _plan_replace(game, k, copy.deepcopy(change.before))
-    return _plan_delete(game, k)  # an appended or restored deal
-
-
-def undo(game: Game, change: Change, via: Via | None = None) -> Any:
-    """Put back what ``change`` replaced, as a new change (so an undo can itself be undone)."""
-    change_id = change.id
-
-    def plan() -> Plan:
-        current = find_change(game, change_id)
-        if current is None:
-            raise CannotUndo(change_id)
-        result, apply = _undo_plan(game, current)
-
-        def apply_undo() -> Change:
-            made = apply()
-            made.undoes = change_id
-            return made
-
-        return result, apply_undo
-
-    return _write(game, via, plan, deleted_ok=True)
-
-
-def export_record(game: Game, result: GameResult | None = None, translate=None) -> dict[str, Any]:
-    """The game record of the spec: the input facts plus every derived field."""
-    result = result or score(game)
-    kind = game_rules(game)
-    render = (lambda m: m.render(translate)) if translate else (lambda m: m.render())
-    record = {
-        "format": FORMAT,
-        "game": game.kind,
-        "options": dict(game.options),
-        "players": game.players,
-        "first_dealer": game.first_dealer,
-        kind.record_key: game.facts,
-        "id": game.id,
-        "scores": [list(d.scores) for d in result.deals],
-        "explanations": [[render(x) for x in d.explanations] for d in result.deals],
-        "totals": list(result.totals),
-        "next_dealer": result.next_dealer,
-        "finished": result.finished,
-        "winners": list(result.winners),
-        "tiebreak": result.tiebreak,
-    }
-    if kind.hides_scores(result.setup) and not result.finished:
-        # Private facts (Hidden Secrets' values) stay out of the public record until the end.
-        record.update(rendered(kind.public_export(result.setup, result) or {}, render))
-    return record
-
-
-def rendered(value: Any, render) -> Any:
-    """``value`` with every :class:`Msg` inside it turned into text."""
-    if isinstance(value, rules.Msg):
-        return render(value)
-    if isinstance(value, Mapping):
-        return {k: rendered(v, render) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [rendered(v, render) for v in value]
-    return value
+    return set_options(game, revise, via)

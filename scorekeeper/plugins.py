@@ -1,0 +1,74 @@
+"""The games as the web sees them: one explicit entry per game, next to the pure rules.
+
+Each :class:`Plugin` names the game's rules, its entry form, its templates'
+folder and its optional steps: a set-up finished after creation (Hidden
+Secrets' allotments), deals entered in steps (a kept draft), its own turn
+reports, and private per-seat pages. Views ask the plugin; they never probe
+a form or the rules with ``getattr``/``hasattr``.
+
+Adding a game: its rules (a module listed in ``rules.GAMES``), its entry form
+and templates, and one entry in :data:`PLUGINS` naming them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import rules
+from .forms import AbracadabraEntry, EuchreEntry, RulesForm, SecretAgentEntry, SecretsEntry, SpadesEntry
+from .forms.secrets import setup_later as secrets_setup_later
+from .rules import GameResult, Setup
+from .rules.secrets import is_hidden, turn_reports
+
+SetupLater = Callable[[rules.Game, Any, Mapping[str, Any], Any], Setup | None]
+Reports = Callable[[Setup, GameResult, int | None], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Plugin:
+    key: str
+    rules: rules.Game
+    entry_form: type[RulesForm]
+    # Folder of the game's own templates (_entry, _status, _scoreboard, _deal...).
+    templates: str
+    # A set-up that the new-game form may leave unfinished, completed on the game page.
+    setup_later: SetupLater | None = None
+    # Deals entered in steps: the form keeps a draft (POST /g/<id>/draft).
+    drafts: bool = False
+    # The game's own turn reports: public ones (seat None) or one seat's private ones.
+    reports: Reports | None = None
+    # Per-seat private pages (links, allotments) for games set up this way.
+    private_pages: Callable[[Setup], bool] | None = None
+
+    def has_private_pages(self, setup: Setup) -> bool:
+        return self.private_pages is not None and self.private_pages(setup)
+
+
+def _plugin(key: str, entry_form: type[RulesForm], **steps: Any) -> Plugin:
+    found = rules.get(key)
+    assert found is not None, f"{key} is not in rules.GAMES"
+    return Plugin(key=key, rules=found, entry_form=entry_form, templates=f"games/{key}/", **steps)
+
+
+PLUGINS: dict[str, Plugin] = {
+    plugin.key: plugin
+    for plugin in (
+        _plugin("secret_agent", SecretAgentEntry),
+        _plugin("euchre", EuchreEntry),
+        _plugin("spades", SpadesEntry, drafts=True),
+        _plugin(
+            "secrets",
+            SecretsEntry,
+            setup_later=secrets_setup_later,
+            reports=turn_reports,
+            private_pages=is_hidden,
+        ),
+        _plugin("abracadabra", AbracadabraEntry, drafts=True),
+    )
+}
+
+
+def get(key: str) -> Plugin | None:
+    return PLUGINS.get(key)

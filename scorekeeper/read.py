@@ -1,0 +1,285 @@
+"""The read side: the one way every page, answer, export and chart sees a game.
+
+:func:`game_view` loads nothing and scores at most once per game version per
+request: it hands out a frozen :class:`GameView` for a viewer's :class:`Role`,
+already redacted. Redaction of hidden values (Hidden Secrets before the end)
+happens here and nowhere else: a page that shows a view cannot leak.
+
+:func:`build_view` is the cacheable part: a pure function of the game's
+stored facts, which ``(game id, version)`` stand for, and the role. Within a
+request the results are memoised on ``flask.g``; a shared cache (for example
+Flask-Caching keyed on ``(game_id, version, role)``) can sit behind
+:func:`game_view` without changing any caller. Views hold no ORM row, so they
+pickle.
+
+Lists read through :func:`list_views`, one replay per listed game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from dataclasses import fields as dataclass_fields
+from typing import Any
+
+from flask import g, has_app_context
+
+from . import plugins, rules, service
+from .models import Game
+from .rules import GameResult, InvalidFacts, Setup
+
+
+@dataclass(frozen=True)
+class Role:
+    """Who is looking: the scorer (holds the edit key), a viewer, or one seat with its private link."""
+
+    name: str
+    seat: int | None = None
+
+    @property
+    def editable(self) -> bool:
+        return self.name == "scorer"
+
+
+SCORER = Role("scorer")
+VIEWER = Role("viewer")
+
+
+def seat_role(seat: int) -> Role:
+    return Role("seat", seat)
+
+
+@dataclass(frozen=True)
+class ChartSeries:
+    """The running-totals chart's data: per side its totals from 0 through the last deal.
+
+    A total nobody may know yet is None, and so is every later one: the chart
+    draws only what is public (never a false zero for a hidden value).
+    """
+
+    sides: tuple[tuple[int, ...], ...]
+    totals: tuple[tuple[int | None, ...], ...]
+    tiebreak: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class Status:
+    finished: bool
+    tiebreak: bool
+    deals: int
+    planned: int | None
+    next_dealer: int | None
+    winners: tuple[int, ...]
+    leaders: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameView:
+    """One game as one viewer may see it. Every field is already public for ``role``."""
+
+    game_id: str
+    version: int
+    kind: str
+    rules: rules.Game
+    role: Role
+    players: tuple[str, ...]
+    result: GameResult  # public for this role: hidden figures are None, details dropped
+    chart: ChartSeries
+    # The game's own turn reports (Secrets): the public ones, or a seat's private ones.
+    reports: Mapping[str, Any] | None
+    waiting: tuple[int, ...]  # seats whose part of the set-up is still to come
+    status: Status
+
+    @property
+    def editable(self) -> bool:
+        return self.role.editable
+
+    @property
+    def finished(self) -> bool:
+        return self.result.finished
+
+    @property
+    def waiting_names(self) -> list[str]:
+        return [self.players[s] for s in self.waiting]
+
+
+# -- scoring, once per version per request --------------------------------------------
+
+
+def _memo(name: str) -> dict:
+    if not has_app_context():
+        return {}
+    memo = g.get(name)
+    if memo is None:
+        memo = {}
+        setattr(g, name, memo)
+    return memo
+
+
+def full_result(game: Game) -> GameResult:
+    """The game's unredacted result, scored once per version per request.
+
+    For the write side's checks only (a draft judged against the rules): never shown.
+    """
+    key = (game.id, game.version)
+    memo = _memo("read_results")
+    if key not in memo:
+        memo[key] = service.score(game)
+    return memo[key]
+
+
+def state_before(game: Game, k: int) -> Any:
+    """The rules' state before deal ``k`` (None: the start), for the scorer's entry form only."""
+    if k <= 0:
+        return None
+    return full_result(game).deals[k - 1].state
+
+
+def remember(game: Game, result: GameResult | None) -> None:
+    """A write scored the game at its new version already: reads in this request reuse that."""
+    if isinstance(result, GameResult):
+        _memo("read_results")[(game.id, game.version)] = result
+
+
+def game_view(game: Game, role: Role = VIEWER) -> GameView:
+    """The game as ``role`` sees it, memoised on ``(game id, version, role)`` within the request."""
+    key = (game.id, game.version, role)
+    memo = _memo("read_views")
+    if key not in memo:
+        memo[key] = build_view(game, role, full_result(game))
+    return memo[key]
+
+
+def build_view(game: Game, role: Role, result: GameResult) -> GameView:
+    """The pure, cacheable part: the view of ``result`` (the game's facts scored) for ``role``."""
+    kind = service.game_rules(game)
+    public = redact(kind, result)
+    plugin = plugins.get(game.kind)
+    seat = role.seat if role.name == "seat" else None
+    waiting = tuple(kind.waiting_seats(result.setup.options, result.setup.n))
+    reports = plugin.reports(result.setup, result, seat) if plugin and plugin.reports else None
+    return GameView(
+        game_id=game.id,
+        version=game.version,
+        kind=game.kind,
+        rules=kind,
+        role=role,
+        players=tuple(game.players),
+        result=public,
+        chart=chart_series(public),
+        reports=reports,
+        waiting=waiting,
+        status=Status(
+            finished=public.finished,
+            tiebreak=public.tiebreak,
+            deals=len(public.deals),
+            planned=kind.planned_deals(result.setup),
+            next_dealer=public.next_dealer,
+            winners=public.winners,
+            leaders=public.leaders,
+        ),
+    )
+
+
+def list_views(games: Iterable[Game]) -> list[tuple[Game, GameView]]:
+    """Each listed game with its public view, one replay each; a game no rules can score is left out.
+
+    The one door for lists (home, games, players): a per-game summary table can replace the replays here.
+    """
+    out = []
+    for game in games:
+        try:
+            out.append((game, game_view(game, VIEWER)))
+        except (LookupError, InvalidFacts):
+            continue
+    return out
+
+
+# -- redaction: here and only here ----------------------------------------------------
+
+
+def redact(kind: rules.Game, result: GameResult) -> GameResult:
+    """``result`` as everybody may see it: while a game hides its scores (Hidden Secrets
+    before the end), its public figures only (``Game.public_export``), a figure
+    nobody may know yet being None (shown "?"), and no game-specific detail.
+    """
+    if result.finished or not kind.hides_scores(result.setup) or isinstance(result, PublicResult):
+        return result
+    public = kind.public_export(result.setup, result) or {}
+    scores = public.get("scores", [d.scores for d in result.deals])
+    explanations = public.get("explanations", [d.explanations for d in result.deals])
+    running: list[int | None] = [0] * result.setup.n
+    deals = []
+    for deal, points, lines in zip(result.deals, scores, explanations, strict=True):
+        running = [None if t is None or p is None else t + p for t, p in zip(running, points, strict=True)]
+        deals.append(
+            replace(
+                deal,
+                scores=tuple(points),
+                explanations=tuple(lines),
+                totals=tuple(running),
+                detail={},
+                state=None,
+            )
+        )
+    setup = result.setup
+    setup = Setup(setup.players, public.get("options", setup.options), setup.first_dealer)
+    totals = public.get("totals", running if result.deals else result.totals)
+    fields = {f.name: getattr(result, f.name) for f in dataclass_fields(GameResult)}
+    fields.update(setup=setup, deals=tuple(deals), totals=tuple(totals), state=None)
+    return PublicResult(**fields)
+
+
+@dataclass(frozen=True)
+class PublicResult(GameResult):
+    """A :class:`GameResult` already made public by :func:`redact` (its details are gone)."""
+
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        # Nobody leads while a total is unknown: naming a leader would tell about it.
+        return () if None in self.totals else super().leaders
+
+
+def chart_series(public: GameResult) -> ChartSeries:
+    """Per side its running totals from 0, from the public result: unknown stays unknown."""
+    totals = []
+    for side in public.sides:
+        line: list[int | None] = [0]
+        for deal in public.deals:
+            last, points = line[-1], deal.scores[side[0]]
+            line.append(None if last is None or points is None else last + points)
+        totals.append(tuple(line))
+    return ChartSeries(tuple(public.sides), tuple(totals), tuple(d.tiebreak for d in public.deals))
+
+
+# -- the public record (API, JSON and CSV exports, backups) -----------------------------
+
+
+def public_record(
+    game: Game, result: GameResult | None = None, render: Callable[[Any], str] | None = None
+) -> dict[str, Any]:
+    """The game record of the spec as anyone may read it: the full record, with the
+    game's public figures in place of hidden ones until the end."""
+    result = result or full_result(game)
+    render = render or (lambda m: m.render())
+    record = service.full_record(game, result, render)
+    kind = service.game_rules(game)
+    if kind.hides_scores(result.setup) and not result.finished:
+        # Private facts (Hidden Secrets' values) stay out of the public record until the end.
+        record.update(rendered(kind.public_export(result.setup, result) or {}, render))
+    return record
+
+
+def rendered(value: Any, render: Callable[[Any], str]) -> Any:
+    """``value`` with every :class:`Msg` inside it turned into text."""
+    if isinstance(value, rules.Msg):
+        return render(value)
+    if isinstance(value, Mapping):
+        return {k: rendered(v, render) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [rendered(v, render) for v in value]
+    return value
+
+
+def seats_of(view: GameView, seats: Sequence[int]) -> list[str]:
+    return [view.players[s] for s in seats]

@@ -1,0 +1,116 @@
+"""Every template global, registered in one place.
+
+None of them scores, redacts or queries: what a page shows of a game comes
+in its context as a :class:`~scorekeeper.read.GameView` (``view``), already
+scored once and redacted for the viewer. These only put it into words and shapes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flask import Flask, current_app
+from flask_babel import format_date, format_decimal
+from flask_babel import gettext as _
+from markupsafe import Markup
+
+from .. import pdf, records
+from ..i18n import render
+from ..read import GameView
+from ..rules import DealResult
+from ..rules.base import format_counts
+from ..rules.cards import SUIT_MARKS
+from ..rules.secrets import HIDDEN_SECRETS, OUTCOME_NAMES, SPIES, SPY_NAMES
+from ..service import new_token
+from .present import join_names, option_text, pair_name, round_text, side_names, status_line
+
+# How often (seconds) an open game page asks whether the game changed (htmx polling);
+# the app's LIVE_POLL_SECONDS changes it.
+POLL_SECONDS = 3
+# Secrets' spies are named after the suits: each shows its suit's mark.
+SPY_MARKS = {spy: SUIT_MARKS[spy[0].upper()] for spy in SPIES}
+
+
+def side_explanations(players: Sequence[str], deal: DealResult, side: Sequence[int]) -> list[str]:
+    """A side's explanations for one deal: one line, or one per partner when theirs differ."""
+    lines = [render(deal.explanations[s]) for s in side]
+    if len(set(lines)) == 1:
+        return lines[:1]
+    return [f"{players[s]}: {line}" for s, line in zip(side, lines, strict=True)]
+
+
+def running_chart(view: GameView) -> records.Chart | None:
+    """The geometry of the view's running-totals chart, one line per side, in this page's language."""
+    series = view.chart
+    return records.running_chart(
+        [pair_name(view.players, side) for side in series.sides],
+        series.totals,
+        series.tiebreak,
+        number=format_decimal,
+    )
+
+
+def qr_svg(url: str, title: str = "", svgclass: str = "qr") -> Markup:
+    """``url`` as a QR code: an inline SVG drawn on the server (no image request, no third party)."""
+    import segno
+
+    code = segno.make(url, error="m", micro=False)
+    return Markup(
+        code.svg_inline(
+            scale=1,
+            border=4,
+            dark="#000",
+            light="#fff",
+            omitsize=True,
+            svgclass=svgclass,
+            lineclass=None,
+            title=title,
+        )
+    )
+
+
+def pdf_printer() -> str | None:
+    """The Chromium that prints PDF files here, or None (config ``PDF_CHROMIUM``; "" turns it off)."""
+    return pdf.find_chromium(current_app.config.get("PDF_CHROMIUM"))
+
+
+def pdf_unavailable() -> str:
+    return _("This server cannot make PDF files (it has no Chromium). Use Print and choose “Save as PDF”.")
+
+
+def write_token() -> str:
+    """A new submission token for a form that changes a game."""
+    return new_token(16)
+
+
+def poll_trigger() -> str:
+    return f"every {current_app.config.get('LIVE_POLL_SECONDS', POLL_SECONDS)}s"
+
+
+def secrets_words() -> dict:
+    """Names and marks the Secrets templates show."""
+    return {"spies": SPY_NAMES, "marks": SPY_MARKS, "outcomes": OUTCOME_NAMES, "letters": HIDDEN_SECRETS}
+
+
+def init_app(app: Flask) -> None:
+    from .table import live_etag
+
+    app.jinja_env.globals.update(
+        status_line=status_line,
+        round_text=round_text,
+        side_names=side_names,
+        join_names=join_names,
+        option_text=option_text,
+        format_date=format_date,
+        format_counts=format_counts,
+        side_explanations=side_explanations,
+        running_chart=running_chart,
+        qr_svg=qr_svg,
+        pdf_printer=pdf_printer,
+        pdf_unavailable=pdf_unavailable,
+        write_token=write_token,
+        live_etag=live_etag,
+        poll_trigger=poll_trigger,
+        secrets_words=secrets_words,
+        suit_marks=SUIT_MARKS,
+    )

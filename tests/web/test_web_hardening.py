@@ -1,0 +1,95 @@
+"""Hardening of the web layer (issue 16, items 1, 3 and 6): each a clean 4xx or a safe answer."""
+
+import pytest
+
+RECORD = {
+    "game": "secret_agent",
+    "options": {"deals": 4},
+    "players": ["Ann", "Bob", "Cid", "Dee"],
+    "deals": [],
+}
+FLAT = {"tricks": [4, 3, 3, 3], "agents": ["L", "O", "R", "S"]}
+
+
+def created(client):
+    record = client.post("/api/games", json=RECORD).get_json()
+    return record["id"], record["edit_key"]
+
+
+@pytest.mark.parametrize("tag", ['""', '"1", ""', '"", "1"', 'W/""', ",", '""""'])
+def test_an_empty_if_match_tag_is_a_400_naming_the_header(client, tag):
+    gid, key = created(client)
+    headers = {"Authorization": f"Bearer {key}", "If-Match": tag}
+    for call in (
+        lambda: client.post(f"/api/games/{gid}/deals", json=FLAT, headers=headers),
+        lambda: client.put(f"/api/games/{gid}/deals/0", json=FLAT, headers=headers),
+        lambda: client.delete(f"/api/games/{gid}/deals/0", headers=headers),
+    ):
+        response = call()
+        assert response.status_code in (400, 404), response.status_code
+        if response.status_code == 400:
+            assert "If-Match" in response.get_json()["message"]
+    answer = client.post(f"/api/games/{gid}/deals", json=FLAT, headers=headers)
+    assert answer.status_code == 400 and "If-Match" in answer.get_json()["message"]
+    assert client.get(f"/api/games/{gid}").get_json()["deals"] == []
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/\t/evil.example",
+        "/\t/evil.example?",
+        "/%09/evil.example",
+        "//evil.example",
+        "///evil.example",
+        "/\\evil.example",
+        "\\\\evil.example",
+        "/%5Cevil.example",
+        "/%2Fevil.example",
+        "%2F%2Fevil.example",
+        "/\n/evil.example",
+        "/\r\n/evil.example",
+        "https://evil.example/",
+        "http:/evil.example",
+        "javascript:alert(1)",
+        " //evil.example",
+        "evil.example",
+        "//[",
+        "/%2F[",
+        "",
+    ],
+)
+def test_the_language_switch_goes_only_to_same_site_paths(client, target):
+    response = client.post("/lang", data={"lang": "pl", "next": target})
+    assert response.status_code == 303 and response.headers["Location"] == "/"
+
+
+@pytest.mark.parametrize("target", ["/games", "/g/abc?part=live", "/players#top", "/g/x%20y"])
+def test_the_language_switch_keeps_a_same_site_path(client, target):
+    response = client.post("/lang", data={"lang": "pl", "next": target})
+    assert response.headers["Location"] == target
+
+
+def test_the_404_pages_language_form_cannot_be_turned_into_a_redirect(client):
+    page = client.get("/%09/evil.example").get_data(as_text=True)
+    assert 'name="next"' in page
+    response = client.post("/lang", data={"lang": "pl", "next": "/\t/evil.example?"})
+    assert response.headers["Location"] == "/"
+
+
+def test_the_api_takes_the_edit_key_from_the_authorization_header_only(client):
+    gid, key = created(client)
+    # A browser sends a cookie on its own: it must not authorize a CSRF-exempt API write.
+    client.set_cookie("edit_key", key, path="/")
+    client.set_cookie("edit_key", key, path=f"/api/games/{gid}")
+    refused = client.post(f"/api/games/{gid}/deals", json=FLAT)
+    assert refused.status_code == 403 and "Authorization" in refused.get_json()["message"]
+    assert client.delete(f"/api/games/{gid}/deals/0").status_code in (403, 404)
+    assert client.get(f"/api/games/{gid}").get_json()["deals"] == []
+    ok = client.post(f"/api/games/{gid}/deals", json=FLAT, headers={"Authorization": f"Bearer {key}"})
+    assert ok.status_code == 201
+
+
+def test_a_page_number_past_any_database_integer_is_an_empty_page(client):
+    response = client.get(f"/games?page={2**70}")
+    assert response.status_code == 200 and "No game matches." in response.get_data(as_text=True)
