@@ -173,10 +173,10 @@ def check_draft(game_rules: Rules, result: rules.GameResult, draft: Any) -> None
     """A draft is what the game's entry form keeps between steps: its shape is the form's to judge."""
     if draft is None:
         return
-    from .forms import ENTRY_FORMS
+    from . import plugins
 
-    form_class = ENTRY_FORMS.get(game_rules.key)
-    if form_class is None or not hasattr(form_class, "check_draft"):
+    plugin = plugins.get(game_rules.key)
+    if plugin is None or plugin.draft_step is None:
         raise ValueError(f"“draft” must be null: a {game_rules.key} deal is not entered in steps")
     if not isinstance(draft, dict):
         raise ValueError("“draft” must be an object or null")
@@ -185,7 +185,7 @@ def check_draft(game_rules: Rules, result: rules.GameResult, draft: Any) -> None
     if unknown:
         raise ValueError(f"“draft” holds {', '.join(unknown)}, which is not a fact of this game")
     try:
-        errors = form_class.check_draft(game_rules, result, draft)
+        errors = plugin.draft_step(dict(draft)).errors(game_rules, result)
     except (TypeError, ValueError, KeyError, AttributeError, IndexError):
         raise ValueError("“draft” is not a half-entered deal of this game") from None
     if errors:

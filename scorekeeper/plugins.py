@@ -18,7 +18,10 @@ from typing import Any
 
 from . import rules
 from .forms import AbracadabraEntry, EuchreEntry, RulesForm, SecretAgentEntry, SecretsEntry, SpadesEntry
+from .forms.abracadabra import TrickStep
+from .forms.base import DraftStep
 from .forms.secrets import setup_later as secrets_setup_later
+from .forms.spades import BidsStep
 from .rules import GameResult, Setup
 from .rules.secrets import is_hidden, turn_reports
 
@@ -35,12 +38,17 @@ class Plugin:
     templates: str
     # A set-up that the new-game form may leave unfinished, completed on the game page.
     setup_later: SetupLater | None = None
-    # Deals entered in steps: the form keeps a draft (POST /g/<id>/draft).
-    drafts: bool = False
+    # Deals entered in steps: the form keeps a draft (POST /g/<id>/draft); this step
+    # judges a kept draft (a restored backup's too).
+    draft_step: type[DraftStep] | None = None
     # The game's own turn reports: public ones (seat None) or one seat's private ones.
     reports: Reports | None = None
     # Per-seat private pages (links, allotments) for games set up this way.
     private_pages: Callable[[Setup], bool] | None = None
+
+    @property
+    def drafts(self) -> bool:
+        return self.draft_step is not None
 
     def has_private_pages(self, setup: Setup) -> bool:
         return self.private_pages is not None and self.private_pages(setup)
@@ -57,7 +65,7 @@ PLUGINS: dict[str, Plugin] = {
     for plugin in (
         _plugin("secret_agent", SecretAgentEntry),
         _plugin("euchre", EuchreEntry),
-        _plugin("spades", SpadesEntry, drafts=True),
+        _plugin("spades", SpadesEntry, draft_step=BidsStep),
         _plugin(
             "secrets",
             SecretsEntry,
@@ -65,7 +73,7 @@ PLUGINS: dict[str, Plugin] = {
             reports=turn_reports,
             private_pages=is_hidden,
         ),
-        _plugin("abracadabra", AbracadabraEntry, drafts=True),
+        _plugin("abracadabra", AbracadabraEntry, draft_step=TrickStep),
     )
 }
 
