@@ -109,6 +109,9 @@ def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(table.bp)
+    from .web import ends
+
+    app.register_blueprint(ends.bp)  # rematch, a new game with these players, archiving
     security.init_app(app)
     from .web import records
 

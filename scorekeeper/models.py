@@ -11,7 +11,7 @@ import hmac
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, ForeignKey, Integer, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import db
@@ -40,6 +40,8 @@ class Game(db.Model):
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     # A deleted game is kept (and can be restored by its scorer) until this is cleared.
     deleted_at: Mapped[datetime | None] = mapped_column(nullable=True, default=None)
+    # An archived game leaves the home page (and the ratings) but is kept, listed under /games.
+    archived: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(), index=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan", lazy="selectin"
@@ -105,7 +107,8 @@ class Change(db.Model):
     game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
     # The game's version this change produced.
     version: Mapped[int]
-    # create, append, replace, delete, restore (a deleted deal put back), draft, delete_game, restore_game
+    # create, append, replace, delete, restore (a deleted deal put back), draft, delete_game, restore_game,
+    # archive, unarchive
     kind: Mapped[str] = mapped_column(String(20))
     deal_index: Mapped[int | None] = mapped_column(nullable=True)
     position: Mapped[int | None] = mapped_column(nullable=True)

@@ -18,8 +18,9 @@ Lists read through :func:`list_views`, one replay per listed game.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from dataclasses import fields as dataclass_fields
+from datetime import datetime
 from typing import Any
 
 from flask import g, has_app_context
@@ -74,6 +75,29 @@ class Status:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """One side's line in the final standings: its place (ties share one), total and margin."""
+
+    place: int
+    side: tuple[int, ...]
+    total: int | None
+    # Points behind the winner (0 for the winner); None when a total is unknown.
+    behind: int | None
+    winner: bool
+
+
+@dataclass(frozen=True)
+class NextGame:
+    """What a rematch starts from: the same seats and options, the next first dealer."""
+
+    kind: str
+    players: tuple[str, ...]
+    # The options a new-game form offers (a game's own private set-up, like allotments, is not copied).
+    options: Mapping[str, Any]
+    first_dealer: int
+
+
+@dataclass(frozen=True)
 class GameView:
     """One game as one viewer may see it. Every field is already public for ``role``."""
 
@@ -89,6 +113,12 @@ class GameView:
     reports: Mapping[str, Any] | None
     waiting: tuple[int, ...]  # seats whose part of the set-up is still to come
     status: Status
+    # Hidden from home and the ratings, kept and listed under /games.
+    archived: bool = False
+    # When the game last changed (a deal, a correction, archiving).
+    last_activity: datetime | None = None
+    first_dealer: int = 0
+    options: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def editable(self) -> bool:
@@ -101,6 +131,18 @@ class GameView:
     @property
     def waiting_names(self) -> list[str]:
         return [self.players[s] for s in self.waiting]
+
+    @property
+    def standings(self) -> tuple[Standing, ...]:
+        return standings(self.result)
+
+    @property
+    def next_game(self) -> NextGame:
+        """Same players in the same seats, same options, the deal passing on: a rematch."""
+        form_options = {o.key for o in self.rules.options if o.kind != "custom"}
+        options = {k: v for k, v in self.options.items() if k in form_options}
+        n = len(self.players)
+        return NextGame(self.kind, self.players, options, (self.first_dealer + 1) % n if n else 0)
 
 
 # -- scoring, once per version per request --------------------------------------------
@@ -169,6 +211,10 @@ def build_view(game: Game, role: Role, result: GameResult) -> GameView:
         chart=chart_series(public),
         reports=reports,
         waiting=waiting,
+        archived=bool(game.archived),
+        last_activity=game.updated_at,
+        first_dealer=game.first_dealer,
+        options=dict(game.options or {}),
         status=Status(
             finished=public.finished,
             tiebreak=public.tiebreak,
@@ -179,6 +225,30 @@ def build_view(game: Game, role: Role, result: GameResult) -> GameView:
             leaders=public.leaders,
         ),
     )
+
+
+def standings(result: GameResult) -> tuple[Standing, ...]:
+    """Sides in order: the winners first, then by total (lowest first where lowest wins).
+
+    Equal totals share a place (1, 2, 2, 4), except that a winner decided by a
+    tiebreak stands alone in first place.
+    """
+    sign = 1 if result.low_wins else -1
+
+    def key(side: tuple[int, ...]) -> tuple:
+        total = result.totals[side[0]]
+        return (side[0] not in result.winners, total is None, sign * total if total is not None else 0)
+
+    order = sorted(result.sides, key=key)
+    best = result.totals[order[0][0]] if order else None
+    rows: list[Standing] = []
+    for i, side in enumerate(order):
+        total = result.totals[side[0]]
+        winner = side[0] in result.winners
+        place = rows[-1].place if rows and key(side) == key(order[i - 1]) else i + 1
+        behind = abs(best - total) if best is not None and total is not None else None
+        rows.append(Standing(place, tuple(side), total, behind, winner))
+    return tuple(rows)
 
 
 def list_views(games: Iterable[Game]) -> list[tuple[Game, GameView]]:

@@ -24,6 +24,7 @@ from .gate import (
     GameGone,
     Via,
     append_deal,
+    archive_game,
     create_game,
     delete_deal,
     delete_game,
@@ -33,7 +34,7 @@ from .gate import (
     set_allotment,
     set_options,
 )
-from .history import can_undo, find_change, history, latest_change, undo
+from .history import can_undo, created_by, find_change, history, latest_change, undo
 from .record import (
     FORMAT,
     RecordError,
@@ -66,9 +67,11 @@ __all__ = [
     "RecordError",
     "Via",
     "append_deal",
+    "archive_game",
     "can_undo",
     "check_record",
     "create_game",
+    "created_by",
     "delete_deal",
     "delete_game",
     "export_record",

@@ -188,6 +188,8 @@ def create_game(
             version=1,
             kind="create",
             after=len(game.deals),
+            # A replayed submission (a double-tapped Rematch) finds the game it created.
+            token=via.token,
             device_id=via.device_id,
             device=(via.device or "")[:80],
         )
@@ -288,6 +290,17 @@ def _plan_game_deleted(game: Game, deleted: bool) -> Plan:
     return None, apply
 
 
+def _plan_archived(game: Game, archived: bool) -> Plan:
+    if game.archived == archived:
+        raise CannotUndo(game.id)
+
+    def apply() -> Change:
+        game.archived = archived
+        return Change(kind="archive" if archived else "unarchive")
+
+    return None, apply
+
+
 def append_deal(
     game: Game, facts: Mapping[str, Any], via: Via | None = None, stored: Stored = score
 ) -> GameResult:
@@ -325,6 +338,14 @@ def delete_game(game: Game, via: Via | None = None) -> None:
 def restore_game(game: Game, via: Via | None = None) -> None:
     """Bring a deleted game back."""
     _write(game, via, lambda top: _plan_game_deleted(game, False), deleted_ok=True)
+
+
+def archive_game(game: Game, archived: bool = True, via: Via | None = None) -> None:
+    """Archive (or bring back) a game: it leaves the home page and the ratings, and is kept.
+
+    Raises :class:`CannotUndo` when the game already is so.
+    """
+    _write(game, via, lambda top: _plan_archived(game, archived))
 
 
 def set_options(

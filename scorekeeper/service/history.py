@@ -14,6 +14,7 @@ from .gate import (
     GameGone,
     Plan,
     Via,
+    _plan_archived,
     _plan_delete,
     _plan_draft,
     _plan_game_deleted,
@@ -41,10 +42,26 @@ def find_change(game: Game, change_id: int) -> Change | None:
     return change if change is not None and change.game_id == game.id else None
 
 
+def created_by(token: str | None) -> Game | None:
+    """The game a submission with this token created, if any (a double tap starts one game)."""
+    if not token:
+        return None
+    return db.session.scalar(
+        select(Game)
+        .join(Change, Change.game_id == Game.id)
+        .where(Change.kind == "create", Change.token == token)
+        .limit(1)
+    )
+
+
 def _check_undoable(game: Game, change: Change) -> None:
     """Refuse (:class:`CannotUndo`) unless the game still holds what ``change`` wrote."""
     if change.kind in ("delete_game", "restore_game"):
         if (game.deleted_at is not None) != (change.kind == "delete_game"):
+            raise CannotUndo(change.id)
+        return
+    if change.kind in ("archive", "unarchive"):
+        if game.archived != (change.kind == "archive"):
             raise CannotUndo(change.id)
         return
     if game.deleted_at is not None:
@@ -78,6 +95,8 @@ def _undo_plan(game: Game, change: Change) -> Plan:
     _check_undoable(game, change)
     if change.kind in ("delete_game", "restore_game"):
         return _plan_game_deleted(game, change.kind == "restore_game")
+    if change.kind in ("archive", "unarchive"):
+        return _plan_archived(game, change.kind == "unarchive")
     if change.kind == "delete":
         return _plan_restore(game, change.position, copy.deepcopy(change.before))
     if change.kind == "draft":

@@ -13,7 +13,7 @@ from ..db import db
 from ..forms import new_game_form
 from ..models import Game, Seat
 from ..rules.base import check_setup
-from .common import form_via, remember_key
+from .common import GAME_ID, form_via, remember_key
 
 bp = Blueprint("main", __name__)
 
@@ -22,12 +22,26 @@ bp = Blueprint("main", __name__)
 def index() -> ResponseReturnValue:
     """List games in progress and finished, newest first."""
     games = db.session.scalars(
-        select(Game).where(Game.deleted_at.is_(None)).order_by(Game.updated_at.desc()).limit(100)
+        select(Game)
+        .where(Game.deleted_at.is_(None), Game.archived.is_(False))
+        .order_by(Game.updated_at.desc())
+        .limit(100)
     ).all()
     in_progress, finished = [], []
     for game, view in read.list_views(games):
-        (finished if view.finished else in_progress).append((game, view.result))
-    return render_template("index.html", in_progress=in_progress, finished=finished, games=rules.GAMES)
+        (finished if view.finished else in_progress).append((game, view.result, view))
+    # Just archived from here: its name, with an Undo where it was.
+    archived = request.args.get("archived", "")
+    just_archived = db.session.get(Game, archived) if GAME_ID.fullmatch(archived) else None
+    if just_archived is not None and (just_archived.deleted_at is not None or not just_archived.archived):
+        just_archived = None
+    return render_template(
+        "index.html",
+        in_progress=in_progress,
+        finished=finished,
+        games=rules.GAMES,
+        just_archived=just_archived,
+    )
 
 
 @bp.get("/new")
@@ -55,8 +69,12 @@ def new(kind: str) -> ResponseReturnValue:
             return remember_key(redirect(url_for("games.show", game_id=row.id), 303), row, key)
         form.apply_errors(errors)
     status = 422 if request.method == "POST" else 200
-    known = db.session.scalars(select(Seat.name).distinct().order_by(Seat.name).limit(300)).all()
-    return render_template("new_game.html", game=game, form=form, known_names=known), status
+    return render_template("new_game.html", game=game, form=form, known_names=known_names()), status
+
+
+def known_names() -> list[str]:
+    """Names already seen at a table, offered as the set-up form's suggestions."""
+    return list(db.session.scalars(select(Seat.name).distinct().order_by(Seat.name).limit(300)))
 
 
 def same_site_path(target: str) -> str:

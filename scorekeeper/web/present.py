@@ -5,9 +5,10 @@ Registered as template globals by :mod:`.templating`; none of them scores or red
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
-from flask_babel import format_decimal, ngettext
+from flask_babel import format_decimal, format_timedelta, ngettext
 from flask_babel import gettext as _
 
 from ..rules import GameResult, Option
@@ -97,3 +98,10 @@ def option_text(option: Option, value: Any) -> str:
         if choice == value:
             return _(label)
     return format_decimal(value) if isinstance(value, int) else str(value)
+
+
+def ago(when: datetime, now: datetime | None = None) -> str:
+    """How long ago something happened, in words: "5 minutes ago" (times are naive UTC)."""
+    from ..models import utcnow
+
+    return format_timedelta(when - (now or utcnow()), add_direction=True)

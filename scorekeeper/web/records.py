@@ -88,15 +88,22 @@ def list_games() -> ResponseReturnValue:
     query = visible(select(Game)).where(Game.kind == kind if kind else Game.kind.in_(list(rules.GAMES)))
     if player:
         query = query.where(with_player(player))
+    # Archived games are listed here (home leaves them out); "1" shows only them, "0" the others.
+    archived = request.args.get("archived", "")
+    if archived in ("0", "1"):
+        query = query.where(Game.archived.is_(archived == "1"))
+    else:
+        archived = ""
     query = query.order_by(Game.updated_at.desc(), Game.id).offset((page - 1) * PER_PAGE).limit(PER_PAGE + 1)
     games = db.session.scalars(query).all()
     return render_template(
         "records/games.html",
-        items=[(game, view.result) for game, view in read.list_views(games[:PER_PAGE])],
+        items=[(game, view.result, view) for game, view in read.list_views(games[:PER_PAGE])],
         more=len(games) > PER_PAGE,
         page=page,
         kind=kind,
         player=player,
+        archived=archived,
         games=rules.GAMES,
         known_names=known_names(),
     )

@@ -157,6 +157,10 @@ def describe_change(change: Change) -> tuple[str, str]:
         return _("Game restored"), ""
     if kind == "options":
         return _("Options changed"), ""
+    if kind == "archive":
+        return _("Game archived"), ""
+    if kind == "unarchive":
+        return _("Game brought back from the archive"), ""
     return kind, ""
 
 

@@ -22,7 +22,7 @@ from ..rules.base import format_counts
 from ..rules.cards import SUIT_MARKS
 from ..rules.secrets import HIDDEN_SECRETS, OUTCOME_NAMES, SPIES, SPY_NAMES
 from ..service import new_token
-from .present import join_names, option_text, pair_name, round_text, side_names, status_line
+from .present import ago, join_names, option_text, pair_name, round_text, side_names, status_line
 
 # How often (seconds) an open game page asks whether the game changed (htmx polling);
 # the app's LIVE_POLL_SECONDS changes it.
@@ -97,6 +97,7 @@ def init_app(app: Flask) -> None:
 
     app.jinja_env.globals.update(
         status_line=status_line,
+        ago=ago,
         round_text=round_text,
         side_names=side_names,
         join_names=join_names,

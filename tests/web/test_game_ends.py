@@ -1,0 +1,99 @@
+"""Issue 14's boards, endings and home: sharing, archiving, standings, rematch, player colours."""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import select
+
+from scorekeeper.db import db
+from scorekeeper.models import Change, Game
+from tests.conftest import sa_form
+from tests.web.pages import text
+
+FLAT = sa_form([4, 3, 3, 3], "LORS")  # Ann 12, Bob 9, Cid 9, Dee 9 per deal
+
+
+def game_id(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
+
+
+def test_sharing_is_a_disclosure_that_says_so(client, new_game):
+    page = client.get(new_game()).get_data(as_text=True)
+    summary = re.search(r'<summary class="share-toggle">(.*?)</summary>', page, re.S).group(1)
+    assert text(summary) == "Follow on other phones ▸"
+    assert 'class="qr-box"' in page
+
+
+def test_home_shows_leader_deals_played_and_last_activity(client, new_game):
+    path = new_game()
+    client.post(f"{path}/deals", data=FLAT)
+    client.post(f"{path}/deals", data=FLAT)
+    page = text(client.get("/").get_data(as_text=True))
+    assert "Leader: Ann" in page
+    assert "2 deals played" in page
+    assert "ago" in page or "now" in page
+
+
+def test_archive_hides_from_home_keeps_under_games_and_undo_brings_it_back(client, new_game, app):
+    path = new_game()
+    client.post(f"{path}/deals", data=FLAT)
+    other = new_game(players=["Eve", "Fay", "Gus", "Hal"])
+    response = client.post(f"{path}/archive")
+    assert response.status_code == 303 and response.headers["Location"].endswith(
+        f"/?archived={game_id(path)}"
+    )
+    home = client.get(response.headers["Location"]).get_data(as_text=True)
+    lists = home.split("In progress", 1)[1]
+    assert "Ann, Bob, Cid, Dee" not in lists and "Eve, Fay, Gus, Hal" in lists
+    assert "Archived: Secret Agent (Ann, Bob, Cid, Dee)" in text(home)
+    assert f"{path}/unarchive" in home  # the Undo
+    # Kept, with its deals, listed under /games (and by the filter).
+    assert "Ann, Bob, Cid, Dee" in client.get("/games").get_data(as_text=True)
+    only = client.get("/games?archived=1").get_data(as_text=True)
+    assert "Ann, Bob, Cid, Dee" in only and "Eve, Fay, Gus, Hal" not in only
+    assert "Ann, Bob, Cid, Dee" not in client.get("/games?archived=0").get_data(as_text=True)
+    assert client.get(path).status_code == 200
+    with app.app_context():
+        game = db.session.get(Game, game_id(path))
+        assert game.archived and len(game.deals) == 1
+        kinds = [c.kind for c in db.session.scalars(select(Change).where(Change.game_id == game.id))]
+        assert kinds[-1] == "archive"
+    # Undo: through the gate again, back on home.
+    assert client.post(f"{path}/unarchive").status_code == 303
+    assert "Ann, Bob, Cid, Dee" in client.get("/").get_data(as_text=True).split("In progress", 1)[1]
+    with app.app_context():
+        assert not db.session.get(Game, game_id(path)).archived
+    assert other
+
+
+def test_archiving_is_undone_from_the_history_too(client, new_game, app):
+    path = new_game()
+    client.post(f"{path}/archive")
+    history = client.get(f"{path}/history").get_data(as_text=True)
+    assert "Game archived" in history
+    with app.app_context():
+        change = db.session.scalars(select(Change).where(Change.kind == "archive")).one()
+        change_id = change.id
+    assert client.post(f"{path}/changes/{change_id}/undo").status_code == 303
+    with app.app_context():
+        assert not db.session.get(Game, game_id(path)).archived
+
+
+def test_only_the_scorer_archives(client, new_game, app):
+    path = new_game()
+    client.delete_cookie("edit_key", path=path)
+    assert client.post(f"{path}/archive").status_code == 403
+    with app.app_context():
+        assert not db.session.get(Game, game_id(path)).archived
+
+
+def test_the_read_side_list_says_archived(client, new_game, app):
+    from scorekeeper import read
+
+    path = new_game()
+    client.post(f"{path}/archive")
+    with app.test_request_context():
+        games = db.session.scalars(select(Game)).all()
+        [(game, view)] = read.list_views(games)
+        assert view.archived is True
