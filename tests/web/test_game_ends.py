@@ -97,3 +97,59 @@ def test_the_read_side_list_says_archived(client, new_game, app):
         games = db.session.scalars(select(Game)).all()
         [(game, view)] = read.list_views(games)
         assert view.archived is True
+
+
+def finished_game(client, new_game, **kw) -> str:
+    path = new_game(**kw)
+    for _ in range(4):
+        client.post(f"{path}/deals", data=FLAT)
+    return path
+
+
+def test_final_standings_with_places_and_margins(client, new_game):
+    page = client.get(finished_game(client, new_game)).get_data(as_text=True)
+    ending = re.search(r'<section class="ending".*?</section>', page, re.S).group(0)
+    rows = [text(li) for li in re.findall(r'<li class="standing[^"]*">(.*?)</li>', ending, re.S)]
+    assert rows == [
+        "1. Ann 48 wins by 12",
+        "2. Bob 36 12 behind",
+        "2. Cid 36 12 behind",
+        "2. Dee 36 12 behind",
+    ]
+    assert 'class="standing pc0 winner"' in ending
+    assert "🏆" in ending and "Ann wins." in text(ending)
+
+
+def test_rematch_is_one_post_same_players_options_next_dealer(client, new_game, app):
+    path = finished_game(client, new_game, deals=4, first_dealer=2)
+    page = client.get(path).get_data(as_text=True)
+    assert f'action="{path}/rematch"' in page
+    response = client.post(f"{path}/rematch", data={"submit_token": "rematch-token-1"})
+    assert response.status_code == 303
+    new_path = response.headers["Location"]
+    assert new_path != path
+    with app.app_context():
+        old, new = db.session.get(Game, game_id(path)), db.session.get(Game, game_id(new_path))
+        assert new.players == old.players and new.options == old.options and new.kind == old.kind
+        assert new.first_dealer == 3 and not new.deals
+    # The scorer scores the rematch, and a double tap starts one game, not two.
+    assert "Record" in client.get(new_path).get_data(as_text=True) or "entry" in client.get(
+        new_path
+    ).get_data(as_text=True)
+    again = client.post(f"{path}/rematch", data={"submit_token": "rematch-token-1"})
+    assert again.headers["Location"] == new_path
+    with app.app_context():
+        assert len(db.session.scalars(select(Game)).all()) == 2
+
+
+def test_a_viewer_gets_no_rematch_but_the_prefilled_form(client, new_game):
+    path = finished_game(client, new_game, first_dealer=3)
+    client.delete_cookie("edit_key", path=path)
+    page = client.get(path).get_data(as_text=True)
+    assert "/rematch" not in page and f"{path}/again" in page
+    assert client.post(f"{path}/rematch").status_code == 403
+    form = client.get(f"{path}/again").get_data(as_text=True)
+    for seat, name in enumerate(["Ann", "Bob", "Cid", "Dee"]):
+        assert re.search(rf'name="players_{seat}"[^>]*value="{name}"', form)
+    assert re.search(r'value="0"[^>]*checked|checked[^>]*value="0"', form)  # the next first dealer: seat 1
+    assert 'action="/new/secret_agent"' in form
