@@ -133,6 +133,10 @@ class GameView:
         return [self.players[s] for s in self.waiting]
 
     @property
+    def short_names(self) -> tuple[str, ...]:
+        return short_names(self.players)
+
+    @property
     def standings(self) -> tuple[Standing, ...]:
         return standings(self.result)
 
@@ -225,6 +229,28 @@ def build_view(game: Game, role: Role, result: GameResult) -> GameView:
             leaders=public.leaders,
         ),
     )
+
+
+# A column's name is cut no shorter than this (the full name is a tap away): five players fit at 360 px.
+SHORT_NAME = 5
+
+
+def short_names(players: Sequence[str]) -> tuple[str, ...]:
+    """Each name as short as a narrow column needs, never under ``SHORT_NAME`` characters.
+
+    A name of one character more than that stays whole (an ellipsis would save nothing);
+    names sharing their start are cut longer until they differ ("Emmeline", "Emmett": "Emmel…", "Emmet…").
+    """
+    out = []
+    for name in players:
+        if len(name) <= SHORT_NAME + 1:
+            out.append(name)
+            continue
+        k = SHORT_NAME
+        while k < len(name) and any(o != name and o[:k] == name[:k] for o in players):
+            k += 1
+        out.append(name if k >= len(name) - 1 else name[:k] + "…")
+    return tuple(out)
 
 
 def standings(result: GameResult) -> tuple[Standing, ...]:

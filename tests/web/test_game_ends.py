@@ -153,3 +153,29 @@ def test_a_viewer_gets_no_rematch_but_the_prefilled_form(client, new_game):
         assert re.search(rf'name="players_{seat}"[^>]*value="{name}"', form)
     assert re.search(r'value="0"[^>]*checked|checked[^>]*value="0"', form)  # the next first dealer: seat 1
     assert 'action="/new/secret_agent"' in form
+
+
+def test_short_names_keep_five_letters_and_differ():
+    from scorekeeper.read import short_names
+
+    names = ["Emmeline", "Emmett", "Annabelle", "Bob", "Christopher"]
+    assert short_names(names) == ("Emmel…", "Emmett", "Annab…", "Bob", "Chris…")
+    assert short_names(["Alexandra", "Alexander"]) == ("Alexandra", "Alexander")
+    for short in short_names(names):
+        assert len(short.rstrip("…")) >= 5 or short in names
+
+
+def test_columns_have_the_seat_colour_and_the_full_name_on_tap(client):
+    data = {"opt_mode": "cutthroat", "first_dealer": "0"}
+    names = ["Emmeline", "Emmett", "Annabelle", "Bob", "Christopher"]
+    data.update({f"players_{s}": n for s, n in enumerate(names)})
+    response = client.post("/new/spades", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    heads = re.findall(r'<th scope="col" class="pcol (pc\d)[^"]*" title="([^"]*)">(.*?)</th>', page, re.S)
+    assert [(pc, full) for pc, full, _ in heads] == [(f"pc{s}", n) for s, n in enumerate(names)]
+    first = heads[0][2]
+    assert '<span class="short" aria-hidden="true">Emmel…</span>' in first
+    assert '<span class="full">Emmeline</span>' in first
+    sheet = client.get(response.headers["Location"] + "/sheet").get_data(as_text=True)
+    assert 'class="pcol pc4"' in sheet
