@@ -179,3 +179,51 @@ def test_columns_have_the_seat_colour_and_the_full_name_on_tap(client):
     assert '<span class="full">Emmeline</span>' in first
     sheet = client.get(response.headers["Location"] + "/sheet").get_data(as_text=True)
     assert 'class="pcol pc4"' in sheet
+
+
+def stored(app, client, kind, players, deals, options=None):
+    from tests.web.test_records_pages import store
+
+    gid, key = store(app, kind, players=players, deals=deals, options=options)
+    assert client.get(f"/g/{gid}?key={key}").status_code == 303
+    return f"/g/{gid}"
+
+
+def test_spades_board_has_a_legend_and_red_only_for_negative_points(client, app):
+    # Cutthroat, 3 players, 18 tricks: Ann bids 5 and wins 2 (set: -50), Bob and Cid 6 of 8.
+    deals = [{"bids": [5, 6, 6], "tricks": [2, 8, 8]}]
+    path = stored(
+        app, client, "spades", ["Ann", "Bob", "Cid"], deals, {"mode": "cutthroat", "set_penalty": True}
+    )
+    page = client.get(path).get_data(as_text=True)
+    legend = re.search(r'<details class="board-legend sp-legend">(.*?)</details>', page, re.S).group(1)
+    for words in (
+        "51 points; the bid, 5, raised beside them",
+        "a nil that failed",
+        "red: negative points",
+        "set",
+    ):
+        assert words in text(legend)
+    assert re.search(r'<b class="sp-set neg">-50</b>', page)  # a set with negative points: red
+    assert not re.search(r'<b class="neg">\d', page)  # positive points never red
+
+
+def test_partnership_spades_names_the_partner_who_dealt(client, app):
+    deals = [{"bids": [3, 3, 3, 3], "tricks": [3, 3, 4, 3]}]
+    path = stored(app, client, "spades", ["Ann", "Bob", "Cid", "Dee"], deals, {"mode": "partnership"})
+    page = client.get(path).get_data(as_text=True)
+    assert re.search(r'<span class="dealer-mark" title="Ann dealt" data-who="Ann">D</span>', page)
+
+
+def test_euchre_board_shows_trump_maker_lone_hand_and_thrown_in(client, app):
+    deals = [
+        {"trump": "H", "maker": 2, "alone": True, "defender_alone": None, "maker_tricks": 5},
+        {"thrown_in": True},
+        {"trump": "S", "maker": 1, "alone": False, "defender_alone": 0, "maker_tricks": 1},
+    ]
+    path = stored(app, client, "euchre", ["Ann", "Bob", "Cid", "Dee"], deals, {"stick_the_dealer": False})
+    page = client.get(path).get_data(as_text=True)
+    calls = [text(c) for c in re.findall(r'<p class="e-call"[^>]*>(.*?)</p>', page, re.S)]
+    assert calls == ["♥ Cid alone", "♠ Bob"]
+    assert "Ann alone" in [text(a) for a in re.findall(r'<p class="e-alone">(.*?)</p>', page, re.S)]
+    assert "thrown in" in text(page)
