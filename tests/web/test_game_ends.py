@@ -117,7 +117,7 @@ def test_final_standings_with_places_and_margins(client, new_game):
         "2. Dee 36 12 behind",
     ]
     assert 'class="standing pc0 winner"' in ending
-    assert "🏆" in ending and "Ann wins." in text(ending)
+    assert "★" in ending and "Ann wins." in text(ending)
 
 
 def test_rematch_is_one_post_same_players_options_next_dealer(client, new_game, app):
