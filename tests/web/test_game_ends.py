@@ -227,3 +227,37 @@ def test_euchre_board_shows_trump_maker_lone_hand_and_thrown_in(client, app):
     assert calls == ["♥ Cid alone", "♠ Bob"]
     assert "Ann alone" in [text(a) for a in re.findall(r'<p class="e-alone">(.*?)</p>', page, re.S)]
     assert "thrown in" in text(page)
+
+
+def test_the_archived_migration_keeps_games_unarchived_and_goes_down_and_up(tmp_path):
+    from flask_migrate import downgrade, upgrade
+    from sqlalchemy import inspect
+    from sqlalchemy import text as sql
+
+    from scorekeeper import create_app
+    from scorekeeper.db import MIGRATIONS
+
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'archive.sqlite'}",
+            "AUTO_MIGRATE": False,
+            "SECRET_KEY": "migrate",
+        }
+    )
+    with app.app_context():
+        upgrade(directory=MIGRATIONS, revision="5d1c0a7e9b21")
+        with db.engine.begin() as conn:
+            conn.execute(
+                sql(
+                    "INSERT INTO game (id, kind, options, first_dealer, edit_key_hash, version, created_at,"
+                    " updated_at) VALUES ('old', 'secret_agent', '{}', 0, 'x', 1, '2026-01-01', '2026-01-01')"
+                )
+            )
+        upgrade(directory=MIGRATIONS)
+        assert "archived" in {c["name"] for c in inspect(db.engine).get_columns("game")}
+        with db.engine.connect() as conn:
+            assert conn.execute(sql("SELECT archived FROM game WHERE id = 'old'")).scalar() in (0, False)
+        downgrade(directory=MIGRATIONS, revision="5d1c0a7e9b21")
+        assert "archived" not in {c["name"] for c in inspect(db.engine).get_columns("game")}
+        upgrade(directory=MIGRATIONS)
+        db.engine.dispose()
