@@ -60,6 +60,7 @@ def backup_record(game: Game) -> dict[str, Any]:
     )
     if hasattr(game, "deleted_at"):  # a game its scorer deleted stays deleted after a restore
         record["deleted_at"] = game.deleted_at.isoformat() if game.deleted_at else None
+    record["archived"] = bool(game.archived)  # an archived game stays off the home page after a restore
     return record
 
 
@@ -91,6 +92,7 @@ class Restore:
     draft: dict[str, Any] | None
     totals_changed: bool
     deleted_at: datetime | None = None
+    archived: bool = False
 
 
 def is_backup(data: Any) -> bool:
@@ -235,12 +237,26 @@ def check_one(record: Mapping[str, Any], seen: set[str]) -> Restore:
         raise ValueError(f"“version” must be a whole number from 1 to {MAX_VERSION}")
     deleted = record.get("deleted_at")
     deleted = parse_time(deleted, "“deleted_at”") if deleted is not None else None
+    archived = record.get("archived", False)
+    if not isinstance(archived, bool):
+        raise ValueError("“archived” must be true or false")
     result = rules.play(game_rules, setup, deals)
     draft = record.get("draft")
     check_draft(game_rules, result, draft)
     changed = check_totals(record.get("totals"), setup.n, result)
     return Restore(
-        game_rules, setup, deals, game_id, key_hash, created, updated, version, draft, changed, deleted
+        game_rules,
+        setup,
+        deals,
+        game_id,
+        key_hash,
+        created,
+        updated,
+        version,
+        draft,
+        changed,
+        deleted,
+        archived,
     )
 
 
@@ -272,6 +288,7 @@ def restore(games: Sequence[Restore]) -> tuple[list[Restore], list[Restore]]:
         )
         if g.deleted_at is not None and hasattr(game, "deleted_at"):
             game.deleted_at = g.deleted_at
+        game.archived = g.archived
         db.session.add(game)
     try:
         db.session.commit()

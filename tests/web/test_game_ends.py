@@ -261,3 +261,24 @@ def test_the_archived_migration_keeps_games_unarchived_and_goes_down_and_up(tmp_
         assert "archived" not in {c["name"] for c in inspect(db.engine).get_columns("game")}
         upgrade(directory=MIGRATIONS)
         db.engine.dispose()
+
+
+def test_an_archived_game_stays_archived_after_a_backup_and_restore(app, client, tmp_path):
+    from tests.test_backup import wipe
+    from tests.web.test_records_pages import FLAT as FLAT_FACTS
+    from tests.web.test_records_pages import store
+
+    game_id, _ = store(app, "secret_agent", deals=[FLAT_FACTS])
+    kept, _ = store(app, "secret_agent", ["Eve", "Fay", "Gus", "Hal"])
+    with app.app_context():
+        db.session.get(Game, game_id).archived = True
+        db.session.commit()
+    runner = app.test_cli_runner()
+    path = tmp_path / "b.json"
+    exported = runner.invoke(args=["export", "--all", "-o", str(path)])
+    assert exported.exit_code == 0, exported.output
+    wipe(app)
+    assert runner.invoke(args=["import", str(path)]).exit_code == 0
+    with app.app_context():
+        assert db.session.get(Game, game_id).archived is True
+        assert db.session.get(Game, kept).archived is False
