@@ -44,12 +44,16 @@ def new(kind: str) -> ResponseReturnValue:
         abort(404)
     max_players = max(game.player_counts)
     form = new_game_form(game, max_players)
+    plugin = plugins.get(kind)
     if request.method == "POST" and form.validate_on_submit():
-        errors, setup = check_setup(game, form.players(), form.options(game), form.first_dealer.data)
-        later = plugins.get(kind).setup_later if plugins.get(kind) else None
+        options = form.options(game)
+        if plugin is not None and plugin.setup_options is not None:
+            options.update(plugin.setup_options(request.form, len(form.players())))
+        errors, setup = check_setup(game, form.players(), options, form.first_dealer.data)
+        later = plugin.setup_later if plugin else None
         if setup is None and later is not None:
             # A set-up finished on the game page (Hidden Secrets: each player's private allotment).
-            setup = later(game, form.players(), form.options(game), form.first_dealer.data)
+            setup = later(game, form.players(), options, form.first_dealer.data)
         if setup is not None:
             row, key = service.create_game(game, setup, via=form_via())
             return remember_key(redirect(url_for("games.show", game_id=row.id), 303), row, key)
