@@ -8,10 +8,10 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
-from .. import plugins, read, rules, service
+from .. import club, plugins, read, rules, service
 from ..db import db
 from ..forms import new_game_form
-from ..models import Game, Seat
+from ..models import Game
 from ..rules.base import check_setup
 from .common import form_via, remember_key
 
@@ -59,7 +59,8 @@ def new(kind: str) -> ResponseReturnValue:
             return remember_key(redirect(url_for("games.show", game_id=row.id), 303), row, key)
         form.apply_errors(errors)
     status = 422 if request.method == "POST" else 200
-    known = db.session.scalars(select(Seat.name).distinct().order_by(Seat.name).limit(300)).all()
+    # The players list offers its names (typed names pick from it; a new name is still welcome).
+    known = club.regular_names()
     return render_template("new_game.html", game=game, form=form, known_names=known), status
 
 

@@ -126,7 +126,14 @@ def show_player() -> ResponseReturnValue:
     if not items:
         abort(404)
     played = [records.Played(g.id, g.kind, g.updated_at, tuple(g.players), view.result) for g, view in items]
-    return render_template("records/player.html", stats=records.player_stats(name, played), games=rules.GAMES)
+    from .club import player_rating
+
+    return render_template(
+        "records/player.html",
+        stats=records.player_stats(name, played),
+        games=rules.GAMES,
+        **player_rating(name),
+    )
 
 
 # -- one game's records ------------------------------------------------------------

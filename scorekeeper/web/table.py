@@ -157,6 +157,8 @@ def describe_change(change: Change) -> tuple[str, str]:
         return _("Game restored"), ""
     if kind == "options":
         return _("Options changed"), ""
+    if kind == "rename":
+        return _("Player renamed"), f"{change.before['name']} → {change.after['name']}"
     return kind, ""
 
 
