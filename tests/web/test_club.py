@@ -269,3 +269,26 @@ def test_the_cached_ratings_equal_a_rebuild_after_games_corrections_and_deletion
                 cached = club.club_ratings(scope)
                 fresh = club.from_scratch([scope])[scope]
                 assert cached == fresh, (op, scope)
+
+
+def test_a_restored_backup_keeps_private_players_and_slots_old_games_into_date_order(app, client, tmp_path):
+    first, _ = tally(client, ["Ann", "Bob", "Cid"], {"points": [9, 5, 1]}, END)
+    client.post("/players/private", data={"name": "Cid", "private": "1"})
+    runner = app.test_cli_runner()
+    path = tmp_path / "old.json"
+    assert runner.invoke(args=["export", first, "-o", str(path)]).exit_code == 0
+    backup = path.read_text(encoding="utf-8")
+    with app.app_context():
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
+        db.session.commit()
+    # A newer game first, then the old one restored from the backup with its dates.
+    tally(client, ["Ann", "Bob", "Cid"], {"points": [1, 5, 9]}, END)
+    path.write_text(backup, encoding="utf-8")
+    result = runner.invoke(args=["import", str(path)])
+    assert result.exit_code == 0 and "Restored 1 games." in result.output, result.output
+    expected = openskill_replay(
+        [([["Ann"], ["Bob"], ["Cid"]], [1, 2, 3]), ([["Cid"], ["Bob"], ["Ann"]], [1, 2, 3])]
+    )
+    del expected["Cid"]  # private again after the restore
+    assert_numbers(board(client), expected)
