@@ -25,7 +25,7 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import func, select
 
-from . import ratings, rules, service
+from . import ratings, read, rules, service
 from .db import db
 from .models import Change, Game, Player, Seat
 from .ratings import Match, Ratings
@@ -63,7 +63,8 @@ def match_of(game: Game) -> Match | None:
     if kind is None:
         return None
     try:
-        result = service.score(game)
+        # The read side's result: a page that also shows the game scores it once.
+        result = read.full_result(game)
     except (InvalidFacts, LookupError):
         return None
     return ratings.match_from(game.kind, game.id, game.updated_at, game.players, game.options, result)

@@ -45,7 +45,12 @@ class TallyEntry(RulesForm):
     def to_facts(self, setup: Setup) -> dict[str, Any]:
         if self.ending():
             return {"end": True}
-        facts: dict[str, Any] = {"points": [getattr(self, f"points_{s}").data for s in range(setup.n)]}
+        points = [getattr(self, f"points_{s}").data for s in range(setup.n)]
+        if any(value is not None for value in points):
+            # A box left empty reads as its placeholder, 0 (a player who scored nothing needs no tap);
+            # an entry with nothing typed at all stays empty, for the rules to name every player.
+            points = [0 if value is None else value for value in points]
+        facts: dict[str, Any] = {"points": points}
         if self.note.data:
             facts["note"] = self.note.data
         return facts

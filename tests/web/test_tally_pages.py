@@ -213,3 +213,13 @@ def test_a_follower_sees_the_game_without_the_pad(app, client):
     viewer = app.test_client()
     page = viewer.get(path).get_data(as_text=True)
     assert "data-pm=" not in page and "/live" in page
+
+
+def test_an_empty_box_is_zero_but_an_empty_entry_is_refused(client):
+    path = start(client, players=PLAYERS[:3])
+    assert client.post(f"{path}/deals", data=points(7, "", "")).status_code == 303
+    assert record(client, path)["deals"] == [{"points": [7, 0, 0]}]
+    refused = client.post(f"{path}/deals", data=points("", "", ""))
+    assert refused.status_code == 422
+    assert len([e for e in errors_in(refused.get_data(as_text=True)) if "whole number" in e]) == 3
+    assert len(record(client, path)["deals"]) == 1
