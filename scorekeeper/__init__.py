@@ -84,6 +84,8 @@ def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
         app.config.from_pyfile("config.py", silent=True)
         if os.environ.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+        if os.environ.get("CLUB_KEY"):  # guards the players list's renames and privacy (web/club.py)
+            app.config["CLUB_KEY"] = os.environ["CLUB_KEY"]
         if os.environ.get("DATABASE_URL"):
             app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
         for name in INT_ENV_SETTINGS:
@@ -119,6 +121,9 @@ def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
     from .web import secrets as secrets_pages
 
     app.register_blueprint(secrets_pages.bp)  # Secrets: allotments, private links and reports
+    from .web import club
+
+    app.register_blueprint(club.bp)  # ratings leaderboards, the players list, `ratings rebuild`
     errors.init_app(app)
     templating.init_app(app)
 

@@ -29,7 +29,7 @@ from sqlalchemy import select
 
 from . import rules, service
 from .db import db
-from .models import Deal, Game, Seat
+from .models import Deal, Game, Player, Seat
 from .rules import FieldError, InvalidFacts, Setup
 from .rules import Game as Rules
 from .rules.base import N_
@@ -65,11 +65,43 @@ def backup_record(game: Game) -> dict[str, Any]:
 
 
 def dump(games: Iterable[Game]) -> dict[str, Any]:
+    games = list(games)
     return {
         "format": BACKUP_FORMAT,
         "exported_at": datetime.now(UTC).replace(microsecond=0).isoformat(),
         "games": [backup_record(game) for game in games],
+        "players": players_of(games),
     }
+
+
+def players_of(games: Sequence[Game]) -> list[dict[str, Any]]:
+    """The players list's rows for the names in ``games``: a restore keeps who is private."""
+    names = {name for game in games for name in game.players}
+    rows = db.session.scalars(select(Player).order_by(Player.name)).all()
+    return [{"name": p.name, "private": p.private} for p in rows if p.name in names]
+
+
+def restore_players(entries: Any) -> int:
+    """Add the backup's players rows that are not here yet (a name already listed keeps its row)."""
+    if not isinstance(entries, list):
+        return 0
+    present = set(db.session.scalars(select(Player.name)))
+    added = 0
+    for entry in entries:
+        if not isinstance(entry, Mapping):
+            continue
+        name, private = entry.get("name"), entry.get("private")
+        if (
+            isinstance(name, str)
+            and 0 < len(name) <= 40
+            and isinstance(private, bool)
+            and name not in present
+        ):
+            db.session.add(Player(name=name, private=private))
+            present.add(name)
+            added += 1
+    db.session.commit()
+    return added
 
 
 def all_games() -> list[Game]:
@@ -365,6 +397,7 @@ def import_command(file, dry_run: bool) -> None:
         click.echo(f"{len(games)} games checked; nothing written (--dry-run).")
         return
     restored, skipped = restore(games)
+    restore_players(data.get("players"))
     click.echo(f"Restored {len(restored)} games.")
     if skipped:
         click.echo(f"Skipped {len(skipped)} already there: {', '.join(g.game_id for g in skipped)}.")

@@ -120,3 +120,17 @@ class Change(db.Model):
     device_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     device: Mapped[str] = mapped_column(String(80), default="")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Player(db.Model):
+    """A regular of the club, kept by the scorer: the names offered in a new game, and who is private.
+
+    Games still name their players in their seats (that name is the truth); this
+    row only adds what a name cannot say. A name with no row is a public player.
+    """
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    # Left out of the public leaderboard (still rated, so everyone else's ratings stay the same).
+    private: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

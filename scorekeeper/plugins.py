@@ -17,15 +17,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import rules
-from .forms import AbracadabraEntry, EuchreEntry, RulesForm, SecretAgentEntry, SecretsEntry, SpadesEntry
+from .forms import (
+    AbracadabraEntry,
+    EuchreEntry,
+    RulesForm,
+    SecretAgentEntry,
+    SecretsEntry,
+    SpadesEntry,
+    TallyEntry,
+)
 from .forms.abracadabra import TrickStep
 from .forms.base import DraftStep
 from .forms.secrets import setup_later as secrets_setup_later
 from .forms.spades import BidsStep
+from .forms.tally import teams_from_form
 from .rules import GameResult, Setup
 from .rules.secrets import is_hidden, turn_reports
 
 SetupLater = Callable[[rules.Game, Any, Mapping[str, Any], Any], Setup | None]
+# Options the new-game form enters in the game's own way: (posted form, player count) -> options.
+SetupOptions = Callable[[Mapping[str, Any], int], Mapping[str, Any]]
 Reports = Callable[[Setup, GameResult, int | None], dict[str, Any]]
 
 
@@ -45,6 +56,9 @@ class Plugin:
     reports: Reports | None = None
     # Per-seat private pages (links, allotments) for games set up this way.
     private_pages: Callable[[Setup], bool] | None = None
+    # Options typed in the new-game form in the game's own way (tally: a team label per seat),
+    # shown by games/<key>/_setup_options.html.
+    setup_options: SetupOptions | None = None
 
     @property
     def drafts(self) -> bool:
@@ -74,6 +88,7 @@ PLUGINS: dict[str, Plugin] = {
             private_pages=is_hidden,
         ),
         _plugin("abracadabra", AbracadabraEntry, draft_step=TrickStep),
+        _plugin("tally", TallyEntry, setup_options=lambda form, n: {"teams": teams_from_form(form, n)}),
     )
 }
 

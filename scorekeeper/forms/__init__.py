@@ -18,6 +18,7 @@ from .euchre import EuchreEntry
 from .secret_agent import SecretAgentEntry
 from .secrets import SecretsEntry
 from .spades import SpadesEntry
+from .tally import TallyEntry
 
 __all__ = [
     "AbracadabraEntry",
@@ -26,5 +27,6 @@ __all__ = [
     "SecretAgentEntry",
     "SecretsEntry",
     "SpadesEntry",
+    "TallyEntry",
     "new_game_form",
 ]

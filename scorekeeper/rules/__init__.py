@@ -25,9 +25,10 @@ from .euchre import Euchre
 from .secret_agent import SecretAgent
 from .secrets import Secrets
 from .spades import Spades
+from .tally import Tally
 
 GAMES: dict[str, Game] = {
-    game.key: game for game in (SecretAgent(), Euchre(), Spades(), Secrets(), Abracadabra())
+    game.key: game for game in (SecretAgent(), Euchre(), Spades(), Secrets(), Abracadabra(), Tally())
 }
 
 

@@ -110,7 +110,7 @@ def _guard(game: Game, via: Via, deleted_ok: bool = False) -> int | None:
     return top
 
 
-def _claim(game: Game) -> None:
+def _claim(game: Game, touch: bool = True) -> None:
     """Take the next version, if nobody took it since ``game`` was read: the gate every write passes.
 
     A conditional UPDATE is the first statement of the write: on PostgreSQL it
@@ -119,7 +119,7 @@ def _claim(game: Game) -> None:
     version gets through, and the other sees the newer state and is judged again.
     """
     table = Game.__table__
-    old, now = game.version, utcnow()
+    old, now = game.version, utcnow() if touch else game.updated_at
     result = db.session.execute(
         update(table)
         .where(table.c.id == game.id, table.c.version == old)
@@ -131,18 +131,19 @@ def _claim(game: Game) -> None:
     set_committed_value(game, "updated_at", now)
 
 
-def _write(game: Game, via: Via | None, plan: Planner, deleted_ok: bool = False) -> Any:
+def _write(game: Game, via: Via | None, plan: Planner, deleted_ok: bool = False, touch: bool = True) -> Any:
     """Judge ``plan`` on the game as stored, then apply it and record it, exactly once.
 
     ``plan(top)`` checks the change against the rules (raising what refuses it)
     and returns the result to hand back and the function that applies it.
+    ``touch=False`` keeps ``updated_at`` (a rename is no play: the game still finished when it did).
     """
     via = via or Via()
     for attempt in range(RETRIES):
         top = _guard(game, via, deleted_ok)
         result, apply = plan(top)
         try:
-            _claim(game)
+            _claim(game, touch)
             change = apply()
             change.game_id = game.id
             change.version = game.version
@@ -301,6 +302,23 @@ def _plan_archived(game: Game, archived: bool) -> Plan:
     return None, apply
 
 
+def _plan_rename(game: Game, seat: int, old: str, new: str) -> Plan:
+    """Seat ``seat``'s name from ``old`` to ``new``; the set-up's checks judge the new names."""
+    players = game.players
+    if not 0 <= seat < len(players) or players[seat] != old:
+        raise CannotUndo(seat)
+    players[seat] = new
+    errors, _setup = check_setup(game_rules(game), players, dict(game.options), game.first_dealer, True)
+    if errors:
+        raise InvalidFacts(errors)
+
+    def apply() -> Change:
+        game.seats[seat].name = new
+        return Change(kind="rename", before={"seat": seat, "name": old}, after={"seat": seat, "name": new})
+
+    return None, apply
+
+
 def append_deal(
     game: Game, facts: Mapping[str, Any], via: Via | None = None, stored: Stored = score
 ) -> GameResult:
@@ -346,6 +364,16 @@ def archive_game(game: Game, archived: bool = True, via: Via | None = None) -> N
     Raises :class:`CannotUndo` when the game already is so.
     """
     _write(game, via, lambda top: _plan_archived(game, archived))
+
+
+def rename_seat(game: Game, seat: int, old: str, new: str, via: Via | None = None) -> None:
+    """Rename the player at ``seat`` (named ``old``) to ``new`` in this game: the club's rename and merge.
+
+    Refused (:class:`InvalidFacts`) when ``new`` already sits at another seat of the game:
+    one person cannot play two seats. Undo puts the old name back.
+    """
+    # No play changed: the game keeps its place in time (lists, the ratings' order).
+    _write(game, via, lambda top: _plan_rename(game, seat, old, new), deleted_ok=True, touch=False)
 
 
 def set_options(

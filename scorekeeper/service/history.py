@@ -18,6 +18,7 @@ from .gate import (
     _plan_delete,
     _plan_draft,
     _plan_game_deleted,
+    _plan_rename,
     _plan_replace,
     _plan_restore,
     _write,
@@ -64,6 +65,12 @@ def _check_undoable(game: Game, change: Change) -> None:
         if game.archived != (change.kind == "archive"):
             raise CannotUndo(change.id)
         return
+    if change.kind == "rename":
+        # A rename reaches deleted games too, so a restored game keeps the club's names.
+        seat, name = change.after["seat"], change.after["name"]
+        if seat >= len(game.seats) or game.seats[seat].name != name:
+            raise CannotUndo(change.id)
+        return
     if game.deleted_at is not None:
         raise GameGone(game.id)
     positions = {d.position: d for d in game.deals}
@@ -101,6 +108,8 @@ def _undo_plan(game: Game, change: Change) -> Plan:
         return _plan_restore(game, change.position, copy.deepcopy(change.before))
     if change.kind == "draft":
         return _plan_draft(game, copy.deepcopy(change.before))
+    if change.kind == "rename":
+        return _plan_rename(game, change.after["seat"], change.after["name"], change.before["name"])
     k = next(k for k, d in enumerate(game.deals) if d.position == change.position)
     if change.kind == "replace":
         return _plan_replace(game, k, copy.deepcopy(change.before))
@@ -124,4 +133,6 @@ def undo(game: Game, change: Change, via: Via | None = None) -> Any:
 
         return result, apply_undo
 
-    return _write(game, via, plan, deleted_ok=True)
+    # Undoing a rename is a rename: the game keeps its place in time.
+    touch = change.kind != "rename"
+    return _write(game, via, plan, deleted_ok=True, touch=touch)

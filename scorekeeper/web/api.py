@@ -16,7 +16,7 @@ from flask import Blueprint, Response, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
-from .. import read, service
+from .. import club, ratings, read, rules, service
 from ..db import db
 from ..models import Game
 from ..rules import N_, FieldError, GameResult, InvalidFacts, msg
@@ -152,3 +152,14 @@ def deal_body() -> dict:
 def existing(game: Game, k: int) -> None:
     if not 0 <= k < len(game.deals):
         abort(404, description=f"This game has no deal {k}.")
+
+
+@bp.get("/ratings")
+def club_ratings() -> ResponseReturnValue:
+    """The club's leaderboard (``?game=<kind>`` for one game), derived from the finished games."""
+    game = request.args.get("game") or None
+    if game is not None and game not in rules.GAMES:
+        abort(404, description=f"No game called {game!r}: one of {', '.join(sorted(rules.GAMES))}.")
+    response = jsonify(ratings.as_api(club.club_ratings(game), game, club.private_names()))
+    response.headers["Cache-Control"] = "no-cache"
+    return response

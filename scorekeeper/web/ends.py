@@ -18,13 +18,12 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from .. import plugins, read, service
+from .. import club, plugins, read, service
 from ..forms import new_game_form
 from ..models import Game
 from ..rules.base import check_setup
 from .auth import game_route, role
 from .common import form_via, remember_key
-from .main import known_names
 
 bp = Blueprint("ends", __name__, url_prefix="/g")
 
@@ -63,7 +62,9 @@ def again_page(game: Game, status: int = 200) -> ResponseReturnValue:
         data[f"opt_{key}"] = str(value) if option.kind == "choice" else value
     form = new_game_form(kind, max(kind.player_counts), data)
     action = url_for("main.new", kind=kind.key)
-    page = render_template("new_game.html", game=kind, form=form, known_names=known_names(), action=action)
+    page = render_template(
+        "new_game.html", game=kind, form=form, known_names=club.regular_names(), action=action
+    )
     return page, status
 
 

@@ -8,10 +8,10 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
-from .. import plugins, read, rules, service
+from .. import club, plugins, read, rules, service
 from ..db import db
 from ..forms import new_game_form
-from ..models import Game, Seat
+from ..models import Game
 from ..rules.base import check_setup
 from .common import GAME_ID, form_via, remember_key
 
@@ -58,23 +58,24 @@ def new(kind: str) -> ResponseReturnValue:
         abort(404)
     max_players = max(game.player_counts)
     form = new_game_form(game, max_players)
+    plugin = plugins.get(kind)
     if request.method == "POST" and form.validate_on_submit():
-        errors, setup = check_setup(game, form.players(), form.options(game), form.first_dealer.data)
-        later = plugins.get(kind).setup_later if plugins.get(kind) else None
+        options = form.options(game)
+        if plugin is not None and plugin.setup_options is not None:
+            options.update(plugin.setup_options(request.form, len(form.players())))
+        errors, setup = check_setup(game, form.players(), options, form.first_dealer.data)
+        later = plugin.setup_later if plugin else None
         if setup is None and later is not None:
             # A set-up finished on the game page (Hidden Secrets: each player's private allotment).
-            setup = later(game, form.players(), form.options(game), form.first_dealer.data)
+            setup = later(game, form.players(), options, form.first_dealer.data)
         if setup is not None:
             row, key = service.create_game(game, setup, via=form_via())
             return remember_key(redirect(url_for("games.show", game_id=row.id), 303), row, key)
         form.apply_errors(errors)
     status = 422 if request.method == "POST" else 200
-    return render_template("new_game.html", game=game, form=form, known_names=known_names()), status
-
-
-def known_names() -> list[str]:
-    """Names already seen at a table, offered as the set-up form's suggestions."""
-    return list(db.session.scalars(select(Seat.name).distinct().order_by(Seat.name).limit(300)))
+    # The players list offers its names (typed names pick from it; a new name is still welcome).
+    known = club.regular_names()
+    return render_template("new_game.html", game=game, form=form, known_names=known), status
 
 
 def same_site_path(target: str) -> str:

@@ -31,7 +31,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from sqlalchemy import func, select
 
-from .. import backup, pdf, read, records, rules, service
+from .. import backup, club, pdf, read, records, rules, service
 from ..db import db
 from ..i18n import render
 from ..models import Game, Seat
@@ -57,10 +57,6 @@ def visible(query):
 
 def with_player(name: str):
     return Game.id.in_(select(Seat.game_id).where(Seat.name == name))
-
-
-def known_names(limit: int = 300) -> list[str]:
-    return list(db.session.scalars(select(Seat.name).distinct().order_by(Seat.name).limit(limit)))
 
 
 def file_name(game: Game, extension: str) -> str:
@@ -105,7 +101,7 @@ def list_games() -> ResponseReturnValue:
         player=player,
         archived=archived,
         games=rules.GAMES,
-        known_names=known_names(),
+        known_names=club.regular_names(),
     )
 
 
@@ -133,7 +129,14 @@ def show_player() -> ResponseReturnValue:
     if not items:
         abort(404)
     played = [records.Played(g.id, g.kind, g.updated_at, tuple(g.players), view.result) for g, view in items]
-    return render_template("records/player.html", stats=records.player_stats(name, played), games=rules.GAMES)
+    from .club import player_rating
+
+    return render_template(
+        "records/player.html",
+        stats=records.player_stats(name, played),
+        games=rules.GAMES,
+        **player_rating(name),
+    )
 
 
 # -- one game's records ------------------------------------------------------------

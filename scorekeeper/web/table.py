@@ -161,6 +161,8 @@ def describe_change(change: Change) -> tuple[str, str]:
         return _("Game archived"), ""
     if kind == "unarchive":
         return _("Game brought back from the archive"), ""
+    if kind == "rename":
+        return _("Player renamed"), f"{change.before['name']} → {change.after['name']}"
     return kind, ""
 
 

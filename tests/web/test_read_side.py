@@ -24,7 +24,8 @@ from tests.web.test_table_writes import sa_form
 
 # Query strings some routes read: tried on every GET route.
 QUERIES = ("", "?part=live", "?part=board", "?paper=letter")
-LISTS = ("/", "/games", "/players", "/player")
+# The ratings read every finished game once when the club's games changed (then from their cache).
+LISTS = ("/", "/games", "/players", "/player", "/ratings", "/api/ratings")
 
 
 @pytest.fixture

@@ -1,0 +1,262 @@
+"""The club, across games: ratings derived from the finished games, and the regular players.
+
+Ratings are never stored. :func:`club_ratings` derives them from the games
+through :mod:`scorekeeper.ratings` (pure) and keeps them in a per-process
+cache whose key is cheap to read (:func:`ratings_key`: the count, the newest
+``updated_at`` and the sum of ``version`` over the counted games). Every
+write to a game goes through the write gate, which bumps its version and
+``updated_at``: any change, deletion, restore or import changes the key, and
+the next read derives again. Below that, each game's :class:`~scorekeeper.ratings.Match`
+is kept by ``(game id, version, updated_at)``, so a new key re-scores only the games that
+changed. :func:`rebuild` derives everything from scratch, ignoring both caches
+(``scorekeeper ratings rebuild``; the property test checks the two agree).
+
+Games count in the order they finished (their last change), then by id, so a
+restored backup's old game (its dates kept) slots into its place in time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import func, select
+
+from . import ratings, read, rules, service
+from .db import db
+from .models import Change, Game, Player, Seat
+from .ratings import Match, Ratings
+from .rules import InvalidFacts
+
+_LOCK = threading.Lock()
+
+
+def counted(query):
+    """Only the games that may count for the club: not deleted, not archived.
+
+    This is the one place the ratings leave games out: the archive's filter belongs here.
+    """
+    query = query.where(Game.deleted_at.is_(None))
+    # ARCHIVED: games archived by their scorer leave the ratings too. The flag is being added
+    # to games in parallel; whichever of its two likely shapes lands is honoured here.
+    if hasattr(Game, "archived"):
+        query = query.where(Game.archived.is_(False))
+    elif hasattr(Game, "archived_at"):
+        query = query.where(Game.archived_at.is_(None))
+    return query
+
+
+def ratings_key() -> tuple[Any, ...]:
+    """What the cached ratings depend on, in one small query: changes whenever a counted game does."""
+    count, newest, versions = db.session.execute(
+        counted(select(func.count(Game.id), func.max(Game.updated_at), func.sum(Game.version)))
+    ).one()
+    return (count, newest, versions)
+
+
+def match_of(game: Game) -> Match | None:
+    """The match a stored game counts as (None while unfinished, or if its rules refuse it now)."""
+    kind = rules.get(game.kind)
+    if kind is None:
+        return None
+    try:
+        # The read side's result: a page that also shows the game scores it once.
+        result = read.full_result(game)
+    except (InvalidFacts, LookupError):
+        return None
+    return ratings.match_from(game.kind, game.id, game.updated_at, game.players, game.options, result)
+
+
+def _matches_from_scratch() -> list[Match]:
+    games = db.session.scalars(counted(select(Game)).order_by(Game.updated_at, Game.id)).all()
+    return [m for m in (match_of(g) for g in games) if m is not None]
+
+
+@dataclass
+class _Cache:
+    key: tuple[Any, ...] | None = None
+    matches: dict[str, tuple[tuple[Any, ...], Match | None]] | None = None
+    scopes: dict[str | None, Ratings] | None = None
+    all_matches: list[Match] | None = None
+
+
+def _cache() -> _Cache:
+    return current_app.extensions.setdefault("scorekeeper.ratings", _Cache())
+
+
+def _current_matches(cache: _Cache) -> list[Match]:
+    """Every counted game's match, re-scoring only the games whose version changed."""
+    known = cache.matches or {}
+    # A game's time is part of its stamp: a restored backup's dates place its games, version or not.
+    rows = db.session.execute(counted(select(Game.id, Game.version, Game.updated_at))).all()
+    stale = [gid for gid, *stamp in rows if known.get(gid, (None,))[0] != tuple(stamp)]
+    fresh = {gid: known[gid] for gid, *_stamp in rows if gid not in stale}
+    for start in range(0, len(stale), 200):
+        for game in db.session.scalars(select(Game).where(Game.id.in_(stale[start : start + 200]))):
+            fresh[game.id] = ((game.version, game.updated_at), match_of(game))
+    cache.matches = fresh
+    return [match for _v, match in fresh.values() if match is not None]
+
+
+def club_ratings(game: str | None = None) -> Ratings:
+    """The ratings of one game kind (or of every game, with None), from the cache when current."""
+    key = ratings_key()
+    with _LOCK:
+        cache = _cache()
+        if cache.key != key or cache.scopes is None:
+            matches = _current_matches(cache)
+            cache.scopes = {None: ratings.rate(matches)}
+            cache.key = key
+            cache.all_matches = matches
+        if game not in cache.scopes:
+            cache.scopes[game] = ratings.rate(cache.all_matches or [], game)
+        return cache.scopes[game]
+
+
+def from_scratch(scopes: Iterable[str | None] | None = None) -> dict[str | None, Ratings]:
+    """Every scope's ratings derived from the games alone, neither reading nor filling a cache."""
+    matches = _matches_from_scratch()
+    wanted = list(scopes) if scopes is not None else [None, *sorted(rules.GAMES)]
+    return {scope: ratings.rate(matches, scope) for scope in wanted}
+
+
+def rebuild(scopes: Iterable[str | None] | None = None) -> dict[str | None, Ratings]:
+    """Drop the cache and derive from scratch (``scorekeeper ratings rebuild``)."""
+    with _LOCK:
+        current_app.extensions["scorekeeper.ratings"] = _Cache()
+    return from_scratch(scopes)
+
+
+# -- regular players ------------------------------------------------------------------
+
+
+def private_names() -> set[str]:
+    return set(db.session.scalars(select(Player.name).where(Player.private.is_(True))))
+
+
+def regular_names(limit: int = 300) -> list[str]:
+    """The names a new game offers: everyone who has sat at a game, and the kept list."""
+    seated = set(db.session.scalars(select(Seat.name).distinct().limit(limit)))
+    kept = set(db.session.scalars(select(Player.name).limit(limit)))
+    return sorted(seated | kept, key=str.casefold)[:limit]
+
+
+def set_private(name: str, private: bool) -> None:
+    row = db.session.scalar(select(Player).where(Player.name == name))
+    if row is None:
+        row = Player(name=name)
+        db.session.add(row)
+    row.private = private
+    db.session.commit()
+
+
+class NameClash(Exception):
+    """The new name already sits in a game beside the old one: one person cannot play two seats."""
+
+    def __init__(self, games: list[Game]):
+        super().__init__(", ".join(g.id for g in games))
+        self.games = games
+
+
+@dataclass(frozen=True)
+class Renamed:
+    group: str  # the token every game's change carries: the whole rename is undone by it
+    games: int
+
+
+def games_with(name: str) -> list[Game]:
+    """Every game with a seat called ``name``, deleted ones included (a restored game keeps the club's names)."""
+    return list(
+        db.session.scalars(
+            select(Game).where(Game.id.in_(select(Seat.game_id).where(Seat.name == name))).order_by(Game.id)
+        )
+    )
+
+
+def rename_everywhere(old: str, new: str, via: service.Via) -> Renamed:
+    """Rename ``old`` to ``new`` in every game, through the write gate: one change per game,
+    all carrying one group token. When ``new`` is already a player this merges two spellings.
+
+    Refused as a whole (:class:`NameClash`, nothing written) when a game seats both names;
+    a game's own checks (a name of 1-40 characters) refuse with :class:`InvalidFacts`.
+    """
+    new = new.strip()
+    games = games_with(old)
+    clash = [
+        g
+        for g in games
+        if new in g.players or new.casefold() in {p.casefold() for p in g.players if p != old}
+    ]
+    if clash:
+        raise NameClash(clash)
+    group = service.new_token(12)
+    for game in games:
+        seat = game.players.index(old)
+        try:
+            service.rename_seat(game, seat, old, new, service.Via(None, group, via.device_id, via.device))
+        except service.AlreadyDone:
+            continue
+    rows = {p.name: p for p in db.session.scalars(select(Player).where(Player.name.in_([old, new])))}
+    if old in rows:
+        if new in rows:
+            # Merging: private if either spelling was, so nobody shows up who asked not to.
+            rows[new].private = rows[new].private or rows[old].private
+            db.session.delete(rows[old])
+        else:
+            rows[old].name = new
+        db.session.commit()
+    return Renamed(group, len(games))
+
+
+def rename_groups(limit: int = 1) -> list[tuple[str, str, str, int]]:
+    """The latest renames that can still be undone: (group, old name, new name, games)."""
+    changes = db.session.scalars(
+        select(Change)
+        .where(Change.kind == "rename", Change.undoes.is_(None))
+        .order_by(Change.id.desc())
+        .limit(500)
+    ).all()
+    out: list[tuple[str, str, str, int]] = []
+    seen: set[str] = set()
+    for change in changes:
+        if change.token in seen or change.token is None:
+            continue
+        seen.add(change.token)
+        group = [c for c in changes if c.token == change.token]
+        games = [(db.session.get(Game, c.game_id), c) for c in group]
+        if any(game is not None and service.can_undo(game, c) for game, c in games):
+            out.append((change.token, change.before["name"], change.after["name"], len(group)))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def undo_rename(group: str, via: service.Via) -> int:
+    """Put back every game's name that the rename ``group`` changed; returns how many games."""
+    changes = db.session.scalars(
+        select(Change).where(Change.kind == "rename", Change.token == group, Change.undoes.is_(None))
+    ).all()
+    undone = 0
+    for change in changes:
+        game = db.session.get(Game, change.game_id)
+        if game is None or not service.can_undo(game, change):
+            continue
+        try:
+            service.undo(game, change, service.Via(None, f"undo-{group}", via.device_id, via.device))
+        except service.AlreadyDone:
+            continue
+        undone += 1
+    if undone and changes:
+        old, new = changes[0].before["name"], changes[0].after["name"]
+        row = db.session.scalar(select(Player).where(Player.name == new))
+        if (
+            row is not None
+            and row.private
+            and db.session.scalar(select(Player).where(Player.name == old)) is None
+        ):
+            db.session.add(Player(name=old, private=True))
+            db.session.commit()
+    return undone
