@@ -102,7 +102,9 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def vary_by_language(response):
-        # A page's words depend on the browser's languages and the "lang" cookie.
+        # A page's words depend on the browser's languages and the "lang" cookie; a static file's do not.
+        if request.endpoint == "static":
+            return response
         response.vary.add("Accept-Language")
         response.vary.add("Cookie")
         return response

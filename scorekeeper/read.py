@@ -7,10 +7,9 @@ happens here and nowhere else: a page that shows a view cannot leak.
 
 :func:`build_view` is the cacheable part: a pure function of the game's
 stored facts, which ``(game id, version)`` stand for, and the role. Within a
-request the results are memoised on ``flask.g``; a shared cache (for example
-Flask-Caching keyed on ``(game_id, version, role)``) can sit behind
-:func:`game_view` without changing any caller. Views hold no ORM row, so they
-pickle.
+request the results are memoised on ``flask.g``; behind that, the shared cache
+(:mod:`scorekeeper.cache`, keyed on ``(game id, version, role)``) keeps them
+for every request and worker. Views hold no ORM row, so they pickle.
 
 Lists read through :func:`list_views`, one replay per listed game.
 """
@@ -24,7 +23,7 @@ from typing import Any
 
 from flask import g, has_app_context
 
-from . import plugins, rules, service
+from . import cache, plugins, rules, service
 from .models import Game
 from .rules import GameResult, InvalidFacts, Setup
 
@@ -124,7 +123,7 @@ def full_result(game: Game) -> GameResult:
     key = (game.id, game.version)
     memo = _memo("read_results")
     if key not in memo:
-        memo[key] = service.score(game)
+        memo[key] = cache.remember(cache.key("result", *key), lambda: service.score(game))
     return memo[key]
 
 
@@ -139,6 +138,8 @@ def remember(game: Game, result: GameResult | None) -> None:
     """A write scored the game at its new version already: reads in this request reuse that."""
     if isinstance(result, GameResult):
         _memo("read_results")[(game.id, game.version)] = result
+        # Shared too: the next page (or the next deal's scoring) starts from it, not from a replay.
+        cache.put(cache.key("result", game.id, game.version), result)
 
 
 def game_view(game: Game, role: Role = VIEWER) -> GameView:
@@ -146,7 +147,8 @@ def game_view(game: Game, role: Role = VIEWER) -> GameView:
     key = (game.id, game.version, role)
     memo = _memo("read_views")
     if key not in memo:
-        memo[key] = build_view(game, role, full_result(game))
+        shared = cache.key("view", game.id, game.version, role.name, role.seat)
+        memo[key] = cache.remember(shared, lambda: build_view(game, role, full_result(game)))
     return memo[key]
 
 
