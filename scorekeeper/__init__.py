@@ -100,6 +100,11 @@ def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
 
     db.init_app(app)
     migrate.init_app(app, db)
+    from flask_migrate.cli import db as db_commands
+
+    from .service.gate import rescore_command
+
+    db_commands.add_command(rescore_command)  # scorekeeper db rescore: the lists' summaries anew
     i18n.init_app(app)
     from flask_wtf.csrf import CSRFProtect
 

@@ -7,6 +7,7 @@ from urllib.parse import unquote, urlsplit
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
+from sqlalchemy.orm import lazyload
 
 from .. import plugins, read, rules, service
 from ..db import db
@@ -22,11 +23,15 @@ bp = Blueprint("main", __name__)
 def index() -> ResponseReturnValue:
     """List games in progress and finished, newest first."""
     games = db.session.scalars(
-        select(Game).where(Game.deleted_at.is_(None)).order_by(Game.updated_at.desc()).limit(100)
+        select(Game)
+        .options(lazyload(Game.deals))  # the summaries say what the list shows: no deal is read
+        .where(Game.deleted_at.is_(None))
+        .order_by(Game.updated_at.desc())
+        .limit(100)
     ).all()
     in_progress, finished = [], []
-    for game, view in read.list_views(games):
-        (finished if view.finished else in_progress).append((game, view.result))
+    for game, summary in read.list_views(games):
+        (finished if summary.finished else in_progress).append((game, summary))
     return render_template("index.html", in_progress=in_progress, finished=finished, games=rules.GAMES)
 
 

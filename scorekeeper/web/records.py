@@ -30,6 +30,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from sqlalchemy import func, select
+from sqlalchemy.orm import lazyload
 
 from .. import backup, pdf, read, records, rules, service
 from ..db import db
@@ -85,14 +86,15 @@ def list_games() -> ResponseReturnValue:
     player = request.args.get("player", "").strip()
     # A page past any real list is empty; the cap keeps the OFFSET within a database integer.
     page = min(max(1, request.args.get("page", 1, type=int) or 1), MAX_PAGE)
-    query = visible(select(Game)).where(Game.kind == kind if kind else Game.kind.in_(list(rules.GAMES)))
+    query = visible(select(Game).options(lazyload(Game.deals)))
+    query = query.where(Game.kind == kind if kind else Game.kind.in_(list(rules.GAMES)))
     if player:
         query = query.where(with_player(player))
     query = query.order_by(Game.updated_at.desc(), Game.id).offset((page - 1) * PER_PAGE).limit(PER_PAGE + 1)
     games = db.session.scalars(query).all()
     return render_template(
         "records/games.html",
-        items=[(game, view.result) for game, view in read.list_views(games[:PER_PAGE])],
+        items=read.list_views(games[:PER_PAGE]),
         more=len(games) > PER_PAGE,
         page=page,
         kind=kind,
@@ -121,11 +123,11 @@ def show_player() -> ResponseReturnValue:
     name = request.args.get("name", "").strip()
     if not name:
         return redirect(url_for(".list_players"), 303)
-    query = visible(select(Game)).where(with_player(name)).order_by(Game.updated_at.desc())
-    items = read.list_views(db.session.scalars(query).all())
+    query = visible(select(Game).options(lazyload(Game.deals))).where(with_player(name))
+    items = read.list_views(db.session.scalars(query.order_by(Game.updated_at.desc())).all())
     if not items:
         abort(404)
-    played = [records.Played(g.id, g.kind, g.updated_at, tuple(g.players), view.result) for g, view in items]
+    played = [records.Played(g.id, g.kind, g.updated_at, tuple(g.players), summary) for g, summary in items]
     return render_template("records/player.html", stats=records.player_stats(name, played), games=rules.GAMES)
 
 
@@ -243,7 +245,7 @@ def import_game() -> ResponseReturnValue:
         except ImportProblem as exc:
             problem = str(exc)
         else:
-            game, key = service.create_game(game_rules, setup, deals)
+            game, key = service.create_game(game_rules, setup, deals, result=result)
             flash(_("Game imported: every score is recalculated by the rules."), "ok")
             if backup.totals_differ(data.get("totals"), result):
                 flash(

@@ -58,7 +58,9 @@ def qr_svg(url: str, title: str = "", svgclass: str = "qr") -> Markup:
     """
     if "key=" in url:
         return Markup(draw_qr(url, title, svgclass))
-    return Markup(cache.remember(cache.key("qr", url, title, svgclass), lambda: draw_qr(url, title, svgclass)))
+    return Markup(
+        cache.remember(cache.key("qr", url, title, svgclass), lambda: draw_qr(url, title, svgclass))
+    )
 
 
 def draw_qr(url: str, title: str, svgclass: str) -> str:
