@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 from flask.cli import with_appcontext
-from sqlalchemy import case, func, null, select, update
+from sqlalchemy import case, func, insert, null, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import ObjectDeletedError
@@ -177,16 +177,17 @@ def _keep_summary(game: Game, result: Any) -> None:
     """
     from ..read import summarize
 
+    table = GameSummary.__table__
     if isinstance(result, GameResult):
         columns = summarize(game, result)
-        row = db.session.get(GameSummary, game.id)
-        if row is None:
-            db.session.add(GameSummary(game_id=game.id, **columns))
-        else:
-            for name, value in columns.items():
-                setattr(row, name, value)
+        # One statement for a game that has its summary (the usual case): the version claim
+        # already holds this game's row, so nobody else writes its summary meanwhile.
+        if (
+            db.session.execute(update(table).where(table.c.game_id == game.id).values(**columns)).rowcount
+            == 0
+        ):
+            db.session.execute(insert(table).values(game_id=game.id, **columns))
         return
-    table = GameSummary.__table__
     db.session.execute(
         update(table)
         .where(table.c.game_id == game.id, table.c.version == game.version - 1)
