@@ -25,6 +25,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -32,7 +33,7 @@ from flask_wtf.file import FileField, FileRequired
 from sqlalchemy import func, select
 from sqlalchemy.orm import lazyload
 
-from .. import backup, pdf, read, records, rules, service
+from .. import backup, cache, pdf, read, records, rules, service
 from ..db import db
 from ..i18n import render
 from ..models import Game, Seat
@@ -159,14 +160,24 @@ def download_pdf(game: Game) -> ResponseReturnValue:
         flash(pdf_unavailable(), "error")
         return redirect(url_for("games.sheet", game_id=game.id), 303)
     paper = request.args.get("paper", "a4")
-    html = render_template(
-        "games/sheet_pdf.html",
-        **page_context(game, read.game_view(game, role())),
-        paper=PAPERS.get(paper, "A4"),
-        stylesheet=Path(current_app.static_folder, "app.css").read_text(encoding="utf-8"),
-    )
+    paper = paper if paper in PAPERS else "a4"
+    viewer = role()
+
+    def sheet_html() -> str:
+        return render_template(
+            "games/sheet_pdf.html",
+            **page_context(game, read.game_view(game, viewer)),
+            paper=PAPERS[paper],
+            stylesheet=Path(current_app.static_folder, "app.css").read_text(encoding="utf-8"),
+        )
+
+    # Printed once per version, language, role and paper, then kept in the instance folder;
+    # the code's hash in the name: a new release prints anew.
+    who = viewer.name if viewer.seat is None else f"{viewer.name}{viewer.seat}"
+    name = f"{get_locale()}-{who}-{paper}-{cache.code_hash()}"
+    folder = Path(current_app.config.get("PDF_FOLDER") or Path(current_app.instance_path, "pdf"), game.id)
     try:
-        data = pdf.html_to_pdf(html, chromium)
+        data = pdf.render_once(folder, game.version, name, sheet_html, chromium)
     except pdf.PdfError:
         current_app.logger.exception("printing the sheet of %s to PDF failed", game.id)
         flash(_("The PDF could not be made just now. Use Print and choose “Save as PDF”."), "error")

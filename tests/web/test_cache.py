@@ -137,3 +137,70 @@ def test_with_redis_every_worker_shares_the_entries(database_url):
             db.engine.dispose()
         with two.app_context():
             db.engine.dispose()
+
+
+def test_a_pdf_is_printed_once_per_version_and_kept(app, client, monkeypatch):
+    from scorekeeper import pdf
+    from scorekeeper.web import records
+
+    printed = []
+
+    def fake(html, *args, **kwargs):
+        printed.append(html)
+        return b"%PDF-fake " + str(len(printed)).encode()
+
+    monkeypatch.setattr(pdf, "html_to_pdf", fake)
+    monkeypatch.setattr(records, "pdf_printer", lambda: "chromium")
+    gid, key = api_game(client, deals=[FLAT])
+    first = client.get(f"/g/{gid}/sheet.pdf").data
+    assert client.get(f"/g/{gid}/sheet.pdf").data == first and len(printed) == 1
+    # Another paper, another language: a sheet of its own.
+    client.get(f"/g/{gid}/sheet.pdf?paper=letter")
+    client.get(f"/g/{gid}/sheet.pdf", headers={"Accept-Language": "pl"})
+    assert len(printed) == 3
+    folder = os.path.join(app.config["PDF_FOLDER"], gid)
+    assert len(os.listdir(folder)) == 3
+    # A new version prints anew, and the older version's sheets are removed.
+    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key)).status_code == 201
+    assert client.get(f"/g/{gid}/sheet.pdf").data != first and len(printed) == 4
+    assert len(os.listdir(folder)) == 1
+
+
+def test_one_pdf_render_at_a_time_and_other_pages_go_on(app, client, monkeypatch):
+    """While a sheet prints (the render lock held), a second PDF waits; a game page does not."""
+    import threading
+    import time
+
+    from scorekeeper import pdf
+    from scorekeeper.web import records
+
+    running, most = [0], [0]
+    release = threading.Event()
+
+    def slow(html, *args, **kwargs):
+        running[0] += 1
+        most[0] = max(most[0], running[0])
+        release.wait(5)
+        running[0] -= 1
+        return b"%PDF-slow"
+
+    monkeypatch.setattr(pdf, "html_to_pdf", slow)
+    monkeypatch.setattr(records, "pdf_printer", lambda: "chromium")
+    one, _ = api_game(client, deals=[FLAT])
+    two, _ = api_game(client, deals=[FLAT, FLAT])
+    answers = {}
+
+    def fetch(gid):
+        answers[gid] = app.test_client().get(f"/g/{gid}/sheet.pdf").status_code
+
+    threads = [threading.Thread(target=fetch, args=(gid,)) for gid in (one, two)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.3)
+    started = time.monotonic()
+    assert app.test_client().get(f"/g/{one}").status_code == 200
+    assert time.monotonic() - started < 2  # not behind the renders
+    release.set()
+    for thread in threads:
+        thread.join(10)
+    assert answers == {one: 200, two: 200} and most[0] == 1
