@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache as once
 from pathlib import Path
@@ -91,13 +92,36 @@ def put(name: str, value: Any) -> None:
         log.warning("cache set failed", exc_info=True)
 
 
-def remember(name: str, compute: Callable[[], T]) -> T:
-    """``compute()`` once per ``name``, shared by every request (and worker, with Redis)."""
+def remember(name: str, compute: Callable[[], T], objects: bool = False) -> T:
+    """``compute()`` once per ``name``, shared by every request (and worker, with Redis).
+
+    ``objects``: the value is a big frozen object (a scored game, a view): this process
+    also keeps it as it is, so a request reuses it without unpickling it again.
+    """
+    local = _local() if objects else None
+    if local is not None and name in local:
+        local.move_to_end(name)
+        return local[name]
     value = get(name)
     if value is _MISSING:
         value = compute()
         put(name, value)
+    if local is not None:
+        local[name] = value
+        while len(local) > LOCAL_SIZE:
+            local.popitem(last=False)
     return value
+
+
+# Objects kept as they are in each process, most recently used last: a few dozen games' views.
+LOCAL_SIZE = 256
+
+
+def _local() -> OrderedDict | None:
+    if not has_app_context():
+        return None
+    # Per app: each app (a test's) has its own database, and so its own games.
+    return current_app.extensions.setdefault("scorekeeper.objects", OrderedDict())
 
 
 def cached_fragment(*parts: Any, caller: Callable[[], str]) -> Markup:

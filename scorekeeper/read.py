@@ -125,7 +125,7 @@ def full_result(game: Game) -> GameResult:
     key = (game.id, game.version)
     memo = _memo("read_results")
     if key not in memo:
-        memo[key] = cache.remember(cache.key("result", *key), lambda: service.score(game))
+        memo[key] = cache.remember(cache.key("result", *key), lambda: service.score(game), objects=True)
     return memo[key]
 
 
@@ -150,7 +150,7 @@ def game_view(game: Game, role: Role = VIEWER) -> GameView:
     memo = _memo("read_views")
     if key not in memo:
         shared = cache.key("view", game.id, game.version, role.name, role.seat)
-        memo[key] = cache.remember(shared, lambda: build_view(game, role, full_result(game)))
+        memo[key] = cache.remember(shared, lambda: build_view(game, role, full_result(game)), objects=True)
     return memo[key]
 
 

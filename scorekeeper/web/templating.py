@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from flask import Flask, current_app
-from flask_babel import format_date, format_decimal
+from flask_babel import format_date
 from flask_babel import gettext as _
 from markupsafe import Markup
 
 from .. import cache, pdf, records
-from ..i18n import render
+from ..i18n import number, render
 from ..read import GameView
 from ..rules import DealResult
 from ..rules.base import format_counts
@@ -46,7 +46,7 @@ def running_chart(view: GameView) -> records.Chart | None:
         [pair_name(view.players, side) for side in series.sides],
         series.totals,
         series.tiebreak,
-        number=format_decimal,
+        number=number,
     )
 
 

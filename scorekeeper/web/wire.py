@@ -43,14 +43,14 @@ class StaticHashes:
     def __call__(self, filename: str) -> str | None:
         path = self.folder / filename
         try:
-            stat = path.stat()
+            mtime = path.stat().st_mtime_ns
         except (OSError, ValueError):
             return None
-        if not path.is_file() or not path.resolve().is_relative_to(self.folder.resolve()):
-            return None
         seen = self.known.get(filename)
-        if seen is None or seen[0] != stat.st_mtime_ns:
-            seen = (stat.st_mtime_ns, hashlib.sha256(path.read_bytes()).hexdigest()[:12])
+        if seen is None or seen[0] != mtime:
+            if not path.is_file() or not path.resolve().is_relative_to(self.folder.resolve()):
+                return None
+            seen = (mtime, hashlib.sha256(path.read_bytes()).hexdigest()[:12])
             self.known[filename] = seen
         return seen[1]
 
