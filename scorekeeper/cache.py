@@ -61,7 +61,7 @@ def init_app(app: Flask) -> None:
         config.update(CACHE_TYPE="RedisCache", CACHE_REDIS_URL=url)
     else:
         # Per process: enough entries for a club's evening of games (views, regions, QR codes).
-        config.update(CACHE_TYPE="SimpleCache", CACHE_THRESHOLD=app.config.get("CACHE_THRESHOLD", 2000))
+        config.update(CACHE_TYPE="SimpleCache", CACHE_THRESHOLD=app.config.get("CACHE_THRESHOLD", 1000))
     app.config.setdefault("CACHE_TYPE", config["CACHE_TYPE"])
     cache.init_app(app, config)
     app.jinja_env.globals["cached"] = cached_fragment
