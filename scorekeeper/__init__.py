@@ -102,6 +102,11 @@ def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
 
     db.init_app(app)
     migrate.init_app(app, db)
+    from flask_migrate.cli import db as db_commands
+
+    from .service.gate import rescore_command
+
+    db_commands.add_command(rescore_command)  # scorekeeper db rescore: the lists' summaries anew
     i18n.init_app(app)
     from flask_wtf.csrf import CSRFProtect
 
@@ -127,14 +132,11 @@ def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
     errors.init_app(app)
     templating.init_app(app)
 
-    @app.before_request
-    def keep_session() -> None:
-        # The CSRF token lives in the session: keep it past a browser restart,
-        # so a scoring page reopened from a phone's tabs still submits.
-        from flask import session
+    from . import cache
+    from .web import wire
 
-        session.permanent = True
-
+    cache.init_app(app)  # views, regions and QR codes, once per game version
+    wire.init_app(app)  # compression, static files cached for a year, the session cookie only when written
     from . import middleware
     from .web import pwa
 

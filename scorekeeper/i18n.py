@@ -8,9 +8,11 @@ a pull. ``scorekeeper i18n update`` re-extracts the messages into the .po files.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import click
+from babel import numbers
 from flask import Flask, current_app, request
 from flask_babel import Babel, format_decimal, get_locale, get_translations
 from flask_babel import gettext as _gettext
@@ -22,6 +24,22 @@ babel = Babel()
 
 # The locale whose formats (numbers, dates) a language uses: our Portuguese is European.
 FORMATS = {"pt": "pt_PT"}
+
+
+@lru_cache(maxsize=8192)
+def _formatted(value: int | float, locale: str) -> str:
+    return numbers.format_decimal(value, locale=locale)
+
+
+def number(value: int | float) -> str:
+    """``value`` in the page's number format, each (value, language) formatted once per process.
+
+    A scoreboard shows the same few hundred numbers over and over: Babel's formatting
+    (pattern lookup, locale symbols) is done once for each, not once per cell.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return format_decimal(value)
+    return _formatted(value, str(get_locale() or "en"))
 
 
 def select_locale() -> str | None:
@@ -50,7 +68,7 @@ def render(message: Msg | str | None) -> str:
         return ""
     if isinstance(message, str):
         return _gettext(message) if message else ""
-    return message.render(_gettext, format_decimal, _ngettext)
+    return message.render(_gettext, number, _ngettext)
 
 
 def compile_translations(app: Flask) -> None:
@@ -95,14 +113,16 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     app.jinja_env.filters["t"] = render
     # None is a figure the page may not show yet (Hidden Secrets' scores before the end).
-    app.jinja_env.filters["num"] = lambda value: "?" if value is None else format_decimal(value)
+    app.jinja_env.filters["num"] = lambda value: "?" if value is None else number(value)
     app.jinja_env.globals["get_locale"] = get_locale
     app.jinja_env.globals["html_lang"] = html_lang
     app.cli.add_command(i18n_cli)
 
     @app.after_request
     def vary_by_language(response):
-        # A page's words depend on the browser's languages and the "lang" cookie.
+        # A page's words depend on the browser's languages and the "lang" cookie; a static file's do not.
+        if request.endpoint == "static":
+            return response
         response.vary.add("Accept-Language")
         response.vary.add("Cookie")
         return response

@@ -134,3 +134,28 @@ class Player(db.Model):
     # Left out of the public leaderboard (still rated, so everyone else's ratings stay the same).
     private: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GameSummary(db.Model):
+    """What the lists show of a game, as everybody may see it: a cache of its replay at ``version``.
+
+    Kept by the write gate in the same transaction as the change; ``scorekeeper db
+    rescore`` rebuilds it. A row whose version is not the game's is stale and not read
+    (the list replays that game instead), so a summary can never show an old score.
+    """
+
+    __tablename__ = "game_summary"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int]
+    deals: Mapped[int]
+    finished: Mapped[bool]
+    tiebreak: Mapped[bool]
+    # The deals the game will have, counting the ones that do not count (None: open-ended).
+    planned: Mapped[int | None] = mapped_column(nullable=True)
+    next_dealer: Mapped[int | None] = mapped_column(nullable=True)
+    sides: Mapped[list[list[int]]] = mapped_column(JSON)
+    totals: Mapped[list[int | None]] = mapped_column(JSON)  # None: a total nobody may know yet
+    leaders: Mapped[list[int]] = mapped_column(JSON)
+    winners: Mapped[list[int]] = mapped_column(JSON)
+    last_activity: Mapped[datetime]

@@ -13,6 +13,9 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
 from pathlib import Path
 
 CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
@@ -32,8 +35,11 @@ FLAGS = (
     "--no-pdf-header-footer",
     "--print-to-pdf-no-header",  # the same, for Chromium before 120
 )
-# A few renders at once at most: each is a whole browser for a second or two.
-_renders = threading.BoundedSemaphore(2)
+# One render at a time in this process (and, through :func:`render_once`'s file lock, on this
+# machine): each is a whole browser for a second or two, and the other requests need the CPU.
+_renders = threading.BoundedSemaphore(1)
+# How long a PDF request waits for the render before it (never another request) gives up.
+WAIT_SECONDS = 90
 
 
 class PdfError(RuntimeError):
@@ -58,6 +64,10 @@ def html_to_pdf(html: str, chromium: str, timeout: float = 60) -> bytes:
         out = Path(tmp) / "sheet.pdf"
         page.write_text(html, encoding="utf-8")
         args = [chromium, *FLAGS, f"--user-data-dir={tmp}/profile", f"--print-to-pdf={out}"]
+        nice = shutil.which("nice")
+        if nice:
+            # Below the web workers: pages keep their CPU while a sheet prints.
+            args = [nice, "-n", "10", *args]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
             args.append("--no-sandbox")  # Chromium will not start its sandbox as root
         args.append(page.as_uri())
@@ -72,3 +82,54 @@ def html_to_pdf(html: str, chromium: str, timeout: float = 60) -> bytes:
             tail = done.stderr.decode(errors="replace")[-500:]
             raise PdfError(f"Chromium exited {done.returncode} without a PDF: {tail}")
         return data
+
+
+def render_once(folder: Path, version: int, name: str, make_html: Callable[[], str], chromium: str) -> bytes:
+    """The PDF kept as ``folder/<version>-<name>.pdf``, printed first if it is not there yet.
+
+    ``folder`` is the game's, ``name`` says everything else the sheet depends on
+    (language, role, paper): once printed, every later request reads the file. A
+    file lock lets one render run at a time on this machine, whichever worker asks;
+    a request waiting for it holds nothing other requests need. The game's sheets
+    of older versions are removed when a newer one is written.
+    """
+    path = folder / f"{version}-{name}.pdf"
+    if path.is_file():
+        return path.read_bytes()
+    folder.mkdir(parents=True, exist_ok=True)
+    with _machine_lock(folder.parent / ".render.lock"):
+        if path.is_file():  # printed by another request while this one waited
+            return path.read_bytes()
+        data = html_to_pdf(make_html(), chromium)
+        partial = folder / f".{os.getpid()}-{threading.get_ident()}.part"
+        partial.write_bytes(data)
+        os.replace(partial, path)
+    for old in folder.glob("*.pdf"):
+        stem = old.name.split("-", 1)[0]
+        if stem.isdigit() and int(stem) < version:
+            old.unlink(missing_ok=True)
+    return data
+
+
+@contextmanager
+def _machine_lock(path: Path):
+    """An exclusive lock on ``path`` (every process on this machine), given up after WAIT_SECONDS."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: the in-process semaphore alone
+        yield
+        return
+    with open(path, "a+b") as handle:
+        deadline = time.monotonic() + WAIT_SECONDS
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise PdfError("another PDF is still being printed") from None
+                time.sleep(0.05)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -7,10 +7,9 @@ happens here and nowhere else: a page that shows a view cannot leak.
 
 :func:`build_view` is the cacheable part: a pure function of the game's
 stored facts, which ``(game id, version)`` stand for, and the role. Within a
-request the results are memoised on ``flask.g``; a shared cache (for example
-Flask-Caching keyed on ``(game_id, version, role)``) can sit behind
-:func:`game_view` without changing any caller. Views hold no ORM row, so they
-pickle.
+request the results are memoised on ``flask.g``; behind that, the shared cache
+(:mod:`scorekeeper.cache`, keyed on ``(game id, version, role)``) keeps them
+for every request and worker. Views hold no ORM row, so they pickle.
 
 Lists read through :func:`list_views`, one replay per listed game.
 """
@@ -24,9 +23,11 @@ from datetime import datetime
 from typing import Any
 
 from flask import g, has_app_context
+from sqlalchemy import select
 
-from . import plugins, rules, service
-from .models import Game
+from . import cache, plugins, rules, service
+from .db import db
+from .models import Game, GameSummary
 from .rules import GameResult, InvalidFacts, Setup
 
 
@@ -170,7 +171,7 @@ def full_result(game: Game) -> GameResult:
     key = (game.id, game.version)
     memo = _memo("read_results")
     if key not in memo:
-        memo[key] = service.score(game)
+        memo[key] = cache.remember(cache.key("result", *key), lambda: service.score(game), objects=True)
     return memo[key]
 
 
@@ -185,6 +186,8 @@ def remember(game: Game, result: GameResult | None) -> None:
     """A write scored the game at its new version already: reads in this request reuse that."""
     if isinstance(result, GameResult):
         _memo("read_results")[(game.id, game.version)] = result
+        # Shared too: the next page (or the next deal's scoring) starts from it, not from a replay.
+        cache.put(cache.key("result", game.id, game.version), result)
 
 
 def game_view(game: Game, role: Role = VIEWER) -> GameView:
@@ -192,7 +195,8 @@ def game_view(game: Game, role: Role = VIEWER) -> GameView:
     key = (game.id, game.version, role)
     memo = _memo("read_views")
     if key not in memo:
-        memo[key] = build_view(game, role, full_result(game))
+        shared = cache.key("view", game.id, game.version, role.name, role.seat)
+        memo[key] = cache.remember(shared, lambda: build_view(game, role, full_result(game)), objects=True)
     return memo[key]
 
 
@@ -277,15 +281,109 @@ def standings(result: GameResult) -> tuple[Standing, ...]:
     return tuple(rows)
 
 
-def list_views(games: Iterable[Game]) -> list[tuple[Game, GameView]]:
-    """Each listed game with its public view, one replay each; a game no rules can score is left out.
+@dataclass(frozen=True)
+class Summary:
+    """What a list shows of a game, as everybody may see it: a stored :class:`GameSummary` row.
 
-    The one door for lists (home, games, players): a per-game summary table can replace the replays here.
+    It answers what the lists ask of a :class:`GameResult` (``status_line``, the player
+    record): totals, sides, leaders, winners, whether finished, the deals' count.
     """
+
+    version: int
+    deal_count: int
+    finished: bool
+    tiebreak: bool
+    planned: int | None  # the deals the game will have, counting those that do not count
+    next_dealer: int | None
+    sides: tuple[tuple[int, ...], ...]
+    totals: tuple[int | None, ...]
+    leaders: tuple[int, ...]
+    winners: tuple[int, ...]
+    last_activity: datetime | None = None
+    # The game's own flag, not the summary's: archiving changes no score.
+    archived: bool = False
+
+    @property
+    def deals(self) -> range:
+        # Lists only count the deals (len(result.deals)); their details stay on the game's page.
+        return range(self.deal_count)
+
+    @property
+    def status(self) -> Status:
+        return Status(
+            self.finished,
+            self.tiebreak,
+            self.deal_count,
+            self.planned,
+            self.next_dealer,
+            self.winners,
+            self.leaders,
+        )
+
+
+def summarize(game: Game, result: GameResult) -> dict[str, Any]:
+    """The :class:`GameSummary` columns of ``game`` scored as ``result`` (its full result): public figures only."""
+    kind = service.game_rules(game)
+    public = redact(kind, result)
+    planned = kind.planned_deals(result.setup)
+    if planned:
+        # Deals that do not count (Abracadabra's thrown-in ones) add one to play.
+        planned += len(public.deals) - kind.counted_deals(public)
+    return {
+        "version": game.version,
+        "deals": len(public.deals),
+        "finished": public.finished,
+        "tiebreak": public.tiebreak,
+        "planned": planned or None,
+        "next_dealer": public.next_dealer,
+        "sides": [list(side) for side in public.sides],
+        "totals": list(public.totals),
+        "leaders": list(public.leaders),
+        "winners": list(public.winners),
+        "last_activity": game.updated_at,
+    }
+
+
+def summary_of(row: GameSummary, archived: bool = False) -> Summary:
+    return Summary(
+        version=row.version,
+        deal_count=row.deals,
+        finished=row.finished,
+        tiebreak=row.tiebreak,
+        planned=row.planned,
+        next_dealer=row.next_dealer,
+        sides=tuple(tuple(side) for side in row.sides),
+        totals=tuple(row.totals),
+        leaders=tuple(row.leaders),
+        winners=tuple(row.winners),
+        last_activity=row.last_activity,
+        archived=archived,
+    )
+
+
+def list_views(games: Iterable[Game]) -> list[tuple[Game, Summary]]:
+    """Each listed game with its public summary; a game no rules can score is left out.
+
+    The one door for lists (home, games, players). The summaries come in one query
+    (the write gate keeps them); a game whose summary is missing or stale (a backup
+    restored, a database from before summaries) is replayed instead.
+    """
+    games = list(games)
+    ids = [game.id for game in games]
+    rows = {}
+    if ids:
+        rows = {
+            row.game_id: row
+            for row in db.session.scalars(select(GameSummary).where(GameSummary.game_id.in_(ids)))
+        }
     out = []
     for game in games:
+        row = rows.get(game.id)
+        if row is not None and row.version == game.version:
+            out.append((game, summary_of(row, bool(game.archived))))
+            continue
         try:
-            out.append((game, game_view(game, VIEWER)))
+            out.append((game, summary_of(GameSummary(**summarize(game, full_result(game))), bool(game.archived))))
         except (LookupError, InvalidFacts):
             continue
     return out

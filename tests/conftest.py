@@ -37,10 +37,12 @@ def database_url(tmp_path_factory) -> str:
 
 
 @pytest.fixture
-def app(database_url):
+def app(database_url, tmp_path):
     app = create_app(
         {
             "TESTING": True,
+            # Printed sheets are kept per version: each test its own folder.
+            "PDF_FOLDER": str(tmp_path / "pdf"),
             "SECRET_KEY": "test",
             "SQLALCHEMY_DATABASE_URI": database_url,
             "AUTO_MIGRATE": False,

@@ -15,14 +15,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import case, func, null, select, update
+import click
+from flask.cli import with_appcontext
+from sqlalchemy import case, func, insert, null, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import ObjectDeletedError
 
 from .. import rules
 from ..db import db
-from ..models import Change, Deal, Game, Seat, hash_key, utcnow
+from ..models import Change, Deal, Game, GameSummary, Seat, hash_key, utcnow
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
 from .record import game_rules, new_token, score, score_appended
@@ -145,6 +147,7 @@ def _write(game: Game, via: Via | None, plan: Planner, deleted_ok: bool = False,
         try:
             _claim(game, touch)
             change = apply()
+            _keep_summary(game, result)
             change.game_id = game.id
             change.version = game.version
             change.token = via.token
@@ -165,10 +168,45 @@ def _write(game: Game, via: Via | None, plan: Planner, deleted_ok: bool = False,
     raise Conflict(game, via.version)
 
 
+def _keep_summary(game: Game, result: Any) -> None:
+    """Write the game's list summary at its new version, in the change's transaction.
+
+    A change that scores (``result``, the game's full result at the new version) rewrites
+    it; one that changes no score (a draft, deleting or restoring the game) only moves an
+    up-to-date summary to the new version. A missing or stale one stays so: lists replay
+    that game until ``scorekeeper db rescore`` or its next scored change.
+    """
+    from ..read import summarize
+
+    table = GameSummary.__table__
+    if isinstance(result, GameResult):
+        columns = summarize(game, result)
+        # One statement for a game that has its summary (the usual case): the version claim
+        # already holds this game's row, so nobody else writes its summary meanwhile.
+        if (
+            db.session.execute(update(table).where(table.c.game_id == game.id).values(**columns)).rowcount
+            == 0
+        ):
+            db.session.execute(insert(table).values(game_id=game.id, **columns))
+        return
+    db.session.execute(
+        update(table)
+        .where(table.c.game_id == game.id, table.c.version == game.version - 1)
+        .values(version=game.version, last_activity=game.updated_at)
+    )
+
+
 def create_game(
-    game_rules_: rules.Game, setup: Setup, deals: Sequence[Mapping[str, Any]] = (), via: Via | None = None
+    game_rules_: rules.Game,
+    setup: Setup,
+    deals: Sequence[Mapping[str, Any]] = (),
+    via: Via | None = None,
+    result: GameResult | None = None,
 ) -> tuple[Game, str]:
-    """Store a new game (already checked) and return it with its edit key."""
+    """Store a new game (already checked) and return it with its edit key.
+
+    ``result``: the game scored already (by the caller's check), else it is scored here for its summary.
+    """
     via = via or Via()
     key = new_token(24)
     game = Game(
@@ -182,7 +220,14 @@ def create_game(
         deals=[Deal(position=k, facts=dict(facts)) for k, facts in enumerate(deals)],
     )
     db.session.add(game)
-    db.session.flush()  # the game row first: its history refers to it
+    db.session.flush()  # the game row first: its history and summary refer to it
+    if result is None:
+        try:
+            result = score(game)
+        except (InvalidFacts, LookupError):
+            result = None  # a set-up still waiting for its seats' parts (Hidden Secrets): no summary yet
+    if result is not None:
+        _keep_summary(game, result)
     db.session.add(
         Change(
             game_id=game.id,
@@ -431,3 +476,42 @@ def set_allotment(game: Game, seat: int, row: list[Any], via: Via | None = None)
         return options
 
     return set_options(game, revise, via)
+
+
+def rescore(batch: int = 200) -> tuple[int, int]:
+    """Rebuild every game's list summary from a fresh replay; return (games summarised, games left out).
+
+    A game no rules can score (its set-up still waiting, an unknown kind) gets no summary:
+    lists leave it out, as they did when replaying. Safe beside running writes: a summary
+    written here for a version a write has since passed is stale, and lists replay that game.
+    """
+    done = skipped = 0
+    last = ""
+    while True:
+        games = db.session.scalars(select(Game).where(Game.id > last).order_by(Game.id).limit(batch)).all()
+        if not games:
+            return done, skipped
+        for game in games:
+            try:
+                result = score(game)
+            except (InvalidFacts, LookupError):
+                row = db.session.get(GameSummary, game.id)
+                if row is not None:
+                    db.session.delete(row)
+                skipped += 1
+                continue
+            _keep_summary(game, result)
+            done += 1
+        last = games[-1].id
+        db.session.commit()
+        db.session.expunge_all()
+
+
+@click.command("rescore")
+@with_appcontext
+def rescore_command() -> None:
+    """Rebuild every game's list summary (totals, leader, winners, deals) from a fresh replay."""
+    done, skipped = rescore()
+    click.echo(
+        f"{done} games summarised" + (f", {skipped} left out (no rules can score them)." if skipped else ".")
+    )

@@ -48,7 +48,7 @@ def create_game() -> ResponseReturnValue:
     except InvalidFacts as exc:
         return errors_response(exc.errors)
     via = service.Via(device=f"API · {device_label(request.user_agent.string)}")
-    game, key = service.create_game(game_rules, setup, deals, via)
+    game, key = service.create_game(game_rules, setup, deals, via, result)
     read.remember(game, result)
     record = read.public_record(game)
     record["edit_key"] = key

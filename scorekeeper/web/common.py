@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import abort, g, make_response, render_template, request
 from flask.typing import ResponseReturnValue
+from sqlalchemy.orm import lazyload
 
 from ..db import db
 from ..models import Game
@@ -25,9 +26,17 @@ VERSION_FIELD = "base_version"
 TOKEN_FIELD = "submit_token"
 
 
+# Built once: load_game runs on every game request.
+DEALS_LATER = (lazyload(Game.deals),)
+
+
 def load_game(game_id: str, deleted: bool = False) -> Game:
-    """The game with this id (seats and deals loaded with it), or 404; a deleted one only if asked."""
-    game = db.session.get(Game, game_id) if GAME_ID.fullmatch(game_id) else None
+    """The game with this id (seats loaded with it), or 404; a deleted one only if asked.
+
+    Its deals are read only when asked for (a write, the scorer's entry form): a page whose
+    view and board come from the cache never parses a long game's deals.
+    """
+    game = db.session.get(Game, game_id, options=DEALS_LATER) if GAME_ID.fullmatch(game_id) else None
     if game is None or (game.deleted_at is not None and not deleted):
         abort(404)
     return game

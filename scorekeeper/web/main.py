@@ -7,6 +7,7 @@ from urllib.parse import unquote, urlsplit
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
+from sqlalchemy.orm import lazyload
 
 from .. import club, plugins, read, rules, service
 from ..db import db
@@ -23,13 +24,15 @@ def index() -> ResponseReturnValue:
     """List games in progress and finished, newest first."""
     games = db.session.scalars(
         select(Game)
+        .options(lazyload(Game.deals))  # the summaries say what the list shows: no deal is read
         .where(Game.deleted_at.is_(None), Game.archived.is_(False))
         .order_by(Game.updated_at.desc())
         .limit(100)
     ).all()
     in_progress, finished = [], []
-    for game, view in read.list_views(games):
-        (finished if view.finished else in_progress).append((game, view.result, view))
+    for game, summary in read.list_views(games):
+        # A summary answers both what the status line reads and what the item shows.
+        (finished if summary.finished else in_progress).append((game, summary, summary))
     # Just archived from here: its name, with an Undo where it was.
     archived = request.args.get("archived", "")
     just_archived = db.session.get(Game, archived) if GAME_ID.fullmatch(archived) else None

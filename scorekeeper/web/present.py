@@ -11,6 +11,7 @@ from typing import Any
 from flask_babel import format_decimal, format_timedelta, ngettext
 from flask_babel import gettext as _
 
+from ..read import Summary
 from ..rules import GameResult, Option
 from ..rules.base import N_
 
@@ -37,7 +38,7 @@ def join_names(names: Sequence[str]) -> str:
     return _("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
 
 
-def status_line(players: Sequence[str], kind, result: GameResult) -> str:
+def status_line(players: Sequence[str], kind, result: GameResult | Summary) -> str:
     """One sentence: who won, who is tied, or which deal comes next and who deals it."""
     if result.finished:
         names = side_names(players, result, result.winners)
@@ -46,11 +47,14 @@ def status_line(players: Sequence[str], kind, result: GameResult) -> str:
         names = side_names(players, result, result.leaders)
         line = _("%(names)s are tied for the lead: another deal breaks the tie.", names=join_names(names))
     else:
-        planned = kind.planned_deals(result.setup)
         number = len(result.deals) + 1
-        if planned:
-            # Deals that do not count (Abracadabra's thrown-in ones) add one to play.
-            planned += len(result.deals) - kind.counted_deals(result)
+        if isinstance(result, Summary):
+            planned = result.planned  # counted when the summary was written
+        else:
+            planned = kind.planned_deals(result.setup)
+            if planned:
+                # Deals that do not count (Abracadabra's thrown-in ones) add one to play.
+                planned += len(result.deals) - kind.counted_deals(result)
         if planned:
             line = round_text(kind, "Deal %(n)s of %(total)s.", n=number, total=planned)
         else:

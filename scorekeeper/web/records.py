@@ -25,13 +25,15 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from sqlalchemy import func, select
+from sqlalchemy.orm import lazyload
 
-from .. import backup, club, pdf, read, records, rules, service
+from .. import backup, cache, club, pdf, read, records, rules, service
 from ..db import db
 from ..i18n import render
 from ..models import Game, Seat
@@ -81,7 +83,8 @@ def list_games() -> ResponseReturnValue:
     player = request.args.get("player", "").strip()
     # A page past any real list is empty; the cap keeps the OFFSET within a database integer.
     page = min(max(1, request.args.get("page", 1, type=int) or 1), MAX_PAGE)
-    query = visible(select(Game)).where(Game.kind == kind if kind else Game.kind.in_(list(rules.GAMES)))
+    query = visible(select(Game).options(lazyload(Game.deals)))
+    query = query.where(Game.kind == kind if kind else Game.kind.in_(list(rules.GAMES)))
     if player:
         query = query.where(with_player(player))
     # Archived games are listed here (home leaves them out); "1" shows only them, "0" the others.
@@ -94,7 +97,7 @@ def list_games() -> ResponseReturnValue:
     games = db.session.scalars(query).all()
     return render_template(
         "records/games.html",
-        items=[(game, view.result, view) for game, view in read.list_views(games[:PER_PAGE])],
+        items=[(game, summary, summary) for game, summary in read.list_views(games[:PER_PAGE])],
         more=len(games) > PER_PAGE,
         page=page,
         kind=kind,
@@ -124,11 +127,11 @@ def show_player() -> ResponseReturnValue:
     name = request.args.get("name", "").strip()
     if not name:
         return redirect(url_for(".list_players"), 303)
-    query = visible(select(Game)).where(with_player(name)).order_by(Game.updated_at.desc())
-    items = read.list_views(db.session.scalars(query).all())
+    query = visible(select(Game).options(lazyload(Game.deals))).where(with_player(name))
+    items = read.list_views(db.session.scalars(query.order_by(Game.updated_at.desc())).all())
     if not items:
         abort(404)
-    played = [records.Played(g.id, g.kind, g.updated_at, tuple(g.players), view.result) for g, view in items]
+    played = [records.Played(g.id, g.kind, g.updated_at, tuple(g.players), summary) for g, summary in items]
     from .club import player_rating
 
     return render_template(
@@ -167,14 +170,24 @@ def download_pdf(game: Game) -> ResponseReturnValue:
         flash(pdf_unavailable(), "error")
         return redirect(url_for("games.sheet", game_id=game.id), 303)
     paper = request.args.get("paper", "a4")
-    html = render_template(
-        "games/sheet_pdf.html",
-        **page_context(game, read.game_view(game, role())),
-        paper=PAPERS.get(paper, "A4"),
-        stylesheet=Path(current_app.static_folder, "app.css").read_text(encoding="utf-8"),
-    )
+    paper = paper if paper in PAPERS else "a4"
+    viewer = role()
+
+    def sheet_html() -> str:
+        return render_template(
+            "games/sheet_pdf.html",
+            **page_context(game, read.game_view(game, viewer)),
+            paper=PAPERS[paper],
+            stylesheet=Path(current_app.static_folder, "app.css").read_text(encoding="utf-8"),
+        )
+
+    # Printed once per version, language, role and paper, then kept in the instance folder;
+    # the code's hash in the name: a new release prints anew.
+    who = viewer.name if viewer.seat is None else f"{viewer.name}{viewer.seat}"
+    name = f"{get_locale()}-{who}-{paper}-{cache.code_hash()}"
+    folder = Path(current_app.config.get("PDF_FOLDER") or Path(current_app.instance_path, "pdf"), game.id)
     try:
-        data = pdf.html_to_pdf(html, chromium)
+        data = pdf.render_once(folder, game.version, name, sheet_html, chromium)
     except pdf.PdfError:
         current_app.logger.exception("printing the sheet of %s to PDF failed", game.id)
         flash(_("The PDF could not be made just now. Use Print and choose “Save as PDF”."), "error")
@@ -253,7 +266,7 @@ def import_game() -> ResponseReturnValue:
         except ImportProblem as exc:
             problem = str(exc)
         else:
-            game, key = service.create_game(game_rules, setup, deals)
+            game, key = service.create_game(game_rules, setup, deals, result=result)
             flash(_("Game imported: every score is recalculated by the rules."), "ok")
             if backup.totals_differ(data.get("totals"), result):
                 flash(

@@ -29,9 +29,9 @@ from flask.typing import ResponseReturnValue
 from flask_babel import format_datetime, format_timedelta, get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
-from .. import read, service
+from .. import cache, read, service
 from ..db import db
 from ..i18n import render
 from ..models import Change, Game, utcnow
@@ -50,15 +50,17 @@ def live_etag_value(game_id: str, version: int, editable: bool, part: str) -> st
     return f"{game_id}.{version}.{get_locale()}.{'s' if editable else 'v'}.{part}"
 
 
+# What a poll needs of the game, built once: most polls end in a 304 after this one query.
+LIVE_ROW = select(Game.version, Game.deleted_at, Game.edit_key_hash).where(Game.id == bindparam("game_id"))
+
+
 @bp.get("/<game_id>/live")
 def live(game_id: str) -> ResponseReturnValue:
     """A followed region (``part``: the whole live region, or the board above a form); 304 if unchanged."""
     part = request.args.get("part")
     if part not in ("live", "board") or not GAME_ID.fullmatch(game_id):
         abort(404)
-    row = db.session.execute(
-        select(Game.version, Game.deleted_at, Game.edit_key_hash).where(Game.id == game_id)
-    ).one_or_none()
+    row = db.session.execute(LIVE_ROW, {"game_id": game_id}).one_or_none()
     if row is None:
         abort(404)
     if row.deleted_at is not None:
@@ -70,18 +72,25 @@ def live(game_id: str) -> ResponseReturnValue:
     etag = live_etag_value(game_id, row.version, viewer.editable, part)
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
+    elif viewer.editable:
+        response = make_response(live_html(game_id, viewer, part))
     else:
-        game = load_game(game_id)
-        view = read.game_view(game, viewer)
-        if part == "board":
-            html = render_template("games/_board.html", follow_board=True, **page_context(game, view))
-        else:
-            html = render_template("games/_live.html", **game_context(game, view))
+        # A viewer's region is the same for every viewer: rendered once per version and language,
+        # a changed game costs each following phone one cache read, not a load and a render.
+        html = cache.remember(cache.key("live", etag), lambda: live_html(game_id, viewer, part))
         response = make_response(html)
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
     response.vary.update(("Cookie", "Accept-Language"))
     return response
+
+
+def live_html(game_id: str, viewer, part: str) -> str:
+    game = load_game(game_id)
+    view = read.game_view(game, viewer)
+    if part == "board":
+        return render_template("games/_board.html", follow_board=True, **page_context(game, view))
+    return render_template("games/_live.html", **game_context(game, view))
 
 
 @bp.get("/<game_id>/handover")

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from flask import Flask, current_app
-from flask_babel import format_date, format_decimal
+from flask_babel import format_date
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from .. import pdf, records
-from ..i18n import render
+from .. import cache, pdf, records
+from ..i18n import number, render
 from ..read import GameView
 from ..rules import DealResult
 from ..rules.base import format_counts
@@ -46,16 +46,28 @@ def running_chart(view: GameView) -> records.Chart | None:
         [pair_name(view.players, side) for side in series.sides],
         series.totals,
         series.tiebreak,
-        number=format_decimal,
+        number=number,
     )
 
 
 def qr_svg(url: str, title: str = "", svgclass: str = "qr") -> Markup:
-    """``url`` as a QR code: an inline SVG drawn on the server (no image request, no third party)."""
+    """``url`` as a QR code: an inline SVG drawn on the server (no image request, no third party).
+
+    Drawn once per URL (and title) and kept in the shared cache: a URL's code never changes.
+    A scoring link (it carries the edit key) is drawn each time: no secret goes into the cache.
+    """
+    if "key=" in url:
+        return Markup(draw_qr(url, title, svgclass))
+    return Markup(
+        cache.remember(cache.key("qr", url, title, svgclass), lambda: draw_qr(url, title, svgclass))
+    )
+
+
+def draw_qr(url: str, title: str, svgclass: str) -> str:
     import segno
 
     code = segno.make(url, error="m", micro=False)
-    return Markup(
+    return str(
         code.svg_inline(
             scale=1,
             border=4,

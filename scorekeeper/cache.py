@@ -1,0 +1,136 @@
+"""The shared cache: what a game's version determines is computed once and kept.
+
+Flask-Caching, in-process (SimpleCache) by default, or Redis when
+``CACHE_REDIS_URL`` is set (config or environment), so every worker and every
+machine shares it. Keys name the game's id and version: a write bumps the
+version, so nothing is ever invalidated by hand; old entries simply expire.
+
+The key prefix carries a hash of the code and templates (a release never
+reads what an older one rendered) and of the database URL (two sites sharing
+one Redis never read each other's games). A cache that fails (Redis down) is
+a miss: the page is computed as if there were no cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections import OrderedDict
+from collections.abc import Callable
+from functools import cache as once
+from pathlib import Path
+from typing import Any, TypeVar
+
+from flask import Flask, current_app, has_app_context
+from flask_caching import Cache
+from markupsafe import Markup
+
+from . import PACKAGE, site_folder
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+cache = Cache(with_jinja2_ext=False)
+# An entry lives a day at most: a game's version changes far more often than that when it is played.
+TIMEOUT = 24 * 3600
+_MISSING = object()
+
+
+@once
+def code_hash() -> str:
+    """A short hash of the package's code and the templates: what a cached view or region was made by."""
+    digest = hashlib.sha256()
+    roots = [PACKAGE, site_folder("templates")]
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".html", ".po") and path.is_file():
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+def init_app(app: Flask) -> None:
+    url = app.config.get("CACHE_REDIS_URL") or os.environ.get("CACHE_REDIS_URL") or ""
+    database = hashlib.sha256(str(app.config["SQLALCHEMY_DATABASE_URI"]).encode()).hexdigest()[:8]
+    config = {
+        "CACHE_DEFAULT_TIMEOUT": TIMEOUT,
+        "CACHE_KEY_PREFIX": app.config.get("CACHE_KEY_PREFIX") or f"sk:{code_hash()}:{database}:",
+    }
+    if url:
+        config.update(CACHE_TYPE="RedisCache", CACHE_REDIS_URL=url)
+    else:
+        # Per process: enough entries for a club's evening of games (views, regions, QR codes).
+        config.update(CACHE_TYPE="SimpleCache", CACHE_THRESHOLD=app.config.get("CACHE_THRESHOLD", 1000))
+    app.config.setdefault("CACHE_TYPE", config["CACHE_TYPE"])
+    cache.init_app(app, config)
+    app.jinja_env.globals["cached"] = cached_fragment
+
+
+def key(*parts: Any) -> str:
+    return ":".join(str(p) for p in parts)
+
+
+def get(name: str) -> Any:
+    """The cached value, or ``_MISSING`` (also when the cache fails)."""
+    if not has_app_context() or "cache" not in current_app.extensions:
+        return _MISSING
+    try:
+        value = cache.get(name)
+    except Exception:  # a cache that fails must never fail the page
+        log.warning("cache get failed", exc_info=True)
+        return _MISSING
+    return _MISSING if value is None else value
+
+
+def put(name: str, value: Any) -> None:
+    if not has_app_context() or "cache" not in current_app.extensions:
+        return
+    try:
+        cache.set(name, value)
+    except Exception:
+        log.warning("cache set failed", exc_info=True)
+
+
+def remember(name: str, compute: Callable[[], T], objects: bool = False) -> T:
+    """``compute()`` once per ``name``, shared by every request (and worker, with Redis).
+
+    ``objects``: the value is a big frozen object (a scored game, a view): this process
+    also keeps it as it is, so a request reuses it without unpickling it again.
+    """
+    local = _local() if objects else None
+    if local is not None and name in local:
+        local.move_to_end(name)
+        return local[name]
+    value = get(name)
+    if value is _MISSING:
+        value = compute()
+        put(name, value)
+    if local is not None:
+        local[name] = value
+        while len(local) > LOCAL_SIZE:
+            local.popitem(last=False)
+    return value
+
+
+# Objects kept as they are in each process, most recently used last: a few dozen games' views.
+LOCAL_SIZE = 256
+
+
+def _local() -> OrderedDict | None:
+    if not has_app_context():
+        return None
+    # Per app: each app (a test's) has its own database, and so its own games.
+    return current_app.extensions.setdefault("scorekeeper.objects", OrderedDict())
+
+
+def cached_fragment(*parts: Any, caller: Callable[[], str]) -> Markup:
+    """``{% call cached("board", game.id, game.version, ...) %}…{% endcall %}``: the block's HTML, rendered once per key.
+
+    The key must name everything the block shows besides the game's facts (the version stands for those).
+    """
+    return Markup(remember(key("html", *parts), lambda: str(caller())))
+
+
+def instance_file(*parts: str) -> Path:
+    return Path(current_app.instance_path, *parts)

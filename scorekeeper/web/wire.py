@@ -1,0 +1,96 @@
+"""What goes over the wire: compression, static files cached for a year, and a session cookie only when it is needed.
+
+- Responses are compressed (Flask-Compress: brotli when the browser takes it, else gzip).
+- Every ``url_for("static", ...)`` carries ``?v=`` and a hash of the file's content; a
+  request with the current hash is answered ``Cache-Control: public, max-age=31536000,
+  immutable`` (a changed file has a new URL, so nothing stale is ever kept).
+- The session (it holds the CSRF token) is made permanent when it is written, and its
+  cookie is never sent with a static file or a 304: those touch no session at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from flask import Flask, Response, request
+from flask.sessions import SecureCookieSessionInterface
+from flask_compress import Compress
+
+YEAR = 365 * 24 * 3600
+compress = Compress()
+# Text worth compressing; images (PNG) and PDF files are compressed already.
+COMPRESSED = [
+    "text/html",
+    "text/css",
+    "text/plain",
+    "text/csv",
+    "text/javascript",
+    "application/javascript",
+    "application/json",
+    "application/manifest+json",
+    "image/svg+xml",
+]
+
+
+class StaticHashes:
+    """The content hash of each static file, read once per file per process (and again if it changes)."""
+
+    def __init__(self, folder: str):
+        self.folder = Path(folder)
+        self.known: dict[str, tuple[int, str]] = {}
+
+    def __call__(self, filename: str) -> str | None:
+        path = self.folder / filename
+        try:
+            mtime = path.stat().st_mtime_ns
+        except (OSError, ValueError):
+            return None
+        seen = self.known.get(filename)
+        if seen is None or seen[0] != mtime:
+            if not path.is_file() or not path.resolve().is_relative_to(self.folder.resolve()):
+                return None
+            seen = (mtime, hashlib.sha256(path.read_bytes()).hexdigest()[:12])
+            self.known[filename] = seen
+        return seen[1]
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, permanent once written, and left alone on static files and 304s."""
+
+    def save_session(self, app, session, response) -> None:
+        if request.endpoint == "static" or response.status_code == 304:
+            return
+        if session.modified and session and not session.permanent:
+            # The CSRF token lives here: keep it past a browser restart, so a scoring page
+            # reopened from a phone's tabs still submits.
+            session.permanent = True
+        super().save_session(app, session, response)
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    app.config.setdefault("COMPRESS_MIMETYPES", COMPRESSED)
+    app.config.setdefault("COMPRESS_BR_LEVEL", 5)
+    app.config.setdefault("COMPRESS_MIN_SIZE", 500)
+    compress.init_app(app)
+    app.session_interface = SessionInterface()
+    hashes = StaticHashes(app.static_folder or "static")
+
+    @app.url_defaults
+    def hashed_static(endpoint: str, values: dict) -> None:
+        if endpoint == "static" and "v" not in values:
+            digest = hashes(values.get("filename") or "")
+            if digest:
+                values["v"] = digest
+
+    @app.after_request
+    def cache_static(response: Response) -> Response:
+        if request.endpoint == "static" and response.status_code in (200, 304):
+            filename = (request.view_args or {}).get("filename", "")
+            if request.args.get("v") and request.args.get("v") == hashes(filename):
+                response.cache_control.public = True
+                response.cache_control.max_age = YEAR
+                response.cache_control.immutable = True
+                response.cache_control.no_cache = None
+        return response

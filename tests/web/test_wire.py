@@ -1,0 +1,52 @@
+"""On the wire (scorekeeper/web/wire.py): compression, static files cached for a year, no cookie where none is needed."""
+
+from __future__ import annotations
+
+import re
+
+import brotli
+
+from tests.web.table_helpers import FLAT, api_game
+
+
+def test_static_urls_carry_a_content_hash_and_are_kept_a_year(client):
+    page = client.get("/").get_data(as_text=True)
+    urls = re.findall(r'"(/static/[^"?]+\?v=[0-9a-f]{12})"', page)
+    assert any("app.css" in url for url in urls) and any("htmx.min.js" in url for url in urls), urls
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        assert "Set-Cookie" not in response.headers and "Cookie" not in response.headers.get("Vary", "")
+    # A stale or missing hash is served, but revalidated: it may not be this file's content.
+    assert "immutable" not in client.get("/static/app.css?v=000000000000").headers["Cache-Control"]
+    assert "immutable" not in client.get("/static/app.css").headers["Cache-Control"]
+
+
+def test_the_service_worker_precaches_the_hashed_urls(client):
+    worker = client.get("/sw.js").get_data(as_text=True)
+    assert re.search(r'"/static/app\.css\?v=[0-9a-f]{12}"', worker) and '"static": "/static/"' in worker
+
+
+def test_pages_are_compressed_with_brotli_or_gzip(client):
+    gid, _key = api_game(client, deals=[FLAT])
+    br = client.get(f"/g/{gid}", headers={"Accept-Encoding": "br, gzip"})
+    assert br.headers["Content-Encoding"] == "br" and "Accept-Encoding" in br.headers["Vary"]
+    assert b"<html" in brotli.decompress(br.data)
+    gz = client.get(f"/g/{gid}", headers={"Accept-Encoding": "gzip"})
+    assert gz.headers["Content-Encoding"] == "gzip"
+
+
+def test_a_304_and_a_static_file_set_no_cookie_and_the_session_is_kept_a_year(app, client):
+    app.config["WTF_CSRF_ENABLED"] = True  # forms then put their token in the session
+    gid, _key = api_game(client, deals=[FLAT])
+    page = client.get(f"/g/{gid}")
+    # The page has forms (the language switch): their CSRF token starts a session that outlives the browser.
+    cookie = page.headers.get("Set-Cookie", "")
+    assert cookie.startswith("session=") and "Expires=" in cookie
+    live = client.get(f"/g/{gid}/live?part=live")
+    unchanged = client.get(
+        f"/g/{gid}/live?part=live", headers={"If-None-Match": live.headers["ETag"], "HX-Request": "true"}
+    )
+    assert unchanged.status_code == 304 and "Set-Cookie" not in unchanged.headers
+    assert "Set-Cookie" not in client.get("/static/app.js").headers
