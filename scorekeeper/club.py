@@ -39,14 +39,7 @@ def counted(query):
 
     This is the one place the ratings leave games out: the archive's filter belongs here.
     """
-    query = query.where(Game.deleted_at.is_(None))
-    # ARCHIVED: games archived by their scorer leave the ratings too. The flag is being added
-    # to games in parallel; whichever of its two likely shapes lands is honoured here.
-    if hasattr(Game, "archived"):
-        query = query.where(Game.archived.is_(False))
-    elif hasattr(Game, "archived_at"):
-        query = query.where(Game.archived_at.is_(None))
-    return query
+    return query.where(Game.deleted_at.is_(None), Game.archived.is_(False))
 
 
 def ratings_key() -> tuple[Any, ...]:

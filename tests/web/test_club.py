@@ -103,6 +103,17 @@ def test_a_deleted_game_leaves_the_ratings_and_a_restore_brings_it_back(app, cli
     assert numbers(board(client)) == numbers(both)
 
 
+def test_an_archived_game_leaves_the_ratings_and_unarchiving_brings_it_back(app, client):
+    tally(client, ["Ann", "Bob"], {"points": [9, 1]}, END)
+    gid, _key = tally(client, ["Ann", "Bob"], {"points": [1, 9]}, END)
+    with app.app_context():
+        service.archive_game(db.session.get(Game, gid))
+    assert_numbers(board(client), openskill_replay([([["Ann"], ["Bob"]], [1, 2])]))
+    with app.app_context():
+        service.archive_game(db.session.get(Game, gid), archived=False)
+    assert board(client)["players"][0]["games"] == 2
+
+
 def test_an_old_game_imported_later_slots_into_date_order(app, client):
     first, _ = tally(client, ["Ann", "Bob", "Cid"], {"points": [9, 5, 1]}, END)
     second, _ = tally(client, ["Ann", "Bob", "Cid"], {"points": [1, 5, 9]}, END)
