@@ -164,6 +164,24 @@
     }
   });
 
+  // Focus that follows: a refused form puts focus (and the eye) on its summary of problems; a
+  // saved deal puts it on the next entry's first control, not on <body>.
+  function focusSummary() {
+    var summary = document.getElementById("error-summary");
+    if (!summary) { return false; }
+    summary.focus({preventScroll: true});
+    summary.scrollIntoView({block: "start"});
+    return true;
+  }
+  document.addEventListener("DOMContentLoaded", focusSummary);
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var config = event.detail.requestConfig;
+    if (!config || config.verb !== "post") { return; }
+    if (focusSummary()) { return; }
+    var first = document.querySelector("#entry input:not([type=hidden]), #entry select, #entry button");
+    if (first) { first.focus({preventScroll: true}); }
+  });
+
   // The installable app: the service worker keeps static files and an offline page. Browsers
   // allow one only in a secure context (HTTPS, or this machine itself).
   var manifest = document.querySelector("link[rel=manifest][data-sw]");

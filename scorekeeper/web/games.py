@@ -16,7 +16,7 @@ from ..read import GameView
 from ..rules import N_, InvalidFacts
 from .auth import game_route, key_matches, role
 from .common import form_via, is_htmx, remember_key, render_region, stamp_form
-from .present import round_text
+from .present import lead_line, round_text
 
 bp = Blueprint("games", __name__, url_prefix="/g")
 
@@ -108,10 +108,22 @@ def add_deal(game: Game) -> ResponseReturnValue:
         else:
             read.remember(game, result)
             if is_htmx():
-                return render_region("games/show.html", "games/_live.html", **game_context(game))
+                context = game_context(game)
+                said = round_text(context["kind"], "Deal %(n)s recorded.", n=len(result.deals))
+                announce = f"{said} {lead_line(game.players, context['kind'], context['result'])}"
+                return render_region("games/show.html", "games/_live.html", announce=announce, **context)
             flash(round_text(service.game_rules(game), "Deal %(n)s recorded.", n=len(result.deals)), "ok")
             return redirect(url_for(".show", game_id=game.id, _anchor="entry"), 303)
-    return render_region("games/show.html", "games/_live.html", 422, **game_context(game, form=form))
+    return refused(game, form)
+
+
+def refused(game: Game, form: RulesForm) -> ResponseReturnValue:
+    """422: the form with the rules' messages; a screen reader hears the first one."""
+    items = form.error_items()
+    announce = items[0][0] if items and is_htmx() else None
+    return render_region(
+        "games/show.html", "games/_live.html", 422, announce=announce, **game_context(game, form=form)
+    )
 
 
 @bp.post("/<game_id>/draft")
@@ -141,7 +153,7 @@ def save_draft(game: Game) -> ResponseReturnValue:
         except service.Conflict:
             return conflict(game, form)
         form.apply_errors(errors)
-    return render_region("games/show.html", "games/_live.html", 422, **game_context(game, form=form))
+    return refused(game, form)
 
 
 def already_saved(game: Game, done: service.AlreadyDone) -> ResponseReturnValue:
@@ -199,11 +211,19 @@ def deleted_page(game: Game) -> ResponseReturnValue:
 
 
 def undo_offer(game: Game):
-    """The newest change, when it deleted or corrected a deal and can still be undone."""
+    """The newest change, when it deleted or corrected a deal and can still be undone.
+
+    An undo is itself a change, of the same kind as what it put back: offering it as "Deal 5 was
+    corrected" would say the opposite of what happened (and its Undo would redo). So an undo is
+    offered only when it redid something (an undo of an undo): then the sentence is true again."""
     change = service.latest_change(game)
-    if change is not None and change.kind in ("delete", "replace") and service.can_undo(game, change):
-        return change
-    return None
+    if change is None or change.kind not in ("delete", "replace") or not service.can_undo(game, change):
+        return None
+    if change.undoes is not None:
+        undone = service.find_change(game, change.undoes)
+        if undone is None or undone.undoes is None:
+            return None
+    return change
 
 
 def redirect_or_region(game: Game) -> ResponseReturnValue:

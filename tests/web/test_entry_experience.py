@@ -1,0 +1,74 @@
+"""Entry at the table (issues 14 and 19): errors where the eye is, undo that tells the truth,
+what a screen reader hears after a save."""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+
+from tests.conftest import sa_form
+from tests.web.pages import text
+from tests.web.table_helpers import hidden
+
+HX = {"HX-Request": "true"}
+FLAT = sa_form([4, 3, 3, 3], "LORS")
+SWEEP = sa_form([13, 0, 0, 0], "SLOR")
+
+
+def undo_bar(html: str) -> str | None:
+    found = re.search(r'<form class="undo-bar"[^>]*>(.*?)</form>', html, re.S)
+    return text(found.group(1)) if found else None
+
+
+def test_a_refusal_has_a_summary_linking_each_problem_and_marks_the_groups_invalid(client, new_game):
+    path = new_game()
+    data = {**sa_form([10, 10, 0, 0], "LLRS")}
+    del data["agents_3"]
+    html = client.post(f"{path}/deals", data=data, headers=HX).get_data(as_text=True)
+    summary = re.search(r'<div class="error-summary" id="error-summary"(.*?)</div>', html, re.S).group(1)
+    links = [
+        (href, html_lib.unescape(t)) for href, t in re.findall(r'<a href="#([^"]+)">([^<]+)</a>', summary)
+    ]
+    assert links == [
+        ("tricks-error", "The tricks add up to 20; a deal has 13."),
+        ("agents_1-0", "Left is given to both Ann and Bob: each card is dealt once."),
+        ("agents_3-0", "Choose Dee's assignment card."),
+    ]
+    # Each link lands on something: the group's message, or the seat's first chip.
+    assert 'id="tricks-error"' in html and 'id="agents_1-0"' in html
+    group = re.search(r'<div class="chips grid4" ([^>]*aria-labelledby="agents_1-who"[^>]*)>', html).group(1)
+    assert 'aria-invalid="true"' in group and 'aria-describedby="agents_1-error"' in group
+    # A screen reader hears the first problem, in the persistent region outside the swapped one.
+    assert '<div id="announce" hx-swap-oob="innerHTML">The tricks add up to 20; a deal has 13.</div>' in html
+
+
+def test_a_saved_deal_is_announced_with_the_leader(client, new_game):
+    path = new_game()
+    html = client.post(f"{path}/deals", data=SWEEP, headers=HX).get_data(as_text=True)
+    assert '<div id="announce" hx-swap-oob="innerHTML">Deal 1 recorded. Ann leads with 169.</div>' in html
+    page = client.get(path).get_data(as_text=True)
+    assert page.count('id="announce"') == 1 and 'aria-live="polite"' in page
+
+
+def test_undo_offers_only_what_can_be_undone_and_says_the_state_after_it(client, new_game):
+    path = new_game()
+    client.post(f"{path}/deals", data=FLAT)
+    client.post(f"{path}/deals", data=FLAT)
+    client.post(f"{path}/deals/1", data=SWEEP)
+    page = client.get(path).get_data(as_text=True)
+    assert undo_bar(page) == "Deal 2 was corrected. Undo"
+    action = re.search(r'<form class="undo-bar" method="post" action="([^"]+)"', page).group(1)
+    response = client.post(action, data={"base_version": hidden(page, "base_version")})
+    assert response.status_code == 303
+    after = client.get(path).get_data(as_text=True)
+    assert "Undone: Deal 2 corrected." in text(after)
+    # The correction is gone, and nothing offers to "undo" the undo as if it were a correction.
+    assert undo_bar(after) is None
+    assert undo_bar(client.get(path).get_data(as_text=True)) is None  # a reload: still true
+    # Redo by undoing the undo (from the history): the correction is back, and so is its Undo.
+    history = client.get(f"{path}/history").get_data(as_text=True)
+    redo = re.findall(r'<form method="post" action="([^"]*/undo)">', history)[0]
+    client.post(redo, data={"base_version": hidden(history, "base_version"), "back": "history"})
+    again = client.get(path).get_data(as_text=True)
+    assert undo_bar(again) == "Deal 2 was corrected. Undo"
+    assert re.findall(r"<tfoot>.*?</tfoot>", again, re.S)[0].count("<td") == 4
