@@ -2,25 +2,47 @@
 (function () {
   "use strict";
 
-  // Tricks that must add up to a total: once every player but one is entered,
-  // the last player's count follows, so the scorer taps one player less.
+  // Tricks that must add up to a total: once every player but one is given, the last player's
+  // count follows, so the scorer taps one player less. Only a player the scorer has not touched
+  // is filled (and refilled while still untouched); a value shown by the page counts as given.
+  // Arrow keys step through values, so from the keyboard it waits until the values settle.
   function fillLast(fieldset) {
     var total = parseInt(fieldset.dataset.sum, 10);
-    var seats = fieldset.querySelectorAll(".seat");
-    var missing = [], sum = 0;
-    seats.forEach(function (seat) {
+    var open = [], sum = 0;
+    fieldset.querySelectorAll(".seat").forEach(function (seat) {
       var checked = seat.querySelector("input[type=radio]:checked");
-      if (checked) { sum += parseInt(checked.value, 10); } else { missing.push(seat); }
+      if (seat.dataset.touched || (checked && !seat.dataset.filled)) {
+        sum += checked ? parseInt(checked.value, 10) : NaN;
+      } else {
+        open.push(seat);
+      }
     });
-    if (missing.length !== 1) { return; }
-    var rest = total - sum;
-    var input = missing[0].querySelector('input[type=radio][value="' + rest + '"]');
-    if (input) { input.checked = true; }
+    if (open.length !== 1 || isNaN(sum)) { return; }
+    var seat = open[0];
+    var input = seat.querySelector('input[type=radio][value="' + (total - sum) + '"]');
+    var was = seat.querySelector("input[type=radio]:checked");
+    if (input) {
+      input.checked = true;
+      seat.dataset.filled = "1";
+    } else if (was && seat.dataset.filled) {
+      was.checked = false;  // an earlier fill no longer adds up: leave the choice to the scorer
+    }
   }
 
+  var byKeyboard = false, settle = null;
+  document.addEventListener("keydown", function () { byKeyboard = true; }, true);
+  document.addEventListener("pointerdown", function () { byKeyboard = false; }, true);
   document.addEventListener("change", function (event) {
     var fieldset = event.target.closest("fieldset[data-sum]");
-    if (fieldset && event.target.type === "radio") { fillLast(fieldset); }
+    if (!fieldset || event.target.type !== "radio") { return; }
+    var seat = event.target.closest(".seat");
+    if (seat) { seat.dataset.touched = "1"; delete seat.dataset.filled; }
+    window.clearTimeout(settle);
+    if (byKeyboard) {
+      settle = window.setTimeout(function () { fillLast(fieldset); }, 800);
+    } else {
+      fillLast(fieldset);
+    }
   });
 
   // One explanation open at a time on the scoreboard.

@@ -83,3 +83,23 @@ def test_the_chips_are_named_by_their_player(live_server, phone: Page):
     expect(agents.get_by_role("radiogroup", name="Cid").get_by_role("radio", name="Left")).to_have_count(1)
     snapshot = page.locator("fieldset.tricks").aria_snapshot()
     assert '- radiogroup "Ann"' in snapshot and '- radio "13"' in snapshot
+
+
+def test_the_keyboard_fills_the_last_player_only_when_the_values_settle(live_server, phone: Page):
+    page = phone
+    start_secret_agent(page, live_server)
+    tap(page, "tricks_0", "4")
+    tap(page, "tricks_1", "3")
+    page.focus("#tricks_2-0")
+    page.keyboard.press("Space")  # Cid 0: not yet Dee's cue, more arrow steps may follow
+    dee = page.locator('input[name="tricks_3"]:checked')
+    for _step in range(3):
+        page.keyboard.press("ArrowRight")
+    assert page.locator('input[name="tricks_2"][value="3"]').is_checked()
+    expect(dee).to_have_value("3")  # 13 - 4 - 3 - 3, once the keys rest
+    page.keyboard.press("ArrowRight")  # Cid 4: Dee, still untouched, follows again
+    expect(dee).to_have_value("2")
+    tap(page, "tricks_3", "5")  # now the scorer's own choice: never refilled
+    tap(page, "tricks_2", "1")
+    page.wait_for_timeout(1000)
+    expect(dee).to_have_value("5")
