@@ -45,6 +45,9 @@ class Plugin:
     reports: Reports | None = None
     # Per-seat private pages (links, allotments) for games set up this way.
     private_pages: Callable[[Setup], bool] | None = None
+    # The entry form shows the deal's points before Record (POST /g/<id>/preview): for games
+    # entered in one form whose scoring hides nothing from the scorer.
+    preview: bool = False
 
     @property
     def drafts(self) -> bool:
@@ -63,8 +66,8 @@ def _plugin(key: str, entry_form: type[RulesForm], **steps: Any) -> Plugin:
 PLUGINS: dict[str, Plugin] = {
     plugin.key: plugin
     for plugin in (
-        _plugin("secret_agent", SecretAgentEntry),
-        _plugin("euchre", EuchreEntry),
+        _plugin("secret_agent", SecretAgentEntry, preview=True),
+        _plugin("euchre", EuchreEntry, preview=True),
         _plugin("spades", SpadesEntry, draft_step=BidsStep),
         _plugin(
             "secrets",

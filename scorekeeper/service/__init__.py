@@ -43,6 +43,7 @@ from .record import (
     new_token,
     parse_record,
     score,
+    score_appended,
     setup_of,
 )
 
@@ -78,6 +79,7 @@ __all__ = [
     "history",
     "latest_change",
     "new_token",
+    "score_appended",
     "parse_record",
     "replace_deal",
     "restore_game",

@@ -66,7 +66,10 @@ def game_context(game: Game, view: GameView | None = None, form: RulesForm | Non
     view = view or read.game_view(game, role())
     if form is None and view.editable and not view.finished:
         form = entry_form(game, fresh=True)
-    return page_context(game, view, form=form)
+    preview_url = (
+        url_for(".preview", game_id=game.id) if form is not None and plugin_of(game).preview else None
+    )
+    return page_context(game, view, form=form, preview_url=preview_url)
 
 
 @bp.get("/<game_id>")
@@ -124,6 +127,32 @@ def refused(game: Game, form: RulesForm) -> ResponseReturnValue:
     return render_region(
         "games/show.html", "games/_live.html", 422, announce=announce, **game_context(game, form=form)
     )
+
+
+@bp.post("/<game_id>/preview")
+@game_route(scorer=True)
+def preview(game: Game) -> ResponseReturnValue:
+    """The next deal's points and the new totals as Record would save them, or the rule it breaks:
+    scored on the server by the same rules check, nothing written."""
+    if not plugin_of(game).preview:
+        abort(404)
+    form = entry_form(game)
+    shown: dict[str, Any] = {}
+    if form.validate_on_submit():
+        try:
+            result = service.score_appended(
+                game, read.full_result(game), form.to_facts(service.setup_of(game))
+            )
+        except InvalidFacts as exc:
+            shown["preview_errors"] = [render(e.message) for e in exc.errors]
+        else:
+            shown["preview"] = result
+    else:
+        shown["preview_errors"] = [text for text, _target in form.error_items()]
+    if is_htmx():
+        return render_template("games/_preview.html", game=game, **shown)
+    # Without JavaScript ("Check"): the page, the entry as typed, the preview in it.
+    return render_region("games/show.html", "games/_live.html", **game_context(game, form=form), **shown)
 
 
 @bp.post("/<game_id>/draft")

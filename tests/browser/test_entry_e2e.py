@@ -103,3 +103,31 @@ def test_the_keyboard_fills_the_last_player_only_when_the_values_settle(live_ser
     tap(page, "tricks_2", "1")
     page.wait_for_timeout(1000)
     expect(dee).to_have_value("5")
+
+
+def test_the_preview_equals_what_is_then_recorded(live_server, phone: Page):
+    page = phone
+    start_secret_agent(page, live_server)
+    for seat, (t, a) in enumerate(zip([4, 3, 3, 3], "LORS", strict=True)):
+        tap(page, f"tricks_{seat}", str(t))
+        tap(page, f"agents_{seat}", a)
+    for seat, (t, a) in enumerate(zip([5, 2, 6, 0], "ROSL", strict=True)):  # a second thought
+        tap(page, f"tricks_{seat}", str(t))
+        tap(page, f"agents_{seat}", a)
+    totals = page.locator("#preview .pv-total")
+    expect(totals).to_have_count(4)
+    expect(page.locator("#preview")).to_contain_text("If recorded:")
+    page.locator("#preview summary").first.tap()  # the explanation, on tap, already in the page
+    expect(page.locator("#preview .why").first).to_be_visible()
+    shown = totals.all_inner_texts()
+    page.get_by_role("button", name="Check").tap()  # asks again; records nothing
+    expect(page.locator("#preview")).to_contain_text("If recorded:")
+    assert totals.all_inner_texts() == shown
+    assert page.locator(".board tbody td").count() == 1  # "No deal yet": the preview saved nothing
+    page.get_by_role("button", name="Record deal").tap()
+    expect(page.locator(".status")).to_contain_text("Deal 2 of 4")
+    assert page.locator(".board tfoot td").all_inner_texts() == shown
+    # A deal that breaks a rule shows the rule before Record.
+    tap(page, "tricks_0", "10")
+    tap(page, "tricks_1", "10")
+    expect(page.locator("#preview")).to_contain_text("The tricks add up to 20; a deal has 13.")

@@ -7,7 +7,7 @@ import html as html_lib
 import re
 
 from tests.conftest import sa_form
-from tests.web.pages import text
+from tests.web.pages import checked, text
 from tests.web.table_helpers import hidden
 
 HX = {"HX-Request": "true"}
@@ -72,3 +72,25 @@ def test_undo_offers_only_what_can_be_undone_and_says_the_state_after_it(client,
     again = client.get(path).get_data(as_text=True)
     assert undo_bar(again) == "Deal 2 was corrected. Undo"
     assert re.findall(r"<tfoot>.*?</tfoot>", again, re.S)[0].count("<td") == 4
+
+
+def test_the_preview_scores_through_the_rules_and_saves_nothing(client, new_game):
+    path = new_game()
+    page = client.get(path).get_data(as_text=True)
+    assert 'id="preview"' in page and f'hx-post="{path}/preview"' in page
+    token = {"csrf_token": hidden(page, "csrf_token")} if 'name="csrf_token"' in page else {}
+    shown = client.post(f"{path}/preview", data={**SWEEP, **token}, headers=HX).get_data(as_text=True)
+    assert "If recorded:" in shown and "<html" not in shown
+    assert [text(t) for t in re.findall(r'<td class="pv-total">(.*?)</td>', shown)] == [
+        "169",
+        "100",
+        "130",
+        "100",
+    ]
+    assert "13 x 13 (own agent, Self) = 169" in text(shown)
+    broken = client.post(f"{path}/preview", data={**sa_form([10, 10, 0, 0], "LORS"), **token}, headers=HX)
+    assert "The tricks add up to 20; a deal has 13." in text(broken.get_data(as_text=True))
+    # Without JavaScript, "Check" answers the page with the entry as typed and the preview in it.
+    full = client.post(f"{path}/preview", data={**SWEEP, **token}).get_data(as_text=True)
+    assert "<html" in full and "If recorded:" in full and checked(full, "tricks_0", "13")
+    assert client.get(f"/api/games/{path.rsplit('/', 1)[1]}").json["deals"] == []
