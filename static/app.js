@@ -196,12 +196,23 @@
     return true;
   }
   document.addEventListener("DOMContentLoaded", focusSummary);
-  document.addEventListener("htmx:afterSettle", function (event) {
+  // A reply swaps new nodes in (the whole region, or only parts out of band, the form among
+  // them): once they are in, after a save from the entry form (not a preview), focus follows.
+  var saved = false;
+  document.addEventListener("htmx:beforeRequest", function (event) {
     var config = event.detail.requestConfig;
-    if (!config || config.verb !== "post") { return; }
-    if (focusSummary()) { return; }
-    var first = document.querySelector("#entry input:not([type=hidden]), #entry select, #entry button");
-    if (first) { first.focus({preventScroll: true}); }
+    var target = event.detail.target;
+    if (config && config.verb === "post" && event.detail.elt.closest && event.detail.elt.closest("#entry")
+        && !(target && target.id === "preview")) { saved = true; }
+  });
+  document.addEventListener("htmx:load", function () {
+    if (!saved) { return; }
+    saved = false;
+    window.setTimeout(function () {
+      if (focusSummary()) { return; }
+      var first = document.querySelector("#entry input:not([type=hidden]), #entry select, #entry button");
+      if (first) { first.focus({preventScroll: true}); }
+    }, 0);
   });
 
   // The installable app: the service worker keeps static files and an offline page. Browsers

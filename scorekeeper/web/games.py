@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
@@ -67,7 +67,7 @@ def game_context(game: Game, view: GameView | None = None, form: RulesForm | Non
     if form is None and view.editable and not view.finished:
         form = entry_form(game, fresh=True)
     preview_url = (
-        url_for(".preview", game_id=game.id) if form is not None and plugin_of(game).preview else None
+        url_for("games.preview", game_id=game.id) if form is not None and plugin_of(game).preview else None
     )
     return page_context(game, view, form=form, preview_url=preview_url)
 
@@ -114,10 +114,21 @@ def add_deal(game: Game) -> ResponseReturnValue:
                 context = game_context(game)
                 said = round_text(context["kind"], "Deal %(n)s recorded.", n=len(result.deals))
                 announce = f"{said} {lead_line(game.players, context['kind'], context['result'])}"
+                if plugin_of(game).small_replies and len(result.deals) > 1 and context["form"] is not None:
+                    return small_reply(context, announce)
                 return render_region("games/show.html", "games/_live.html", announce=announce, **context)
             flash(round_text(service.game_rules(game), "Deal %(n)s recorded.", n=len(result.deals)), "ok")
             return redirect(url_for(".show", game_id=game.id, _anchor="entry"), 303)
     return refused(game, form)
+
+
+def small_reply(context: dict[str, Any], announce: str) -> ResponseReturnValue:
+    """Only what one more deal changed, swapped out of band; its size does not grow with the game."""
+    response = make_response(render_template("games/_deal_reply.html", announce=announce, **context))
+    response.headers["HX-Reswap"] = "none"
+    response.headers["HX-Trigger"] = "chart-stale"  # the chart (which grows) is asked for after
+    response.vary.add("HX-Request")
+    return response
 
 
 def refused(game: Game, form: RulesForm) -> ResponseReturnValue:

@@ -54,7 +54,7 @@ def live_etag_value(game_id: str, version: int, editable: bool, part: str) -> st
 def live(game_id: str) -> ResponseReturnValue:
     """A followed region (``part``: the whole live region, or the board above a form); 304 if unchanged."""
     part = request.args.get("part")
-    if part not in ("live", "board") or not GAME_ID.fullmatch(game_id):
+    if part not in ("live", "board", "chart") or not GAME_ID.fullmatch(game_id):
         abort(404)
     row = db.session.execute(
         select(Game.version, Game.deleted_at, Game.edit_key_hash).where(Game.id == game_id)
@@ -75,6 +75,8 @@ def live(game_id: str) -> ResponseReturnValue:
         view = read.game_view(game, viewer)
         if part == "board":
             html = render_template("games/_board.html", follow_board=True, **page_context(game, view))
+        elif part == "chart":  # asked for after a small reply to a deal (games/_deal_reply.html)
+            html = render_template("games/_chart.html", **page_context(game, view))
         else:
             html = render_template("games/_live.html", **game_context(game, view))
         response = make_response(html)

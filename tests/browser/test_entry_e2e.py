@@ -33,7 +33,7 @@ def test_the_totals_bar_stays_in_sight_while_scrolling_to_record(live_server, ph
     expect(page.locator("#totals-bar")).to_contain_text("169")
     record = page.get_by_role("button", name="Record deal")
     record.scroll_into_view_if_needed()
-    assert in_viewport(page, "#totals-bar") and in_viewport(page, "#entry button[type=submit]")
+    assert in_viewport(page, "#totals-bar") and in_viewport(page, "#entry button.primary")
     assert page.evaluate("window.scrollY") > 300  # the form really scrolled
     bar = page.locator("#totals-bar").inner_text()
     for name, total in [("Ann", "169"), ("Bob", "100"), ("Cid", "130"), ("Dee", "100")]:

@@ -8,7 +8,8 @@ import re
 
 from tests.conftest import sa_form
 from tests.web.pages import checked, text
-from tests.web.table_helpers import hidden
+from tests.web.table_helpers import FLAT as FLAT_FACTS
+from tests.web.table_helpers import api_game, hidden
 
 HX = {"HX-Request": "true"}
 FLAT = sa_form([4, 3, 3, 3], "LORS")
@@ -57,7 +58,7 @@ def test_undo_offers_only_what_can_be_undone_and_says_the_state_after_it(client,
     client.post(f"{path}/deals/1", data=SWEEP)
     page = client.get(path).get_data(as_text=True)
     assert undo_bar(page) == "Deal 2 was corrected. Undo"
-    action = re.search(r'<form class="undo-bar" method="post" action="([^"]+)"', page).group(1)
+    action = re.search(r'<form class="undo-bar" id="undo-bar" method="post" action="([^"]+)"', page).group(1)
     response = client.post(action, data={"base_version": hidden(page, "base_version")})
     assert response.status_code == 303
     after = client.get(path).get_data(as_text=True)
@@ -94,3 +95,25 @@ def test_the_preview_scores_through_the_rules_and_saves_nothing(client, new_game
     full = client.post(f"{path}/preview", data={**SWEEP, **token}).get_data(as_text=True)
     assert "<html" in full and "If recorded:" in full and checked(full, "tricks_0", "13")
     assert client.get(f"/api/games/{path.rsplit('/', 1)[1]}").json["deals"] == []
+
+
+def test_the_reply_to_a_deal_carries_only_what_changed_whatever_the_game_length(client):
+    sizes = []
+    for played in (3, 40):
+        game_id, key = api_game(client, [FLAT_FACTS] * played)
+        path = f"/g/{game_id}"
+        client.get(f"{path}?key={key}")
+        page = client.get(path).get_data(as_text=True)
+        form = {
+            **SWEEP,
+            "base_version": hidden(page, "base_version"),
+            "submit_token": hidden(page, "submit_token"),
+        }
+        response = client.post(f"{path}/deals", data=form, headers=HX)
+        reply = response.get_data(as_text=True)
+        assert response.status_code == 200 and response.headers["HX-Reswap"] == "none"
+        assert reply.count("<tr") == 2  # the new row and the totals
+        assert f"/deals/{played}" in reply and 'id="entry"' in reply and 'id="status"' in reply
+        assert "<table" not in reply and "chart" not in reply.split("-->")[-1].replace("chart-stale", "")
+        sizes.append(len(reply.encode()))
+    assert abs(sizes[1] - sizes[0]) < 100, sizes
