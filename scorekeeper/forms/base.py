@@ -72,6 +72,9 @@ class RulesForm(FlaskForm):
             else:
                 self.group_errors.setdefault(error.field, []).append(text)
 
+    def prefill(self) -> None:
+        """Fill a fresh next-deal form with what saves taps (a game's form overrides it)."""
+
     def error_items(self) -> list[tuple[str, str]]:
         """Every message with the id of the element it is about, for the summary atop the form:
         a group's message is shown at its group (``<name>-error``), a seat's at its first input."""

@@ -42,6 +42,8 @@ def entry_form(
     if fresh and request.method == "POST":
         # The next form after a write starts from the record and the draft, not from what was posted.
         form.process(formdata=None, data=data)
+    if fresh and k is None and not game.draft:
+        form.prefill()
     return stamp_form(form, game, fresh)
 
 

@@ -9,7 +9,7 @@ import re
 from tests.conftest import sa_form
 from tests.web.pages import checked, text
 from tests.web.table_helpers import FLAT as FLAT_FACTS
-from tests.web.table_helpers import api_game, hidden
+from tests.web.table_helpers import api_game, auth, hidden
 
 HX = {"HX-Request": "true"}
 FLAT = sa_form([4, 3, 3, 3], "LORS")
@@ -117,3 +117,22 @@ def test_the_reply_to_a_deal_carries_only_what_changed_whatever_the_game_length(
         assert "<table" not in reply and "chart" not in reply.split("-->")[-1].replace("chart-stale", "")
         sizes.append(len(reply.encode()))
     assert abs(sizes[1] - sizes[0]) < 100, sizes
+
+
+def test_secrets_preselects_a_policeman_who_may_stay(client):
+    turn = {"orders": [[{"spy": "club", "target": 1, "secret": 1}], [], []], "guards": [2, 1, 3]}
+    response = client.post(
+        "/api/games",
+        json={"game": "secrets", "players": ["Ann", "Bob", "Cid"], "options": {"spies_may_stay": True}},
+    )
+    assert response.status_code == 201, response.json
+    path = f"/g/{response.json['id']}"
+    added = client.post(
+        f"/api/games/{response.json['id']}/deals", json=turn, headers=auth(response.json["edit_key"])
+    )
+    assert added.status_code in (200, 201), added.json
+    client.get(f"{path}?key={response.json['edit_key']}")
+    page = client.get(path).get_data(as_text=True)
+    assert "caught a spy: he may stay" in text(page)
+    assert checked(page, "guards_1", "1")  # Bob caught Ann's spy at 1: he may stay, and is shown there
+    assert not any(checked(page, "guards_2", str(s)) for s in range(1, 10) if s != 3)  # Cid must move
