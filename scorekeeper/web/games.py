@@ -259,7 +259,8 @@ def undo_offer(game: Game):
     corrected" would say the opposite of what happened (and its Undo would redo). So an undo is
     offered only when it redid something (an undo of an undo): then the sentence is true again."""
     change = service.latest_change(game)
-    if change is None or change.kind not in ("delete", "replace") or not service.can_undo(game, change):
+    kinds = ("delete", "replace", "correct_end")
+    if change is None or change.kind not in kinds or not service.can_undo(game, change):
         return None
     if change.undoes is not None:
         undone = service.find_change(game, change.undoes)
@@ -292,28 +293,46 @@ def edit_deal(game: Game, k: int) -> ResponseReturnValue:
             abort(403)
         via = form_via()
         form = entry_form(game, k=k)
+        extra: dict[str, Any] = {}
         if form.validate_on_submit():
             saved = True
+            facts = form.to_facts(service.setup_of(game))
+            keep = request.form.get("trim", type=int)
+            played = len(game.deals)
             try:
-                service.replace_deal(game, k, form.to_facts(service.setup_of(game)), via)
+                if keep is not None:
+                    service.correct_to_end(game, k, facts, keep, via)
+                else:
+                    service.replace_deal(game, k, facts, via)
             except service.AlreadyDone:
                 pass  # this very submission was saved before: say so again
-            except service.Conflict:
+            except (service.Conflict, service.DealGone):
                 return deal_conflict(game, k, form)
             except InvalidFacts as exc:
-                form.apply_errors(exc.errors)
+                extra["way_forward"] = way_forward(game, k, exc)
+                if not extra["way_forward"]:
+                    form.apply_errors(exc.errors)
                 saved = False
             if saved:
-                flash(
-                    round_text(
-                        service.game_rules(game),
-                        "Deal %(n)s corrected; the scores after it are recalculated.",
+                if keep is not None:
+                    text = _(
+                        "Deal %(n)s corrected; %(deals)s deleted: the game ends before them.",
                         n=k + 1,
-                    ),
-                    "ok",
-                )
+                        deals=deal_span(keep, played),
+                    )
+                    flash(text, "ok")
+                else:
+                    flash(
+                        round_text(
+                            service.game_rules(game),
+                            "Deal %(n)s corrected; the scores after it are recalculated.",
+                            n=k + 1,
+                        ),
+                        "ok",
+                    )
                 return redirect(url_for(".show", game_id=game.id), 303)
         status = 422
+        return deal_page(game, k, form, status, **extra)
     elif role().editable:
         form = entry_form(game, plugin_of(game).entry_form.data_from(game.deals[k].facts), k=k)
     return deal_page(game, k, form, status)
@@ -349,6 +368,30 @@ def delete_deal(game: Game, k: int) -> ResponseReturnValue:
         "ok",
     )
     return redirect(url_for(".show", game_id=game.id), 303)
+
+
+def way_forward(game: Game, k: int, exc: InvalidFacts) -> dict[str, Any] | None:
+    """When a correction's only fault is that it ends the game earlier, leaving deals after the
+    end: which deals, and how many to keep, for the offer to delete them with the correction."""
+    ended = plugin_of(game).rules.ended_message
+    keep = {e.deal for e in exc.errors if e.field == "deals" and e.message.text == ended}
+    if len(keep) != 1 or len(exc.errors) != 1:
+        return None
+    first = keep.pop()
+    if first is None or not k < first < len(game.deals):
+        return None
+    return {
+        "keep": first,
+        "deals": deal_span(first, len(game.deals)),
+        "message": render(exc.errors[0].message),
+    }
+
+
+def deal_span(first: int, total: int | None) -> str:
+    """Deals from index ``first`` to the last, in words: "deal 5", "deals 5-6"."""
+    if total is None or total - first <= 1:
+        return _("deal %(n)s", n=first + 1)
+    return _("deals %(first)s-%(last)s", first=first + 1, last=total)
 
 
 def render_errors(exc: InvalidFacts) -> str:

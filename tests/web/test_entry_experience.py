@@ -136,3 +136,45 @@ def test_secrets_preselects_a_policeman_who_may_stay(client):
     assert "caught a spy: he may stay" in text(page)
     assert checked(page, "guards_1", "1")  # Bob caught Ann's spy at 1: he may stay, and is shown there
     assert not any(checked(page, "guards_2", str(s)) for s in range(1, 10) if s != 3)  # Cid must move
+
+
+TIED = [  # after four deals Ann and Dee are tied on 217: deal 5 breaks the tie
+    {"tricks": [0, 3, 10, 0], "agents": ["R", "L", "S", "O"]},
+    {"tricks": [3, 0, 1, 9], "agents": ["O", "L", "R", "S"]},
+    {"tricks": [0, 2, 11, 0], "agents": ["O", "S", "R", "L"]},
+    {"tricks": [2, 3, 6, 2], "agents": ["R", "S", "L", "O"]},
+    FLAT_FACTS,
+]
+
+
+def test_a_correction_that_ends_the_game_earlier_offers_to_delete_the_deals_after_it(client):
+    game_id, key = api_game(client, TIED, options={"deals": 4})
+    path = f"/g/{game_id}"
+    client.get(f"{path}?key={key}")
+    page = client.get(f"{path}/deals/1").get_data(as_text=True)
+    form = {
+        **FLAT,
+        "base_version": hidden(page, "base_version"),
+        "submit_token": hidden(page, "submit_token"),
+    }
+    refused = client.post(f"{path}/deals/1", data=form)
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 422
+    assert "The game ended after deal 4: no deal can follow it." in text(html)
+    assert "With this correction the game ends before deal 5." in text(html)
+    assert '<button type="submit" form="entry" name="trim" value="4"' in html
+    assert len(client.get(f"/api/games/{game_id}").json["deals"]) == 5  # nothing changed yet
+    # One step: corrected, deal 5 deleted; the game is over; one change, undone as one.
+    done = client.post(f"{path}/deals/1", data={**form, "trim": "4"})
+    assert done.status_code == 303
+    record = client.get(f"/api/games/{game_id}").json
+    assert record["deals"][1] == FLAT_FACTS and len(record["deals"]) == 4
+    after = client.get(path).get_data(as_text=True)
+    assert "Deal 2 corrected; deal 5 deleted: the game ends before them." in text(after)
+    assert undo_bar(after) == "Deal 2 was corrected and the deals after the end deleted. Undo"
+    history = client.get(f"{path}/history").get_data(as_text=True)
+    assert "Deal 2 corrected, 1 later deals deleted" in text(history)
+    action = re.search(r'<form class="undo-bar" id="undo-bar" method="post" action="([^"]+)"', after).group(1)
+    client.post(action, data={"base_version": hidden(after, "base_version")})
+    assert client.get(f"/api/games/{game_id}").json["deals"] == TIED
+    assert undo_bar(client.get(path).get_data(as_text=True)) is None
