@@ -151,11 +151,11 @@ def describe_change(change: Change) -> tuple[str, str]:
         return _("Deal %(n)s put back", n=n), facts_text(change.after)
     if kind == "correct_end":
         removed = len(change.before["removed"])
-        return _("Deal %(n)s corrected, %(m)s later deals deleted", n=n, m=removed), diff_text(
+        return _("Deal %(n)s corrected; later deals deleted: %(m)s", n=n, m=removed), diff_text(
             change.before["deal"], change.after
         )
     if kind == "restore_end":
-        return _("Deal %(n)s correction undone, %(m)s deals put back", n=n, m=change.after), ""
+        return _("Deal %(n)s correction undone; deals put back: %(m)s", n=n, m=change.after), ""
     if kind == "draft":
         if change.after is None:
             return _("Half-entered deal discarded"), facts_text(change.before) if change.before else ""

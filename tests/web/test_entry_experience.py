@@ -173,7 +173,7 @@ def test_a_correction_that_ends_the_game_earlier_offers_to_delete_the_deals_afte
     assert "Deal 2 corrected; deal 5 deleted: the game ends before them." in text(after)
     assert undo_bar(after) == "Deal 2 was corrected and the deals after the end deleted. Undo"
     history = client.get(f"{path}/history").get_data(as_text=True)
-    assert "Deal 2 corrected, 1 later deals deleted" in text(history)
+    assert "Deal 2 corrected; later deals deleted: 1" in text(history)
     action = re.search(r'<form class="undo-bar" id="undo-bar" method="post" action="([^"]+)"', after).group(1)
     client.post(action, data={"base_version": hidden(after, "base_version")})
     assert client.get(f"/api/games/{game_id}").json["deals"] == TIED
