@@ -310,8 +310,7 @@ def edit_deal(game: Game, k: int) -> ResponseReturnValue:
                 return deal_conflict(game, k, form)
             except InvalidFacts as exc:
                 extra["way_forward"] = way_forward(game, k, exc)
-                if not extra["way_forward"]:
-                    form.apply_errors(exc.errors)
+                form.apply_errors(exc.errors)
                 saved = False
             if saved:
                 if keep is not None:

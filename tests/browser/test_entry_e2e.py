@@ -131,3 +131,32 @@ def test_the_preview_equals_what_is_then_recorded(live_server, phone: Page):
     tap(page, "tricks_0", "10")
     tap(page, "tricks_1", "10")
     expect(page.locator("#preview")).to_contain_text("The tricks add up to 20; a deal has 13.")
+
+
+def test_undo_tells_the_truth_through_undo_redo_and_a_reload(live_server, phone: Page):
+    page = phone
+    start_secret_agent(page, live_server)
+    for deal in ([4, 3, 3, 3], [4, 3, 3, 3]):
+        for seat, (t, a) in enumerate(zip(deal, "LORS", strict=True)):
+            tap(page, f"tricks_{seat}", str(t))
+            tap(page, f"agents_{seat}", a)
+        page.get_by_role("button", name="Record deal").tap()
+    expect(page.locator(".status")).to_contain_text("Deal 3 of 4")
+    page.goto(page.url.split("#")[0] + "/deals/1")
+    for seat, (t, a) in enumerate(zip([13, 0, 0, 0], "SLOR", strict=True)):
+        tap(page, f"tricks_{seat}", str(t))
+        tap(page, f"agents_{seat}", a)
+    page.get_by_role("button", name="Save correction").tap()
+    bar = page.locator("#undo-bar")
+    expect(bar).to_contain_text("Deal 2 was corrected.")
+    bar.get_by_role("button", name="Undo").tap()
+    expect(page.locator("main")).to_contain_text("Undone: Deal 2 corrected.")
+    expect(bar).to_have_count(0)  # no "was corrected" left, no Undo that would redo
+    page.reload()
+    expect(page.locator(".board tfoot td")).to_have_text(["24", "18", "18", "18"])
+    expect(bar).to_have_count(0)
+    # Redo, by undoing the undo in the history: the correction is back, and so is its Undo.
+    page.get_by_role("link", name="History and undo").tap()
+    page.locator("form:has(button)").filter(has_text="Undo").first.get_by_role("button").tap()
+    page.get_by_role("link", name="Back to the game").tap()
+    expect(bar).to_contain_text("Deal 2 was corrected.")
