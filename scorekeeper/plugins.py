@@ -59,6 +59,12 @@ class Plugin:
     # Options typed in the new-game form in the game's own way (tally: a team label per seat),
     # shown by games/<key>/_setup_options.html.
     setup_options: SetupOptions | None = None
+    # The entry form shows the deal's points before Record (POST /g/<id>/preview): for games
+    # entered in one form whose scoring hides nothing from the scorer.
+    preview: bool = False
+    # The htmx reply to one more deal carries only what changed (games/_deal_reply.html): for a
+    # game drawn by the shared scoreboard, whose rows that reply knows how to draw.
+    small_replies: bool = False
 
     @property
     def drafts(self) -> bool:
@@ -77,8 +83,8 @@ def _plugin(key: str, entry_form: type[RulesForm], **steps: Any) -> Plugin:
 PLUGINS: dict[str, Plugin] = {
     plugin.key: plugin
     for plugin in (
-        _plugin("secret_agent", SecretAgentEntry),
-        _plugin("euchre", EuchreEntry),
+        _plugin("secret_agent", SecretAgentEntry, preview=True, small_replies=True),
+        _plugin("euchre", EuchreEntry, preview=True),
         _plugin("spades", SpadesEntry, draft_step=BidsStep),
         _plugin(
             "secrets",

@@ -383,7 +383,9 @@ def list_views(games: Iterable[Game]) -> list[tuple[Game, Summary]]:
             out.append((game, summary_of(row, bool(game.archived))))
             continue
         try:
-            out.append((game, summary_of(GameSummary(**summarize(game, full_result(game))), bool(game.archived))))
+            out.append(
+                (game, summary_of(GameSummary(**summarize(game, full_result(game))), bool(game.archived)))
+            )
         except (LookupError, InvalidFacts):
             continue
     return out

@@ -2,25 +2,47 @@
 (function () {
   "use strict";
 
-  // Tricks that must add up to a total: once every player but one is entered,
-  // the last player's count follows, so the scorer taps one player less.
+  // Tricks that must add up to a total: once every player but one is given, the last player's
+  // count follows, so the scorer taps one player less. Only a player the scorer has not touched
+  // is filled (and refilled while still untouched); a value shown by the page counts as given.
+  // Arrow keys step through values, so from the keyboard it waits until the values settle.
   function fillLast(fieldset) {
     var total = parseInt(fieldset.dataset.sum, 10);
-    var seats = fieldset.querySelectorAll(".seat");
-    var missing = [], sum = 0;
-    seats.forEach(function (seat) {
+    var open = [], sum = 0;
+    fieldset.querySelectorAll(".seat").forEach(function (seat) {
       var checked = seat.querySelector("input[type=radio]:checked");
-      if (checked) { sum += parseInt(checked.value, 10); } else { missing.push(seat); }
+      if (seat.dataset.touched || (checked && !seat.dataset.filled)) {
+        sum += checked ? parseInt(checked.value, 10) : NaN;
+      } else {
+        open.push(seat);
+      }
     });
-    if (missing.length !== 1) { return; }
-    var rest = total - sum;
-    var input = missing[0].querySelector('input[type=radio][value="' + rest + '"]');
-    if (input) { input.checked = true; }
+    if (open.length !== 1 || isNaN(sum)) { return; }
+    var seat = open[0];
+    var input = seat.querySelector('input[type=radio][value="' + (total - sum) + '"]');
+    var was = seat.querySelector("input[type=radio]:checked");
+    if (input) {
+      input.checked = true;
+      seat.dataset.filled = "1";
+    } else if (was && seat.dataset.filled) {
+      was.checked = false;  // an earlier fill no longer adds up: leave the choice to the scorer
+    }
   }
 
+  var byKeyboard = false, settle = null;
+  document.addEventListener("keydown", function () { byKeyboard = true; }, true);
+  document.addEventListener("pointerdown", function () { byKeyboard = false; }, true);
   document.addEventListener("change", function (event) {
     var fieldset = event.target.closest("fieldset[data-sum]");
-    if (fieldset && event.target.type === "radio") { fillLast(fieldset); }
+    if (!fieldset || event.target.type !== "radio") { return; }
+    var seat = event.target.closest(".seat");
+    if (seat) { seat.dataset.touched = "1"; delete seat.dataset.filled; }
+    window.clearTimeout(settle);
+    if (byKeyboard) {
+      settle = window.setTimeout(function () { fillLast(fieldset); }, 800);
+    } else {
+      fillLast(fieldset);
+    }
   });
 
   // One explanation open at a time on the scoreboard.
@@ -189,6 +211,35 @@
 
   document.addEventListener("input", function (event) {
     if (event.target.matches && event.target.matches(".tally-pad input.points")) { tallyTotal(event.target); }
+  });
+
+  // Focus that follows: a refused form puts focus (and the eye) on its summary of problems; a
+  // saved deal puts it on the next entry's first control, not on <body>.
+  function focusSummary() {
+    var summary = document.getElementById("error-summary");
+    if (!summary) { return false; }
+    summary.focus({preventScroll: true});
+    summary.scrollIntoView({block: "start"});
+    return true;
+  }
+  document.addEventListener("DOMContentLoaded", focusSummary);
+  // A reply swaps new nodes in (the whole region, or only parts out of band, the form among
+  // them): once they are in, after a save from the entry form (not a preview), focus follows.
+  var saved = false;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail.requestConfig;
+    var target = event.detail.target;
+    if (config && config.verb === "post" && event.detail.elt.closest && event.detail.elt.closest("#entry")
+        && !(target && target.id === "preview")) { saved = true; }
+  });
+  document.addEventListener("htmx:load", function () {
+    if (!saved) { return; }
+    saved = false;
+    window.setTimeout(function () {
+      if (focusSummary()) { return; }
+      var first = document.querySelector("#entry input:not([type=hidden]), #entry select, #entry button");
+      if (first) { first.focus({preventScroll: true}); }
+    }, 0);
   });
 
   // The installable app: the service worker keeps static files and an offline page. Browsers

@@ -114,7 +114,7 @@ def test_a_bad_backup_restores_nothing_and_names_the_first_problem(app, tmp_path
     result = runner.invoke(args=["import", str(path)])
     assert result.exit_code == 1
     assert (
-        f"Nothing restored: game 2 (id {data['games'][1]['id']}): deal 2, tricks: The tricks must add up to 13"
+        f"Nothing restored: game 2 (id {data['games'][1]['id']}): deal 2, tricks: The tricks add up to 14; a deal has 13"
         in result.output
     )
     assert count(app) == 0 and count(app, Seat) == 0

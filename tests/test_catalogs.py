@@ -49,7 +49,7 @@ def describe(k: tuple) -> str:
 
 def test_the_extraction_finds_the_messages_of_every_kind_of_source(extracted):
     # Rules (N_), plural rules messages (nmsg), views (_), forms (_l), templates (_ and pgettext).
-    assert ("The tricks must add up to 13 (they add up to {sum}).", None) in extracted
+    assert ("The tricks add up to {sum}; a deal has {total}.", None) in extracted
     assert (("{n} trick", "{n} tricks"), None) in extracted
     assert ("Deal %(n)s recorded.", None) in extracted
     assert ("First dealer", None) in extracted

@@ -72,6 +72,21 @@ class RulesForm(FlaskForm):
             else:
                 self.group_errors.setdefault(error.field, []).append(text)
 
+    def prefill(self) -> None:
+        """Fill a fresh next-deal form with what saves taps (a game's form overrides it)."""
+
+    def error_items(self) -> list[tuple[str, str]]:
+        """Every message with the id of the element it is about, for the summary atop the form:
+        a group's message is shown at its group (``<name>-error``), a seat's at its first input."""
+        items = []
+        for name, texts in self.group_errors.items():
+            items += [(text, f"{name}-error" + (f"-{i}" if i else "")) for i, text in enumerate(texts)]
+        for field in self:
+            if field.errors and isinstance(field.errors, list):
+                target = f"{field.id}-0" if isinstance(field, RadioField) else field.id
+                items += [(str(text), target) for text in field.errors]
+        return items
+
     @property
     def has_errors(self) -> bool:
         return bool(self.group_errors) or any(f.errors for f in self)

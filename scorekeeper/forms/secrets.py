@@ -116,6 +116,14 @@ class SecretsEntry(RulesForm):
             else:
                 super().apply_errors([error])
 
+    def prefill(self) -> None:
+        """A policeman who may stay where he was is shown there: one tap less per player."""
+        offers = self.offers()
+        for seat, offer in enumerate(offers):
+            field = getattr(self, f"guards_{seat}")
+            if field.data in (None, "") and offer["last_guard"] in offer["guards"]:
+                field.data = offer["last_guard"]
+
     # -- for the template ------------------------------------------------------------
     def offers(self) -> list[dict[str, Any]]:
         """Per seat, what the turn entered may order: free spies, allowed guards, last post."""

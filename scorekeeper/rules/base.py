@@ -293,19 +293,29 @@ def is_int(value: Any) -> bool:
 
 
 def check_int_list(
-    facts: Mapping[str, Any], key: str, setup: Setup, lo: int, hi: int, what: str
+    facts: Mapping[str, Any], key: str, setup: Setup, lo: int, hi: int, what: str, total: int | None = None
 ) -> tuple[list[FieldError], list[int] | None]:
-    """Check a list of one whole number per player in ``lo..hi``.
+    """Check a list of one whole number per player in ``lo..hi`` (adding up to ``total``, if given).
 
     ``what`` is a msgid naming the quantity ("tricks"), used in messages.
     Returns the errors and, when the shape is right, the list.
+    The message names the real problem: a sum already past ``total`` is the sum's fault, not the
+    fault of the player still blank; a blank (None) is a choice still to make.
     """
     value = facts.get(key)
     if not isinstance(value, list) or len(value) != setup.n:
         return [FieldError(key, msg(N_("Give one number per player ({n} players)."), n=setup.n))], None
     errors = []
     for seat, item in enumerate(value):
-        if not is_int(item) or not lo <= item <= hi:
+        if item is None:
+            errors.append(
+                FieldError(
+                    key,
+                    msg(N_("Choose {player}'s {what}."), player=setup.players[seat], what=Msg(what)),
+                    seat=seat,
+                )
+            )
+        elif not is_int(item) or not lo <= item <= hi:
             errors.append(
                 FieldError(
                     key,
@@ -319,6 +329,17 @@ def check_int_list(
                     seat=seat,
                 )
             )
+    if total is not None:
+        known = [item for item in value if is_int(item) and lo <= item <= hi]
+        blanks = sum(item is None for item in value)
+        typed = len(known) + blanks == len(value)
+        if typed and (sum(known) > total or (not blanks and sum(known) != total)):
+            # Only blanks (or nothing) besides: the sum is the problem to name.
+            sum_error = FieldError(
+                key,
+                msg(N_("The tricks add up to {sum}; a deal has {total}."), sum=sum(known), total=total),
+            )
+            return [sum_error], None
     return errors, (list(value) if not errors else None)
 
 

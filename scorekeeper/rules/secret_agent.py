@@ -64,18 +64,8 @@ class SecretAgent(Game):
         errors = require_keys(facts, self.fact_keys, ("tricks", "agents"))
         if errors:
             return errors
-        tricks_errors, tricks = check_int_list(facts, "tricks", setup, 0, TRICKS, N_("tricks"))
+        tricks_errors, _tricks = check_int_list(facts, "tricks", setup, 0, TRICKS, N_("tricks"), total=TRICKS)
         errors += tricks_errors
-        if tricks is not None and sum(tricks) != TRICKS:
-            errors.append(
-                FieldError(
-                    "tricks",
-                    msg(
-                        N_("The tricks must add up to 13 (they add up to {sum})."),
-                        sum=sum(tricks),
-                    ),
-                )
-            )
         errors += self._check_agents(setup, facts["agents"])
         trump = facts.get("trump")
         if trump is not None and trump not in TRUMPS:
@@ -88,7 +78,15 @@ class SecretAgent(Game):
         errors = []
         seen: dict[str, int] = {}
         for seat, card in enumerate(agents):
-            if card not in CARDS:
+            if card is None or card == "":
+                errors.append(
+                    FieldError(
+                        "agents",
+                        msg(N_("Choose {player}'s assignment card."), player=setup.players[seat]),
+                        seat=seat,
+                    )
+                )
+            elif card not in CARDS:
                 errors.append(
                     FieldError(
                         "agents",
@@ -104,7 +102,7 @@ class SecretAgent(Game):
                     FieldError(
                         "agents",
                         msg(
-                            N_("{player} and {other} both have {card}: each assignment card is dealt once."),
+                            N_("{card} is given to both {other} and {player}: each card is dealt once."),
                             player=setup.players[seat],
                             other=setup.players[seen[card]],
                             card=Msg(CARD_NAMES[card]),

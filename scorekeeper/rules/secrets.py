@@ -553,7 +553,15 @@ class Secrets(Game):
         turn = state.turn + 1
         for seat, guard in enumerate(guards):
             player = setup.players[seat]
-            if not is_secret(setup, guard):
+            if guard is None or guard == "":
+                errors.append(
+                    FieldError(
+                        "guards",
+                        msg(N_("Choose the secret {player}'s policeman guards."), player=player),
+                        seat=seat,
+                    )
+                )
+            elif not is_secret(setup, guard):
                 errors.append(
                     FieldError(
                         "guards",

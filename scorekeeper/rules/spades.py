@@ -227,18 +227,7 @@ def check_tricks(setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
     if "tricks" not in facts:
         return [FieldError("tricks", msg(N_("This is required.")))]
     total = tricks_per_deal(setup)
-    errors, tricks = check_int_list(facts, "tricks", setup, 0, total, N_("tricks"))
-    if tricks is not None and sum(tricks) != total:
-        errors.append(
-            FieldError(
-                "tricks",
-                msg(
-                    N_("The tricks must add up to {total} (they add up to {sum})."),
-                    total=total,
-                    sum=sum(tricks),
-                ),
-            )
-        )
+    errors, _tricks = check_int_list(facts, "tricks", setup, 0, total, N_("tricks"), total=total)
     return errors
 
 

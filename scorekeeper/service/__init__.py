@@ -25,6 +25,7 @@ from .gate import (
     Via,
     append_deal,
     archive_game,
+    correct_to_end,
     create_game,
     delete_deal,
     delete_game,
@@ -45,6 +46,7 @@ from .record import (
     new_token,
     parse_record,
     score,
+    score_appended,
     setup_of,
 )
 
@@ -71,6 +73,7 @@ __all__ = [
     "archive_game",
     "can_undo",
     "check_record",
+    "correct_to_end",
     "create_game",
     "created_by",
     "delete_deal",
@@ -82,6 +85,7 @@ __all__ = [
     "history",
     "latest_change",
     "new_token",
+    "score_appended",
     "parse_record",
     "rename_seat",
     "replace_deal",

@@ -286,6 +286,49 @@ def _plan_replace(game: Game, k: int, facts: dict[str, Any]) -> Plan:
     return result, apply
 
 
+def _plan_correct_end(game: Game, k: int, facts: dict[str, Any], keep: int) -> Plan:
+    """Deal ``k`` corrected and the deals from ``keep`` on (after the end it now brings) deleted:
+    one change, undone as one (``before`` holds the old deal and every deal removed)."""
+    if not 0 <= k < keep < len(game.deals):
+        raise DealGone(keep)
+    deal = _deal_at(game, k)
+    candidate = game.facts[:keep]
+    candidate[k] = facts
+    result = score(game, candidate)
+
+    def apply() -> Change:
+        removed = game.deals[keep:]
+        before = {
+            "deal": copy.deepcopy(deal.facts),
+            "removed": [[d.position, copy.deepcopy(d.facts)] for d in removed],
+        }
+        deal.facts = copy.deepcopy(facts)
+        for gone in removed:
+            db.session.delete(gone)
+        del game.deals[keep:]
+        return Change(kind="correct_end", deal_index=k, position=deal.position, before=before, after=facts)
+
+    return result, apply
+
+
+def _plan_uncorrect_end(game: Game, change: Change) -> Plan:
+    """Undo of :func:`_plan_correct_end`: the old deal back, and the deals it removed."""
+    k = next(k for k, d in enumerate(game.deals) if d.position == change.position)
+    removed = change.before["removed"]
+    candidate = game.facts
+    candidate[k] = copy.deepcopy(change.before["deal"])
+    candidate += [copy.deepcopy(f) for _p, f in removed]
+    result = score(game, candidate)
+
+    def apply() -> Change:
+        game.deals[k].facts = copy.deepcopy(change.before["deal"])
+        for position, facts in removed:
+            game.deals.append(Deal(position=position, facts=copy.deepcopy(facts)))
+        return Change(kind="restore_end", deal_index=k, position=change.position, after=len(removed))
+
+    return result, apply
+
+
 def _plan_delete(game: Game, k: int) -> Plan:
     deal = _deal_at(game, k)
     candidate = game.facts
@@ -386,6 +429,14 @@ def replace_deal(game: Game, k: int, facts: Mapping[str, Any], via: Via | None =
     """Correct deal ``k``; every later deal is rescored and must still be legal."""
     facts = copy.deepcopy(dict(facts))
     return _write(game, via, lambda top: _plan_replace(game, k, facts))
+
+
+def correct_to_end(
+    game: Game, k: int, facts: Mapping[str, Any], keep: int, via: Via | None = None
+) -> GameResult:
+    """Correct deal ``k`` and delete the deals from ``keep`` on, which would follow the end: one change."""
+    facts = copy.deepcopy(dict(facts))
+    return _write(game, via, lambda top: _plan_correct_end(game, k, facts, keep))
 
 
 def delete_deal(game: Game, k: int, via: Via | None = None) -> GameResult:

@@ -21,6 +21,7 @@ from .gate import (
     _plan_rename,
     _plan_replace,
     _plan_restore,
+    _plan_uncorrect_end,
     _write,
 )
 
@@ -81,6 +82,12 @@ def _check_undoable(game: Game, change: Change) -> None:
     elif change.kind == "delete":
         if change.position in positions:
             raise CannotUndo(change.id)
+    elif change.kind == "correct_end":
+        # Undone only while the game ends where it left it: the corrected deal as written, last.
+        deal = positions.get(change.position)
+        removed = [p for p, _f in change.before["removed"]]
+        if deal is None or deal.facts != change.after or max(positions) > min(removed):
+            raise CannotUndo(change.id)
     elif change.kind == "draft":
         if game.draft != change.after:
             raise CannotUndo(change.id)
@@ -110,6 +117,8 @@ def _undo_plan(game: Game, change: Change) -> Plan:
         return _plan_draft(game, copy.deepcopy(change.before))
     if change.kind == "rename":
         return _plan_rename(game, change.after["seat"], change.after["name"], change.before["name"])
+    if change.kind == "correct_end":
+        return _plan_uncorrect_end(game, change)
     k = next(k for k, d in enumerate(game.deals) if d.position == change.position)
     if change.kind == "replace":
         return _plan_replace(game, k, copy.deepcopy(change.before))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
@@ -16,7 +16,7 @@ from ..read import GameView
 from ..rules import N_, InvalidFacts
 from .auth import game_route, key_matches, role
 from .common import form_via, is_htmx, remember_key, render_region, stamp_form
-from .present import round_text
+from .present import lead_line, round_text
 
 bp = Blueprint("games", __name__, url_prefix="/g")
 
@@ -42,6 +42,8 @@ def entry_form(
     if fresh and request.method == "POST":
         # The next form after a write starts from the record and the draft, not from what was posted.
         form.process(formdata=None, data=data)
+    if fresh and k is None and not game.draft:
+        form.prefill()
     return stamp_form(form, game, fresh)
 
 
@@ -66,7 +68,10 @@ def game_context(game: Game, view: GameView | None = None, form: RulesForm | Non
     view = view or read.game_view(game, role())
     if form is None and view.editable and not view.finished:
         form = entry_form(game, fresh=True)
-    return page_context(game, view, form=form)
+    preview_url = (
+        url_for("games.preview", game_id=game.id) if form is not None and plugin_of(game).preview else None
+    )
+    return page_context(game, view, form=form, preview_url=preview_url)
 
 
 @bp.get("/<game_id>")
@@ -108,10 +113,59 @@ def add_deal(game: Game) -> ResponseReturnValue:
         else:
             read.remember(game, result)
             if is_htmx():
-                return render_region("games/show.html", "games/_live.html", **game_context(game))
+                context = game_context(game)
+                said = round_text(context["kind"], "Deal %(n)s recorded.", n=len(result.deals))
+                announce = f"{said} {lead_line(game.players, context['kind'], context['result'])}"
+                if plugin_of(game).small_replies and len(result.deals) > 1 and context["form"] is not None:
+                    return small_reply(context, announce)
+                return render_region("games/show.html", "games/_live.html", announce=announce, **context)
             flash(round_text(service.game_rules(game), "Deal %(n)s recorded.", n=len(result.deals)), "ok")
             return redirect(url_for(".show", game_id=game.id, _anchor="entry"), 303)
-    return render_region("games/show.html", "games/_live.html", 422, **game_context(game, form=form))
+    return refused(game, form)
+
+
+def small_reply(context: dict[str, Any], announce: str) -> ResponseReturnValue:
+    """Only what one more deal changed, swapped out of band; its size does not grow with the game."""
+    response = make_response(render_template("games/_deal_reply.html", announce=announce, **context))
+    response.headers["HX-Reswap"] = "none"
+    response.headers["HX-Trigger"] = "chart-stale"  # the chart (which grows) is asked for after
+    response.vary.add("HX-Request")
+    return response
+
+
+def refused(game: Game, form: RulesForm) -> ResponseReturnValue:
+    """422: the form with the rules' messages; a screen reader hears the first one."""
+    items = form.error_items()
+    announce = items[0][0] if items and is_htmx() else None
+    return render_region(
+        "games/show.html", "games/_live.html", 422, announce=announce, **game_context(game, form=form)
+    )
+
+
+@bp.post("/<game_id>/preview")
+@game_route(scorer=True)
+def preview(game: Game) -> ResponseReturnValue:
+    """The next deal's points and the new totals as Record would save them, or the rule it breaks:
+    scored on the server by the same rules check, nothing written."""
+    if not plugin_of(game).preview:
+        abort(404)
+    form = entry_form(game)
+    shown: dict[str, Any] = {}
+    if form.validate_on_submit():
+        try:
+            result = service.score_appended(
+                game, read.full_result(game), form.to_facts(service.setup_of(game))
+            )
+        except InvalidFacts as exc:
+            shown["preview_errors"] = [render(e.message) for e in exc.errors]
+        else:
+            shown["preview"] = result
+    else:
+        shown["preview_errors"] = [text for text, _target in form.error_items()]
+    if is_htmx():
+        return render_template("games/_preview.html", game=game, **shown)
+    # Without JavaScript ("Check"): the page, the entry as typed, the preview in it.
+    return render_region("games/show.html", "games/_live.html", **game_context(game, form=form), **shown)
 
 
 @bp.post("/<game_id>/draft")
@@ -141,7 +195,7 @@ def save_draft(game: Game) -> ResponseReturnValue:
         except service.Conflict:
             return conflict(game, form)
         form.apply_errors(errors)
-    return render_region("games/show.html", "games/_live.html", 422, **game_context(game, form=form))
+    return refused(game, form)
 
 
 def already_saved(game: Game, done: service.AlreadyDone) -> ResponseReturnValue:
@@ -199,11 +253,20 @@ def deleted_page(game: Game) -> ResponseReturnValue:
 
 
 def undo_offer(game: Game):
-    """The newest change, when it deleted or corrected a deal and can still be undone."""
+    """The newest change, when it deleted or corrected a deal and can still be undone.
+
+    An undo is itself a change, of the same kind as what it put back: offering it as "Deal 5 was
+    corrected" would say the opposite of what happened (and its Undo would redo). So an undo is
+    offered only when it redid something (an undo of an undo): then the sentence is true again."""
     change = service.latest_change(game)
-    if change is not None and change.kind in ("delete", "replace") and service.can_undo(game, change):
-        return change
-    return None
+    kinds = ("delete", "replace", "correct_end")
+    if change is None or change.kind not in kinds or not service.can_undo(game, change):
+        return None
+    if change.undoes is not None:
+        undone = service.find_change(game, change.undoes)
+        if undone is None or undone.undoes is None:
+            return None
+    return change
 
 
 def redirect_or_region(game: Game) -> ResponseReturnValue:
@@ -230,28 +293,45 @@ def edit_deal(game: Game, k: int) -> ResponseReturnValue:
             abort(403)
         via = form_via()
         form = entry_form(game, k=k)
+        extra: dict[str, Any] = {}
         if form.validate_on_submit():
             saved = True
+            facts = form.to_facts(service.setup_of(game))
+            keep = request.form.get("trim", type=int)
+            played = len(game.deals)
             try:
-                service.replace_deal(game, k, form.to_facts(service.setup_of(game)), via)
+                if keep is not None:
+                    service.correct_to_end(game, k, facts, keep, via)
+                else:
+                    service.replace_deal(game, k, facts, via)
             except service.AlreadyDone:
                 pass  # this very submission was saved before: say so again
-            except service.Conflict:
+            except (service.Conflict, service.DealGone):
                 return deal_conflict(game, k, form)
             except InvalidFacts as exc:
+                extra["way_forward"] = way_forward(game, k, exc)
                 form.apply_errors(exc.errors)
                 saved = False
             if saved:
-                flash(
-                    round_text(
-                        service.game_rules(game),
-                        "Deal %(n)s corrected; the scores after it are recalculated.",
+                if keep is not None:
+                    text = _(
+                        "Deal %(n)s corrected; %(deals)s deleted: the game ends before them.",
                         n=k + 1,
-                    ),
-                    "ok",
-                )
+                        deals=deal_span(keep, played),
+                    )
+                    flash(text, "ok")
+                else:
+                    flash(
+                        round_text(
+                            service.game_rules(game),
+                            "Deal %(n)s corrected; the scores after it are recalculated.",
+                            n=k + 1,
+                        ),
+                        "ok",
+                    )
                 return redirect(url_for(".show", game_id=game.id), 303)
         status = 422
+        return deal_page(game, k, form, status, **extra)
     elif role().editable:
         form = entry_form(game, plugin_of(game).entry_form.data_from(game.deals[k].facts), k=k)
     return deal_page(game, k, form, status)
@@ -287,6 +367,30 @@ def delete_deal(game: Game, k: int) -> ResponseReturnValue:
         "ok",
     )
     return redirect(url_for(".show", game_id=game.id), 303)
+
+
+def way_forward(game: Game, k: int, exc: InvalidFacts) -> dict[str, Any] | None:
+    """When a correction's only fault is that it ends the game earlier, leaving deals after the
+    end: which deals, and how many to keep, for the offer to delete them with the correction."""
+    ended = plugin_of(game).rules.ended_message
+    keep = {e.deal for e in exc.errors if e.field == "deals" and e.message.text == ended}
+    if len(keep) != 1 or len(exc.errors) != 1:
+        return None
+    first = keep.pop()
+    if first is None or not k < first < len(game.deals):
+        return None
+    return {
+        "keep": first,
+        "deals": deal_span(first, len(game.deals)),
+        "message": render(exc.errors[0].message),
+    }
+
+
+def deal_span(first: int, total: int | None) -> str:
+    """Deals from index ``first`` to the last, in words: "deal 5", "deals 5-6"."""
+    if total is None or total - first <= 1:
+        return _("deal %(n)s", n=first + 1)
+    return _("deals %(first)s-%(last)s", first=first + 1, last=total)
 
 
 def render_errors(exc: InvalidFacts) -> str:

@@ -64,6 +64,17 @@ def status_line(players: Sequence[str], kind, result: GameResult | Summary) -> s
     return line
 
 
+def lead_line(players: Sequence[str], kind, result: GameResult) -> str:
+    """Who leads and with how much ("Ann leads with 46."), or, at the end, who won."""
+    if result.finished or not result.deals or not result.leaders:
+        return status_line(players, kind, result)
+    names = side_names(players, result, result.leaders)
+    points = format_decimal(result.totals[result.leaders[0]])
+    if len(names) == 1:
+        return _("%(name)s leads with %(points)s.", name=names[0], points=points)
+    return _("%(names)s share the lead with %(points)s.", names=join_names(names), points=points)
+
+
 # Sentences about a game's rounds in the words of its ``deal_word`` ("turn" for Secrets):
 # whole sentences, so each language words them its own way. Deals need no entry.
 ROUND_WORDS = {

@@ -58,7 +58,7 @@ LIVE_ROW = select(Game.version, Game.deleted_at, Game.edit_key_hash).where(Game.
 def live(game_id: str) -> ResponseReturnValue:
     """A followed region (``part``: the whole live region, or the board above a form); 304 if unchanged."""
     part = request.args.get("part")
-    if part not in ("live", "board") or not GAME_ID.fullmatch(game_id):
+    if part not in ("live", "board", "chart") or not GAME_ID.fullmatch(game_id):
         abort(404)
     row = db.session.execute(LIVE_ROW, {"game_id": game_id}).one_or_none()
     if row is None:
@@ -90,6 +90,8 @@ def live_html(game_id: str, viewer, part: str) -> str:
     view = read.game_view(game, viewer)
     if part == "board":
         return render_template("games/_board.html", follow_board=True, **page_context(game, view))
+    if part == "chart":  # asked for after a small reply to a deal (games/_deal_reply.html)
+        return render_template("games/_chart.html", **page_context(game, view))
     return render_template("games/_live.html", **game_context(game, view))
 
 
@@ -156,6 +158,13 @@ def describe_change(change: Change) -> tuple[str, str]:
         return _("Deal %(n)s deleted", n=n), facts_text(change.before)
     if kind == "restore":
         return _("Deal %(n)s put back", n=n), facts_text(change.after)
+    if kind == "correct_end":
+        removed = len(change.before["removed"])
+        return _("Deal %(n)s corrected; later deals deleted: %(m)s", n=n, m=removed), diff_text(
+            change.before["deal"], change.after
+        )
+    if kind == "restore_end":
+        return _("Deal %(n)s correction undone; deals put back: %(m)s", n=n, m=change.after), ""
     if kind == "draft":
         if change.after is None:
             return _("Half-entered deal discarded"), facts_text(change.before) if change.before else ""

@@ -47,7 +47,7 @@ def test_a_whole_game_on_a_phone(live_server, phone: Page):
     for seat, card in enumerate("LLRS"):
         tap(page, f"agents_{seat}", card)
     page.get_by_role("button", name="Record deal").tap()
-    expect(page.locator("#entry .error")).to_contain_text("Bob and Ann both have Left")
+    expect(page.locator("#entry .error")).to_contain_text("Left is given to both Ann and Bob")
     assert page.locator('input[name="tricks_0"][value="4"]').is_checked()
     tap(page, "agents_1", "O")
     page.get_by_role("button", name="Record deal").tap()

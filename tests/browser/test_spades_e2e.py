@@ -88,7 +88,7 @@ def test_cutthroat_five_players_with_sandbags_on_a_phone(live_server, phone: Pag
         tap(page, f"tricks_{seat}", value)
     tap(page, "tricks_4", 2)
     page.get_by_role("button", name="Record deal").tap()
-    expect(page.locator("#entry .error")).to_have_text("The tricks must add up to 10 (they add up to 11).")
+    expect(page.locator("#entry .error")).to_have_text("The tricks add up to 11; a deal has 10.")
     assert page.locator('input[name="tricks_2"][value="3"]').is_checked()
     assert page.locator('input[name="tricks_4"][value="2"]').is_checked()
     # Ann 3 of 3: 30; Bob 2 of 2: 20; Cid 2 of 3: 21 (1 bag); Dee, Eve 1 of 1: 10.

@@ -135,11 +135,25 @@ def errors_of(facts):
 
 def test_tricks_must_add_up_to_13():
     (error,) = errors_of(deal([4, 3, 3, 4]))
-    assert error.field == "tricks" and "add up to 13" in error.message.render()
-    assert "14" in error.message.render()
+    # The sum is named, not the last player.
+    assert error.field == "tricks" and error.seat is None
+    assert error.message.render() == "The tricks add up to 14; a deal has 13."
 
 
-@pytest.mark.parametrize("bad", [-1, 14, "3", 2.5, True, None])
+def test_a_sum_past_13_is_named_even_with_a_player_still_blank():
+    (error,) = errors_of(deal([10, 10, None, 0]))
+    assert error.message.render() == "The tricks add up to 20; a deal has 13."
+
+
+def test_an_empty_choice_asks_for_it_by_name():
+    errors = errors_of(deal([4, None, 3, 3], ["L", "O", None, "S"]))
+    assert [(e.field, e.seat, e.message.render()) for e in errors] == [
+        ("tricks", 1, "Choose E's tricks."),
+        ("agents", 2, "Choose S's assignment card."),
+    ]
+
+
+@pytest.mark.parametrize("bad", [-1, 14, "3", 2.5, True])
 def test_tricks_are_whole_numbers_0_to_13(bad):
     errors = errors_of(deal([bad, 3, 3, 4]))
     assert errors[0].field == "tricks" and errors[0].seat == 0
@@ -149,7 +163,7 @@ def test_tricks_are_whole_numbers_0_to_13(bad):
 def test_each_assignment_card_is_used_once():
     (error,) = errors_of(deal([4, 3, 3, 3], "LLRS"))
     assert error.field == "agents" and error.seat == 1
-    assert error.message.render() == "E and N both have Left: each assignment card is dealt once."
+    assert error.message.render() == "Left is given to both N and E: each card is dealt once."
 
 
 def test_unknown_card_and_trump_are_refused():

@@ -159,7 +159,7 @@ def test_tricks_per_deal_table(n, jokers, tricks):
     assert errors_of(setup, deal(bids, right)) == []
     short = [tricks - n] + [1] * (n - 1)
     (error,) = only_error(setup, deal(bids, short), "tricks")
-    assert error.message.render() == f"The tricks must add up to {tricks} (they add up to {tricks - 1})."
+    assert error.message.render() == f"The tricks add up to {tricks - 1}; a deal has {tricks}."
 
 
 @pytest.mark.parametrize("jokers", [True, False])
@@ -543,10 +543,20 @@ def test_pairs_exact_tie_plays_one_more_deal():
 # -- validation ------------------------------------------------------------------------------
 def test_tricks_must_add_up():
     (error,) = only_error(table(4), deal([1, 1, 1, 1], [3, 3, 3, 3]), "tricks")
-    assert error.message.render() == "The tricks must add up to 13 (they add up to 12)."
+    assert error.message.render() == "The tricks add up to 12; a deal has 13."
 
 
-@pytest.mark.parametrize("bad", [-1, 14, 1.5, "3", True, None])
+def test_a_sum_past_the_deal_is_named_not_the_blank_player():
+    # Issue 14: Ann 10, Bob 10 in 3-player Spades blamed Cid; the sum is the problem.
+    errors = only_error(table(3), deal([1, 1, 1], [10, 10, None]), "tricks")
+    assert [(e.seat, e.message.render()) for e in errors] == [
+        (None, "The tricks add up to 20; a deal has 18.")
+    ]
+    errors = only_error(table(3), deal([1, 1, 1], [10, None, None]), "tricks")
+    assert [e.message.render() for e in errors] == ["Choose Bob's tricks.", "Choose Cid's tricks."]
+
+
+@pytest.mark.parametrize("bad", [-1, 14, 1.5, "3", True])
 def test_tricks_must_be_whole_numbers_in_range(bad):
     errors = only_error(table(4), deal([1, 1, 1, 1], [bad, 4, 4, 5]), "tricks")
     assert errors[0].seat == 0
@@ -798,7 +808,7 @@ def test_invalid_deals_are_refused(game, mutation, data):
         step = data.draw(st.sampled_from([-1, 1]))
         assume(0 <= facts["tricks"][seat] + step <= total)
         facts["tricks"][seat] += step
-        field, words = "tricks", f"add up to {total}"
+        field, words = "tricks", f"a deal has {total}"
     elif mutation == "bid_high":
         facts["bids"][seat] = data.draw(st.integers(total + 1, 60))
         field, words = "bids", "a bid is a whole number"
@@ -816,7 +826,8 @@ def test_invalid_deals_are_refused(game, mutation, data):
     elif mutation == "type":
         key = data.draw(st.sampled_from(["bids", "tricks"]))
         facts[key][seat] = data.draw(st.sampled_from([True, "1", 1.0, None]))
-        field, words = key, "whole number"
+        # A blank trick count is a choice to make ("Choose Ann's tricks").
+        field, words = key, "Choose" if key == "tricks" and facts[key][seat] is None else "whole number"
     elif mutation == "blind_where_not_allowed":
         if partnership and options["blind_nil"]:
             facts["blind"] = [True] * n

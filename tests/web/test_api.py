@@ -116,7 +116,7 @@ def test_bad_deal_is_422_and_changes_nothing(client, created):
         {
             "deal": 1,
             "field": "agents",
-            "message": "Bob and Ann both have Left: each assignment card is dealt once.",
+            "message": "Left is given to both Ann and Bob: each card is dealt once.",
         }
     ]
     bad_put = client.put(f"/api/games/{gid}/deals/0", json={"tricks": [1], "agents": []}, headers=auth(key))

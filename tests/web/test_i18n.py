@@ -250,9 +250,9 @@ def secret_agent_game(client, new_game, lang: str) -> str:
 @pytest.mark.parametrize(
     ("lang", "refusal", "explanation"),
     [
-        ("en", "The tricks must add up to 13 (they add up to 14).", "4 x 3 (agent Bob, Left) = 12"),
-        ("pl", "Lewy muszą dawać razem 13 (dają 14).", "4 x 3 (agent Bob, Lewy) = 12"),
-        ("pt", "As vazas têm de somar 13 (somam 14).", "4 x 3 (agente Bob, Esquerda) = 12"),
+        ("en", "The tricks add up to 14; a deal has 13.", "4 x 3 (agent Bob, Left) = 12"),
+        ("pl", "Lewy dają razem 14, a rozdanie ma 13.", "4 x 3 (agent Bob, Lewy) = 12"),
+        ("pt", "As vazas somam 14; uma mão tem 13.", "4 x 3 (agente Bob, Esquerda) = 12"),
     ],
 )
 def test_a_validation_message_and_a_score_explanation_in_each_language(
@@ -373,7 +373,7 @@ def test_numbers_follow_the_locale_and_the_json_record_stays_neutral(client):
         assert record_json["explanations"][0][1] == "bid 26, won 0: set -260"
         refused = client.post("/api/games", json={**data, "deals": [{"bids": [26, 26], "tricks": [26, 1]}]})
         assert refused.status_code == 422
-        assert refused.json["errors"][0]["message"] == "The tricks must add up to 26 (they add up to 27)."
+        assert refused.json["errors"][0]["message"] == "The tricks add up to 27; a deal has 26."
 
 
 def test_the_browser_language_is_used_until_the_switch_chooses_one(client, new_game):

@@ -109,8 +109,8 @@ def test_bad_deal_is_refused_next_to_the_field_and_keeps_the_input(client, app, 
         assert response.status_code == 422
         html = response.get_data(as_text=True)
         errors = errors_in(html)
-        assert "The tricks must add up to 13 (they add up to 14)." in errors
-        assert "Bob and Ann both have Left: each assignment card is dealt once." in errors
+        assert "The tricks add up to 14; a deal has 13." in errors
+        assert "Left is given to both Ann and Bob: each card is dealt once." in errors
         # What was typed is still selected.
         assert checked(html, "tricks_3", "4") and checked(html, "agents_1", "L")
         assert not checked(html, "tricks_3", "3")
@@ -173,7 +173,7 @@ def test_a_correction_that_breaks_a_rule_changes_nothing(client, new_game):
     play_four(client, path)
     response = client.post(f"{path}/deals/0", data=sa_form([4, 4, 4, 4], "LORS"))
     assert response.status_code == 422
-    assert "The tricks must add up to 13 (they add up to 16)." in errors_in(response.get_data(as_text=True))
+    assert "The tricks add up to 16; a deal has 13." in errors_in(response.get_data(as_text=True))
     assert client.get("/api/games/" + path.split("/")[-1]).json["deals"][0]["tricks"] == [4, 3, 3, 3]
 
 

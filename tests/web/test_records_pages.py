@@ -127,7 +127,7 @@ def test_the_importer_becomes_the_scorer_of_the_new_game(app, client):
                 "players": PLAYERS,
                 "deals": [FLAT, {"tricks": [4, 3, 3, 4], "agents": ["L", "O", "R", "S"]}],
             },
-            "Deal 2, tricks: The tricks must add up to 13 (they add up to 14).",
+            "Deal 2, tricks: The tricks add up to 14; a deal has 13.",
         ),
         ({"format": "scorekeeper-backup/1", "games": []}, "This is a backup of many games"),
     ],

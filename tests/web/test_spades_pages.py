@@ -363,7 +363,7 @@ def test_tricks_not_adding_up_are_refused_next_to_the_field_and_kept(app, client
     response = client.post(f"{path}/deals", data=tricks_form([4, 3, 3, 4]), headers=headers)
     assert response.status_code == 422
     page = response.get_data(as_text=True)
-    assert "The tricks must add up to 13 (they add up to 14)." in errors_in(page)
+    assert "The tricks add up to 14; a deal has 13." in errors_in(page)
     assert checked(page, "tricks_3", "4") and checked(page, "tricks_0", "4")
     assert step(page) == "tricks"
     if headers:
@@ -671,7 +671,7 @@ def test_correcting_a_deal_shows_bids_and_tricks_together(app, client):
     # A correction that breaks a rule changes nothing.
     response = client.post(f"{path}/deals/0", data={**bids_form([2, 4, 0, 5]), **tricks_form([2, 5, 0, 7])})
     assert response.status_code == 422
-    assert "The tricks must add up to 13 (they add up to 14)." in errors_in(response.get_data(as_text=True))
+    assert "The tricks add up to 14; a deal has 13." in errors_in(response.get_data(as_text=True))
     assert api(client, path)["deals"][0]["tricks"] == [2, 5, 0, 6] and deal_count(app) == 2
 
 

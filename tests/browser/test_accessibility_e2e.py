@@ -1,0 +1,110 @@
+"""Every page kind at 360x740, light and dark: no WCAG 2.1 A/AA violation that axe-core finds,
+and every visible control and link at least 44x44 CSS px (issues 14 and 19).
+
+axe-core is vendored under tests/browser/vendor/ and injected here only: the app never serves it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from scorekeeper import rules
+
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+SA_DEAL = {"tricks": [4, 3, 3, 3], "agents": ["L", "O", "R", "S"]}
+
+
+def api_game(page: Page, base: str, kind: str, deals=()) -> tuple[str, str]:
+    n = min(rules.GAMES[kind].player_counts)
+    if kind == "secret_agent":
+        n = 4
+    players = ["Ann", "Bob", "Cid", "Dee", "Eve"][:n]
+    response = page.request.post(
+        base + "/api/games", data={"game": kind, "players": players, "deals": list(deals)}
+    )
+    assert response.status == 201, response.text()
+    body = response.json()
+    return body["id"], body["edit_key"]
+
+
+def page_kinds(page: Page, base: str) -> list[str]:
+    """One address of each page kind; the scorer's key is kept by the first visit of each game."""
+    urls = ["/", "/new", "/games", "/players", "/player?name=Ann", "/import", "/offline", "/no-such-page"]
+    for kind in rules.GAMES:
+        if kind == "tally":
+            continue
+        urls.append(f"/new/{kind}")
+        game_id, key = api_game(page, base, kind, [SA_DEAL] if kind == "secret_agent" else ())
+        page.goto(f"{base}/g/{game_id}?key={key}")  # keeps the key: the pages below are the scorer's
+        urls += [f"/g/{game_id}", f"/g/{game_id}/history", f"/g/{game_id}/sheet"]
+        if kind == "secret_agent":
+            urls += [f"/g/{game_id}/deals/0", f"/g/{game_id}/handover"]
+        if kind == "secrets":
+            urls += [f"/g/{game_id}/secrets/links"]
+    return urls
+
+
+def axe_violations(page: Page) -> list[str]:
+    # Evaluated by the test driver, not added as a <script>: the page's CSP (script-src 'self') stays.
+    page.evaluate(AXE + "\n;0")
+    found = page.evaluate(
+        "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}}).then(r => [r.passes.length, r.violations.map("
+        "v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' ' + (n.failureSummary || '')"
+        ".split('\\n').slice(0, 2).join(' ')).join(' | '))])",
+        TAGS,
+    )
+    passes, violations = found
+    assert passes > 5, "axe-core did not run its checks"
+    return violations
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_wcag_a_or_aa_violation_on_any_page_kind(live_server, phone: Page, scheme):
+    page = phone
+    page.emulate_media(color_scheme=scheme)
+    problems = []
+    for url in page_kinds(page, live_server):
+        page.goto(live_server + url)
+        problems += [f"{url}: {v}" for v in axe_violations(page)]
+    assert not problems, "\n".join(problems)
+
+
+# Every visible thing a thumb can hit: a radio or a checkbox is hit through its label.
+SMALL_TARGETS = """
+() => {
+  const out = [], seen = new Set();
+  const all = document.querySelectorAll(
+    'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button]');
+  for (const el of all) {
+    let target = el;
+    if (el.matches('input[type=radio], input[type=checkbox]') && el.closest('label')) {
+      target = el.closest('label');
+    }
+    if (seen.has(target)) continue;
+    seen.add(target);
+    if (target.closest('[hidden], .visually-hidden')) continue;
+    const style = getComputedStyle(target);
+    if (style.visibility === 'hidden' || style.display === 'none') continue;
+    const r = target.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.width < 44 - 0.5 || r.height < 44 - 0.5) {
+      const text = (target.innerText || target.value || target.getAttribute('aria-label') || '').trim();
+      out.push(target.tagName.toLowerCase() + '.' + target.className + ' "' + text.slice(0, 30) + '" '
+               + r.width.toFixed(1) + 'x' + r.height.toFixed(1));
+    }
+  }
+  return out;
+}
+"""
+
+
+def test_every_visible_control_and_link_is_at_least_44_px(live_server, phone: Page):
+    page = phone
+    problems = []
+    for url in page_kinds(page, live_server):
+        page.goto(live_server + url)
+        problems += [f"{url}: {s}" for s in page.evaluate(SMALL_TARGETS)]
+    assert not problems, f"{len(problems)} small targets:\n" + "\n".join(problems)
