@@ -26,4 +26,6 @@ def checked(markup: str, name: str, value: str) -> bool:
 
 def status(markup: str) -> str:
     """The game's status line (who deals, who won)."""
-    return text(re.search(r'<p class="status[^"]*" role="status">(.*?)</p>', markup, re.S).group(1))
+    return text(
+        re.search(r'<p(?: [^>]*)? class="status[^"]*"[^>]* role="status">(.*?)</p>', markup, re.S).group(1)
+    )
