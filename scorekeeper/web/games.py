@@ -86,8 +86,6 @@ def game_context(game: Game, view: GameView | None = None, form: RulesForm | Non
 
 # What the page for a viewer needs of the game before the cache: one primary-key query.
 PAGE_ROW = select(Game.version, Game.deleted_at, Game.edit_key_hash).where(Game.id == bindparam("game_id"))
-# Stands for this request's CSRF token in a cached page (the language form carries one).
-TOKEN_MARK = "\x00csrf\x00"
 
 
 @bp.get("/<game_id>")
@@ -108,21 +106,34 @@ def viewer_page(game_id: str) -> ResponseReturnValue | None:
         return None
     if not current_app.config.get("VIEWER_PAGE_CACHE", True) or "_flashes" in session:
         return None
-    row = db.session.execute(PAGE_ROW, {"game_id": game_id}).one_or_none()
+    with db.engine.connect() as conn:  # no ORM session: a kept page loads no object
+        row = conn.execute(PAGE_ROW, {"game_id": game_id}).one_or_none()
     if row is None or row.deleted_at is not None or role_for(row.edit_key_hash).editable:
         return None
-    token = generate_csrf()
+    token = generate_csrf().encode()
     name = cache.key("page", game_id, row.version, get_locale(), "v", request.host_url)
 
-    kept = cache.get(name)
-    if isinstance(kept, str):
-        response = make_response(kept.replace(TOKEN_MARK, token))
-        response.vary.add("HX-Request")  # as render_region's
-        return response
-    response = show_game(game_id)
-    if response.status_code == 200:
-        cache.put(name, response.get_data(as_text=True).replace(token, TOKEN_MARK))
+    def fresh() -> tuple[bytes, ...]:
+        response = show_game(game_id)
+        if response.status_code != 200:
+            raise NotKept(response)
+        # Kept in pieces around the token: a look joins them, not a search through a long page.
+        return tuple(response.get_data().split(token))
+
+    try:
+        parts = cache.remember(name, fresh, objects=True)
+    except NotKept as answer:
+        return answer.response
+    response = make_response(token.join(parts))
+    response.vary.add("HX-Request")  # as render_region's
     return response
+
+
+class NotKept(Exception):
+    """A page that is not the plain 200 a viewer's look gets: answered, never kept."""
+
+    def __init__(self, response):
+        self.response = response
 
 
 @game_route(deleted=True)
