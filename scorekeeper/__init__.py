@@ -141,6 +141,9 @@ def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
     from .web import pwa
 
     app.register_blueprint(pwa.bp)  # the installable app: manifest, service worker, offline page
+    from .web import livepoll
+
+    livepoll.init_app(app)  # an unchanged /live poll: 304 below Flask after one query
     middleware.init_app(app)  # /healthz, request ids, ProxyFix
     if start:
         start_app(app)

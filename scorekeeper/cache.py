@@ -107,10 +107,28 @@ def remember(name: str, compute: Callable[[], T], objects: bool = False) -> T:
         value = compute()
         put(name, value)
     if local is not None:
+        _keep_local(name, value)
+    return value
+
+
+def keep(name: str, value: Any) -> None:
+    """``put``, and keep ``value`` as it is in this process too (``remember(..., objects=True)`` finds it).
+
+    With the in-process cache there is nobody else to share with: the object kept here is
+    enough, and pickling it (a long game's whole result) would be the write's dearest step.
+    """
+    if has_app_context() and current_app.config.get("CACHE_TYPE") != "SimpleCache":
+        put(name, value)
+    _keep_local(name, value)
+
+
+def _keep_local(name: str, value: Any) -> None:
+    local = _local()
+    if local is not None:
         local[name] = value
+        local.move_to_end(name)
         while len(local) > LOCAL_SIZE:
             local.popitem(last=False)
-    return value
 
 
 # Objects kept as they are in each process, most recently used last: a few dozen games' views.

@@ -186,8 +186,9 @@ def remember(game: Game, result: GameResult | None) -> None:
     """A write scored the game at its new version already: reads in this request reuse that."""
     if isinstance(result, GameResult):
         _memo("read_results")[(game.id, game.version)] = result
-        # Shared too: the next page (or the next deal's scoring) starts from it, not from a replay.
-        cache.put(cache.key("result", game.id, game.version), result)
+        # Shared too: the next page (or the next deal's scoring) starts from it, not from a replay;
+        # and kept as it is in this process, so the next write here does not unpickle it again.
+        cache.keep(cache.key("result", game.id, game.version), result)
 
 
 def game_view(game: Game, role: Role = VIEWER) -> GameView:

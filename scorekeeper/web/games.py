@@ -4,18 +4,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
 from flask_babel import gettext as _
+from flask_wtf.csrf import generate_csrf
+from sqlalchemy import bindparam, select
 
-from .. import plugins, read, service
+from .. import cache, plugins, read, service
+from ..db import db
 from ..forms import RulesForm
 from ..i18n import render
 from ..models import Game
 from ..read import GameView
 from ..rules import N_, InvalidFacts
-from .auth import game_route, key_matches, role
-from .common import form_via, is_htmx, remember_key, render_region, stamp_form
+from .auth import game_route, key_matches, role, role_for
+from .common import GAME_ID, form_via, is_htmx, remember_key, render_region, stamp_form
 from .present import lead_line, round_text
 
 bp = Blueprint("games", __name__, url_prefix="/g")
@@ -74,10 +89,60 @@ def game_context(game: Game, view: GameView | None = None, form: RulesForm | Non
     return page_context(game, view, form=form, preview_url=preview_url)
 
 
+# What the page for a viewer needs of the game before the cache: one primary-key query.
+PAGE_ROW = select(Game.version, Game.deleted_at, Game.edit_key_hash).where(Game.id == bindparam("game_id"))
+
+
 @bp.get("/<game_id>")
-@game_route(deleted=True)
-def show(game: Game) -> ResponseReturnValue:
+def show(game_id: str) -> ResponseReturnValue:
     """The game page: scoreboard, status and the next deal's form."""
+    page = viewer_page(game_id)
+    return page if page is not None else show_game(game_id)
+
+
+def viewer_page(game_id: str) -> ResponseReturnValue | None:
+    """A viewer's whole page, rendered once per (game, version, language, address) and kept.
+
+    Only a plain look (no query string, no htmx, no flashed message, no key) of a game that
+    is not deleted: everything else on such a page comes from the version, except the CSRF
+    token of the language form, put back in for each request. None: ``show_game`` answers.
+    """
+    if request.query_string or "HX-Request" in request.headers or not GAME_ID.fullmatch(game_id):
+        return None
+    if not current_app.config.get("VIEWER_PAGE_CACHE", True) or "_flashes" in session:
+        return None
+    with db.engine.connect() as conn:  # no ORM session: a kept page loads no object
+        row = conn.execute(PAGE_ROW, {"game_id": game_id}).one_or_none()
+    if row is None or row.deleted_at is not None or role_for(row.edit_key_hash).editable:
+        return None
+    token = generate_csrf().encode()
+    name = cache.key("page", game_id, row.version, get_locale(), "v", request.host_url)
+
+    def fresh() -> tuple[bytes, ...]:
+        response = show_game(game_id)
+        if response.status_code != 200:
+            raise NotKept(response)
+        # Kept in pieces around the token: a look joins them, not a search through a long page.
+        return tuple(response.get_data().split(token))
+
+    try:
+        parts = cache.remember(name, fresh, objects=True)
+    except NotKept as answer:
+        return answer.response
+    response = make_response(token.join(parts))
+    response.vary.add("HX-Request")  # as render_region's
+    return response
+
+
+class NotKept(Exception):
+    """A page that is not the plain 200 a viewer's look gets: answered, never kept."""
+
+    def __init__(self, response):
+        self.response = response
+
+
+@game_route(deleted=True)
+def show_game(game: Game) -> ResponseReturnValue:
     key = request.args.get("key")
     if key is not None:
         # A scoring link: keep its key on this device, then drop it from the address bar.

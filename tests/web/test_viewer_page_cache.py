@@ -1,0 +1,69 @@
+"""A viewer's game page kept whole per version (web/games.py viewer_page), its CSRF token put back per request."""
+
+from __future__ import annotations
+
+import re
+
+from tests.web.table_helpers import FLAT, api_game, games_of_every_kind
+
+TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def untokened(response) -> str:
+    return TOKEN.sub('name="csrf_token" value=""', response.get_data(as_text=True))
+
+
+def fresh_and_cached(app, viewer, path):
+    """The page rendered anew, then as the cache gives it, to the same device."""
+    app.config["VIEWER_PAGE_CACHE"] = False
+    fresh = viewer.get(path)
+    app.config["VIEWER_PAGE_CACHE"] = True
+    viewer.get(path)  # fills the cache
+    return fresh, viewer.get(path)
+
+
+def test_a_cached_viewer_page_equals_a_fresh_render_for_every_kind(app, client):
+    app.config["WTF_CSRF_ENABLED"] = True
+    for kind, (gid, _key) in games_of_every_kind(client).items():
+        viewer = app.test_client()
+        fresh, cached = fresh_and_cached(app, viewer, f"/g/{gid}")
+        assert cached.status_code == fresh.status_code == 200, kind
+        # A signed token carries the second it was signed in: compare the pages around it.
+        assert untokened(cached) == untokened(fresh), kind
+        assert cached.headers["Vary"] == fresh.headers["Vary"], kind
+
+
+def test_each_device_gets_its_own_csrf_token(app, client):
+    app.config["WTF_CSRF_ENABLED"] = True
+    gid, _key = api_game(client, deals=[FLAT])
+    first, second = app.test_client(), app.test_client()
+    one = TOKEN.findall(first.get(f"/g/{gid}").get_data(as_text=True))
+    two = TOKEN.findall(second.get(f"/g/{gid}").get_data(as_text=True))
+    assert one and two and set(one).isdisjoint(two)
+    # The kept page's token is this device's: the language form it carries is accepted.
+    answer = second.post("/lang", data={"csrf_token": two[0], "lang": "pl", "next": f"/g/{gid}"})
+    assert answer.status_code in (302, 303)
+
+
+def test_a_write_shows_on_the_next_look(app, client):
+    gid, key = api_game(client, deals=[FLAT])
+    viewer = app.test_client()
+    before = untokened(viewer.get(f"/g/{gid}"))
+    assert untokened(viewer.get(f"/g/{gid}")) == before  # kept
+    auth = {"Authorization": f"Bearer {key}"}
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth).status_code in (200, 201)
+    after = untokened(viewer.get(f"/g/{gid}"))
+    app.config["VIEWER_PAGE_CACHE"] = False
+    assert after != before and after == untokened(viewer.get(f"/g/{gid}"))
+
+
+def test_the_scorer_and_other_languages_never_get_the_viewers_page(app, client):
+    gid, key = api_game(client, deals=[FLAT])
+    viewer = app.test_client()
+    english = viewer.get(f"/g/{gid}").get_data(as_text=True)
+    polish = viewer.get(f"/g/{gid}", headers={"Accept-Language": "pl"}).get_data(as_text=True)
+    assert polish != english and 'lang="pl"' in polish
+    scorer = app.test_client()
+    scorer.set_cookie("edit_key", key)
+    page = scorer.get(f"/g/{gid}").get_data(as_text=True)
+    assert page != english and 'id="entry"' in page
