@@ -206,31 +206,24 @@ def wait_healthy(base: str, server: subprocess.Popen, seconds: float = 60) -> No
     raise AssertionError("the server did not become healthy")
 
 
-def test_serve_migrates_once_prints_the_lan_address_and_logs_a_line_per_request(tmp_path):
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY", "AUTO_MIGRATE")}
-    env["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
-    log = (tmp_path / "serve.log").open("w+")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "from scorekeeper.cli import main; main()",
-            "serve",
-            "--host",
-            "0.0.0.0",
-            "--port",
-            str(port),
-            "--workers",
-            "2",
-            "--threads",
-            "2",
-        ],
+def start_serve(port: int, env: dict[str, str], log, *args: str) -> subprocess.Popen:
+    """``scorekeeper serve`` on ``port`` as a real process (two threads a worker unless told)."""
+    return subprocess.Popen(
+        [sys.executable, "-c", "from scorekeeper.cli import main; main()", "serve", "--port", str(port)]
+        + ["--threads", "2", *args],
         cwd=ROOT,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+
+
+def test_serve_migrates_once_prints_the_lan_address_and_logs_a_line_per_request(tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY", "AUTO_MIGRATE")}
+    env["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
+    log = (tmp_path / "serve.log").open("w+")
+    server = start_serve(port, env, log, "--host", "0.0.0.0", "--workers", "2")
     try:
         wait_healthy(f"http://127.0.0.1:{port}", server)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as answer:

@@ -13,8 +13,6 @@ import http.cookiejar
 import json
 import os
 import re
-import subprocess
-import sys
 import threading
 import urllib.error
 import urllib.parse
@@ -22,7 +20,7 @@ import urllib.request
 
 import pytest
 
-from tests.test_serve import ROOT, free_port, wait_healthy
+from tests.test_serve import free_port, start_serve, wait_healthy
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("DATABASE_URL", "").startswith("postgres"),
@@ -55,24 +53,7 @@ def servers(app, database_url, tmp_path):
             port = free_port()
             env["SCOREKEEPER_INSTANCE"] = str(tmp_path / name)
             log = (tmp_path / f"{name}.log").open("w")
-            process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-c",
-                    "from scorekeeper.cli import main; main()",
-                    "serve",
-                    "--port",
-                    str(port),
-                    "--workers",
-                    "1",
-                    "--threads",
-                    "2",
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
+            process = start_serve(port, env, log, "--workers", "1")
             started.append((process, f"http://127.0.0.1:{port}"))
         for process, base in started:
             wait_healthy(base, process)
