@@ -18,6 +18,13 @@ def tap(page: Page, name: str, value: str) -> None:
     page.locator(f'label.chip:has(input[name="{name}"][value="{value}"])').tap()
 
 
+def tap_deal(page: Page, tricks, cards: str) -> None:
+    """Tap a Secret Agent deal's tricks and assignment cards, seat by seat."""
+    for seat, (t, a) in enumerate(zip(tricks, cards, strict=True)):
+        tap(page, f"tricks_{seat}", str(t))
+        tap(page, f"agents_{seat}", a)
+
+
 def in_viewport(page: Page, selector: str) -> bool:
     box = page.locator(selector).bounding_box()
     return box is not None and box["y"] >= -1 and box["y"] + box["height"] <= 740 + 1
@@ -26,9 +33,7 @@ def in_viewport(page: Page, selector: str) -> bool:
 def test_the_totals_bar_stays_in_sight_while_scrolling_to_record(live_server, phone: Page):
     page = phone
     start_secret_agent(page, live_server)
-    for seat, (t, a) in enumerate(zip([13, 0, 0, 0], "SLOR", strict=True)):
-        tap(page, f"tricks_{seat}", str(t))
-        tap(page, f"agents_{seat}", a)
+    tap_deal(page, [13, 0, 0, 0], "SLOR")
     page.get_by_role("button", name="Record deal").tap()
     expect(page.locator("#totals-bar")).to_contain_text("169")
     record = page.get_by_role("button", name="Record deal")
@@ -44,9 +49,7 @@ def test_the_totals_bar_stays_in_sight_while_scrolling_to_record(live_server, ph
 def test_a_save_is_announced_and_focus_moves_to_the_next_entry(live_server, phone: Page):
     page = phone
     start_secret_agent(page, live_server)
-    for seat, (t, a) in enumerate(zip([13, 0, 0, 0], "SLOR", strict=True)):
-        tap(page, f"tricks_{seat}", str(t))
-        tap(page, f"agents_{seat}", a)
+    tap_deal(page, [13, 0, 0, 0], "SLOR")
     page.get_by_role("button", name="Record deal").tap()
     expect(page.locator("#announce")).to_have_text("Deal 1 recorded. Ann leads with 169.")
     expect(page.locator("#announce")).to_have_attribute("aria-live", "polite")
@@ -108,12 +111,8 @@ def test_the_keyboard_fills_the_last_player_only_when_the_values_settle(live_ser
 def test_the_preview_equals_what_is_then_recorded(live_server, phone: Page):
     page = phone
     start_secret_agent(page, live_server)
-    for seat, (t, a) in enumerate(zip([4, 3, 3, 3], "LORS", strict=True)):
-        tap(page, f"tricks_{seat}", str(t))
-        tap(page, f"agents_{seat}", a)
-    for seat, (t, a) in enumerate(zip([5, 2, 6, 0], "ROSL", strict=True)):  # a second thought
-        tap(page, f"tricks_{seat}", str(t))
-        tap(page, f"agents_{seat}", a)
+    tap_deal(page, [4, 3, 3, 3], "LORS")
+    tap_deal(page, [5, 2, 6, 0], "ROSL")  # a second thought
     totals = page.locator("#preview .pv-total")
     expect(totals).to_have_count(4)
     expect(page.locator("#preview")).to_contain_text("If recorded:")
@@ -137,15 +136,11 @@ def test_undo_tells_the_truth_through_undo_redo_and_a_reload(live_server, phone:
     page = phone
     start_secret_agent(page, live_server)
     for deal in ([4, 3, 3, 3], [4, 3, 3, 3]):
-        for seat, (t, a) in enumerate(zip(deal, "LORS", strict=True)):
-            tap(page, f"tricks_{seat}", str(t))
-            tap(page, f"agents_{seat}", a)
+        tap_deal(page, deal, "LORS")
         page.get_by_role("button", name="Record deal").tap()
     expect(page.locator(".status")).to_contain_text("Deal 3 of 4")
     page.goto(page.url.split("#")[0] + "/deals/1")
-    for seat, (t, a) in enumerate(zip([13, 0, 0, 0], "SLOR", strict=True)):
-        tap(page, f"tricks_{seat}", str(t))
-        tap(page, f"agents_{seat}", a)
+    tap_deal(page, [13, 0, 0, 0], "SLOR")
     page.get_by_role("button", name="Save correction").tap()
     bar = page.locator("#undo-bar")
     expect(bar).to_contain_text("Deal 2 was corrected.")
