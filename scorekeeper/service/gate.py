@@ -23,7 +23,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import ObjectDeletedError
 
 from .. import rules
-from ..db import db
+from ..db import db, one_writer
 from ..models import Change, Deal, Game, GameSummary, Seat, hash_key, utcnow
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
@@ -145,16 +145,17 @@ def _write(game: Game, via: Via | None, plan: Planner, deleted_ok: bool = False,
         top = _guard(game, via, deleted_ok)
         result, apply = plan(top)
         try:
-            _claim(game, touch)
-            change = apply()
-            _keep_summary(game, result)
-            change.game_id = game.id
-            change.version = game.version
-            change.token = via.token
-            change.device_id = via.device_id
-            change.device = (via.device or "")[:80]
-            db.session.add(change)
-            db.session.commit()
+            with one_writer():
+                _claim(game, touch)
+                change = apply()
+                _keep_summary(game, result)
+                change.game_id = game.id
+                change.version = game.version
+                change.token = via.token
+                change.device_id = via.device_id
+                change.device = (via.device or "")[:80]
+                db.session.add(change)
+                db.session.commit()
         except (_Raced, IntegrityError):
             # Someone else changed the game meanwhile: read it again and judge anew.
             db.session.rollback()
