@@ -4,14 +4,21 @@
 - Every ``url_for("static", ...)`` carries ``?v=`` and a hash of the file's content; a
   request with the current hash is answered ``Cache-Control: public, max-age=31536000,
   immutable`` (a changed file has a new URL, so nothing stale is ever kept).
+- A hashed static file is compressed once per process at the strongest level (brotli 11,
+  gzip 9) and kept: it never changes under its URL, so the phone's first load is as small
+  as it can be and no request pays for that compression twice.
 - The session (it holds the CSRF token) is made permanent when it is written, and its
   cookie is never sent with a static file or a 304: those touch no session at all.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import threading
 from pathlib import Path
+
+import brotli
 
 from flask import Flask, Response, request
 from flask.sessions import SecureCookieSessionInterface
@@ -55,6 +62,33 @@ class StaticHashes:
         return seen[1]
 
 
+class PackedStatic:
+    """Static files compressed once, at the strongest level, per (file, hash, encoding)."""
+
+    def __init__(self, folder: str):
+        self.folder = Path(folder)
+        self.packed: dict[tuple[str, str, str], bytes] = {}
+        self.lock = threading.Lock()
+
+    def __call__(self, filename: str, digest: str, encoding: str) -> bytes:
+        key = (filename, digest, encoding)
+        body = self.packed.get(key)
+        if body is None:
+            raw = (self.folder / filename).read_bytes()
+            body = brotli.compress(raw, quality=11) if encoding == "br" else gzip.compress(raw, 9, mtime=0)
+            with self.lock:
+                self.packed[key] = body
+        return body
+
+
+def accepted_encoding() -> str | None:
+    offered = request.accept_encodings
+    for encoding in ("br", "gzip"):
+        if offered[encoding]:
+            return encoding
+    return None
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """Flask's signed-cookie session, permanent once written, and left alone on static files and 304s."""
 
@@ -76,6 +110,7 @@ def init_app(app: Flask) -> None:
     compress.init_app(app)
     app.session_interface = SessionInterface()
     hashes = StaticHashes(app.static_folder or "static")
+    packed = PackedStatic(app.static_folder or "static")
 
     @app.url_defaults
     def hashed_static(endpoint: str, values: dict) -> None:
@@ -93,4 +128,23 @@ def init_app(app: Flask) -> None:
                 response.cache_control.max_age = YEAR
                 response.cache_control.immutable = True
                 response.cache_control.no_cache = None
+                if response.status_code == 200 and response.mimetype in COMPRESSED:
+                    pack(response, filename, request.args["v"])
         return response
+
+    def pack(response: Response, filename: str, digest: str) -> None:
+        """The file's kept strongest compression in place of the file (Flask-Compress then
+        leaves a response that already has its encoding alone)."""
+        response.vary.add("Accept-Encoding")
+        encoding = accepted_encoding()
+        if encoding is None:
+            return
+        body = packed(filename, digest, encoding)
+        if len(body) >= (response.content_length or 0):
+            return
+        response.direct_passthrough = False
+        response.set_data(body)
+        response.headers["Content-Encoding"] = encoding
+        etag, weak = response.get_etag()
+        if etag:
+            response.set_etag(f"{etag}-{encoding}", weak=bool(weak))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import re
+from pathlib import Path
 
 import brotli
 
@@ -50,3 +52,18 @@ def test_a_304_and_a_static_file_set_no_cookie_and_the_session_is_kept_a_year(ap
     )
     assert unchanged.status_code == 304 and "Set-Cookie" not in unchanged.headers
     assert "Set-Cookie" not in client.get("/static/app.js").headers
+
+
+def test_a_hashed_static_file_goes_out_at_the_strongest_compression(client):
+    page = client.get("/").get_data(as_text=True)
+    url = re.search(r'src="(/static/htmx\.min\.js\?v=[0-9a-f]+)"', page).group(1)
+    raw = (Path(client.application.static_folder) / "htmx.min.js").read_bytes()
+    br = client.get(url, headers={"Accept-Encoding": "gzip, br"})
+    assert br.headers["Content-Encoding"] == "br" and "Accept-Encoding" in br.headers["Vary"]
+    assert brotli.decompress(br.data) == raw
+    assert len(br.data) == len(brotli.compress(raw, quality=11)) < len(brotli.compress(raw, quality=5))
+    gz = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert gz.headers["Content-Encoding"] == "gzip" and gzip.decompress(gz.data) == raw
+    assert gz.headers["ETag"] != br.headers["ETag"]  # one file, two bodies: caches keep them apart
+    plain = client.get(url, headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in plain.headers and plain.data == raw
