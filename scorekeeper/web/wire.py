@@ -19,7 +19,6 @@ import threading
 from pathlib import Path
 
 import brotli
-
 from flask import Flask, Response, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_compress import Compress
