@@ -62,9 +62,11 @@ class Plugin:
     # The entry form shows the deal's points before Record (POST /g/<id>/preview): for games
     # entered in one form whose scoring hides nothing from the scorer.
     preview: bool = False
-    # The htmx reply to one more deal carries only what changed (games/_deal_reply.html): for a
-    # game drawn by the shared scoreboard, whose rows that reply knows how to draw.
+    # The htmx reply to one more deal carries only what changed (games/_deal_reply.html): the new
+    # row, the foot and the board's other changing parts, drawn by ``board_rows``'s macros (the ones
+    # the game's whole board draws with). Off for a board that is more than rows (Secrets' reports).
     small_replies: bool = False
+    board_rows: str = "games/_board_rows.html"
 
     @property
     def drafts(self) -> bool:
@@ -84,8 +86,20 @@ PLUGINS: dict[str, Plugin] = {
     plugin.key: plugin
     for plugin in (
         _plugin("secret_agent", SecretAgentEntry, preview=True, small_replies=True),
-        _plugin("euchre", EuchreEntry, preview=True),
-        _plugin("spades", SpadesEntry, draft_step=BidsStep),
+        _plugin(
+            "euchre",
+            EuchreEntry,
+            preview=True,
+            small_replies=True,
+            board_rows="games/euchre/_board_rows.html",
+        ),
+        _plugin(
+            "spades",
+            SpadesEntry,
+            draft_step=BidsStep,
+            small_replies=True,
+            board_rows="games/spades/_board_rows.html",
+        ),
         _plugin(
             "secrets",
             SecretsEntry,
@@ -93,8 +107,19 @@ PLUGINS: dict[str, Plugin] = {
             reports=turn_reports,
             private_pages=is_hidden,
         ),
-        _plugin("abracadabra", AbracadabraEntry, draft_step=TrickStep),
-        _plugin("tally", TallyEntry, setup_options=lambda form, n: {"teams": teams_from_form(form, n)}),
+        _plugin(
+            "abracadabra",
+            AbracadabraEntry,
+            draft_step=TrickStep,
+            small_replies=True,
+            board_rows="games/abracadabra/_board_rows.html",
+        ),
+        _plugin(
+            "tally",
+            TallyEntry,
+            setup_options=lambda form, n: {"teams": teams_from_form(form, n)},
+            small_replies=True,
+        ),
     )
 }
 

@@ -181,17 +181,20 @@ def add_deal(game: Game) -> ResponseReturnValue:
                 context = game_context(game)
                 said = round_text(context["kind"], "Deal %(n)s recorded.", n=len(result.deals))
                 announce = f"{said} {lead_line(game.players, context['kind'], context['result'])}"
-                if plugin_of(game).small_replies and len(result.deals) > 1 and context["form"] is not None:
-                    return small_reply(context, announce)
+                plugin = plugin_of(game)
+                if plugin.small_replies and len(result.deals) > 1 and context["form"] is not None:
+                    return small_reply(context, announce, plugin.board_rows)
                 return render_region("games/show.html", "games/_live.html", announce=announce, **context)
             flash(round_text(service.game_rules(game), "Deal %(n)s recorded.", n=len(result.deals)), "ok")
             return redirect(url_for(".show", game_id=game.id, _anchor="entry"), 303)
     return refused(game, form)
 
 
-def small_reply(context: dict[str, Any], announce: str) -> ResponseReturnValue:
+def small_reply(context: dict[str, Any], announce: str, board_rows: str) -> ResponseReturnValue:
     """Only what one more deal changed, swapped out of band; its size does not grow with the game."""
-    response = make_response(render_template("games/_deal_reply.html", announce=announce, **context))
+    response = make_response(
+        render_template("games/_deal_reply.html", announce=announce, board_rows=board_rows, **context)
+    )
     response.headers["HX-Reswap"] = "none"
     response.headers["HX-Trigger"] = "chart-stale"  # the chart (which grows) is asked for after
     response.vary.add("HX-Request")

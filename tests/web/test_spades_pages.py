@@ -103,7 +103,7 @@ def rows(markup: str) -> list[list[str]]:
     """The board's deal rows: per column, the cell as shown (mark, points, bid, tricks, total)."""
     body = re.search(r"<tbody>(.*?)</tbody>", markup, re.S).group(1)
     found = []
-    for row in re.findall(r'<tr class="(?!sp-pending)[^"]*">(.*?)</tr>', body, re.S):
+    for row in re.findall(r'<tr id="deal-\d+" class="[^"]*">(.*?)</tr>', body, re.S):
         cells = [text(s) for s in re.findall(r"<summary>(.*?)</summary>", row, re.S)]
         # A pair's bids are one superscript ("4+nil") made of a span per player.
         found.append([re.sub(r" \+ ", "+", c) for c in cells])
@@ -112,7 +112,7 @@ def rows(markup: str) -> list[list[str]]:
 
 def pending(markup: str) -> list[str] | None:
     """The pending row (the bids of the deal being played), or None."""
-    row = re.search(r'<tr class="sp-pending">(.*?)</tr>', markup, re.S)
+    row = re.search(r'<tr id="sp-pending" class="sp-pending">(.*?)</tr>', markup, re.S)
     return [text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row.group(1), re.S)] if row else None
 
 
@@ -130,7 +130,7 @@ def penalty_cells(markup: str) -> list[tuple[int, int]]:
     """(deal row, column) of every cell marked with a bag penalty."""
     body = re.search(r"<tbody>(.*?)</tbody>", markup, re.S).group(1)
     marked = []
-    for r, row in enumerate(re.findall(r'<tr class="(?!sp-pending)[^"]*">(.*?)</tr>', body, re.S)):
+    for r, row in enumerate(re.findall(r'<tr id="deal-\d+" class="[^"]*">(.*?)</tr>', body, re.S)):
         for c, cell in enumerate(re.findall(r'<td class="([^"]*)"', row)):
             if "sp-penalty" in cell:
                 marked.append((r, c))

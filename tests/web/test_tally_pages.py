@@ -7,6 +7,7 @@ shared/spec/game-record.md (``tally``).
 
 import csv
 import io
+import re
 
 from scorekeeper.db import db
 from scorekeeper.models import Game
@@ -54,7 +55,9 @@ def test_points_recorded_on_the_number_pad_add_up_with_a_note(client):
     fragment = client.post(f"{path}/deals", data=points(3, 4, 26, -1), headers=HX)
     assert fragment.status_code == 200
     body = fragment.get_data(as_text=True)
-    assert 'id="live"' in body and "<html" not in body
+    # Only what the deal changed: its row after the one before, the totals, a fresh form.
+    assert re.search(r'hx-swap-oob="afterend:#deal-0">\s*<tr id="deal-1"', body) and 'id="deal-0"' not in body
+    assert 'id="totals-bar" hx-swap-oob="true"' in body and "<html" not in body
     rec = record(client, path)
     assert rec["totals"] == [13, -1, 26, 2]
     assert rec["deals"][0] == {"points": [10, -5, 0, 3], "note": "shot the moon"}
