@@ -16,6 +16,7 @@ Lists read through :func:`list_views`, one replay per listed game.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from dataclasses import fields as dataclass_fields
@@ -458,13 +459,27 @@ def public_record(
     """The game record of the spec as anyone may read it: the full record, with the
     game's public figures in place of hidden ones until the end."""
     result = result or full_result(game)
-    render = render or (lambda m: m.render())
+    render = render or plain_text
     record = service.full_record(game, result, render)
     kind = service.game_rules(game)
     if kind.hides_scores(result.setup) and not result.finished:
         # Private facts (Hidden Secrets' values) stay out of the public record until the end.
         record.update(rendered(kind.public_export(result.setup, result) or {}, render))
     return record
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_text(message: rules.Msg) -> str:
+    return message.render()
+
+
+def plain_text(message: rules.Msg) -> str:
+    """A message in the record's plain English, each one worded once: a record repeats every
+    earlier deal's explanations, and the API answers each write with the whole record."""
+    try:
+        return _plain_text(message)
+    except TypeError:  # a parameter that cannot be hashed (a list): worded each time
+        return message.render()
 
 
 def rendered(value: Any, render: Callable[[Any], str]) -> Any:

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 from flask.cli import with_appcontext
-from sqlalchemy import case, func, insert, null, select, update
+from sqlalchemy import case, func, insert, inspect, null, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import ObjectDeletedError
@@ -91,18 +91,22 @@ class _Raced(Exception):
 
 
 def _guard(game: Game, via: Via, deleted_ok: bool = False) -> int | None:
-    """Refuse a replayed, stale or deleted write; return the highest position the history has used.
+    """Refuse a replayed, stale or deleted write; return the highest deal position ever used.
 
-    One query reads both from the history: whether this token is recorded, and that position.
+    One query reads all three: whether this token is recorded, the highest position in the
+    history and the highest among the game's deals.
     """
     try:
         version, deleted_at = game.version, game.deleted_at
     except ObjectDeletedError:
         raise GameGone(game.id) from None
     done = func.max(case((Change.token == via.token, Change.id))) if via.token else null()
-    top, done_id = db.session.execute(
-        select(func.max(Change.position), done).where(Change.game_id == game.id)
+    # The deals' own positions too: a game's first deals (an import) have no history of their own.
+    dealt = select(func.max(Deal.position)).where(Deal.game_id == game.id).scalar_subquery()
+    top, done_id, top_dealt = db.session.execute(
+        select(func.max(Change.position), done, dealt).where(Change.game_id == game.id)
     ).one()
+    top = max((p for p in (top, top_dealt) if p is not None), default=None)
     if done_id is not None:
         raise AlreadyDone(db.session.get(Change, done_id))
     if deleted_at is not None and not deleted_ok:
@@ -248,11 +252,11 @@ def create_game(
 def _next_position(game: Game, top: int | None) -> int:
     """A position no deal of this game has had: a deleted deal's place stays free for its undo.
 
-    ``top``, the highest position in the history, was read by ``_guard`` before
-    the version was claimed: a change recorded since would have made the claim fail.
+    ``top``, the highest position in the history and the deals, was read by ``_guard``
+    before the version was claimed: a change recorded since would have made the claim fail.
+    The deals themselves are not loaded for this (an append never reads a long game's deals).
     """
-    used = [d.position for d in game.deals] + ([top] if top is not None else [])
-    return max(used, default=-1) + 1
+    return (top if top is not None else -1) + 1
 
 
 def _deal_at(game: Game, k: int) -> Deal:
@@ -266,7 +270,11 @@ def _plan_append(game: Game, facts: dict[str, Any], top: int | None, stored: Sto
 
     def apply() -> Change:
         position = _next_position(game, top)
-        game.deals.append(Deal(position=position, facts=copy.deepcopy(facts)))
+        deal = Deal(game_id=game.id, position=position, facts=copy.deepcopy(facts))
+        if "deals" in inspect(game).unloaded:
+            db.session.add(deal)  # the deals are not read for an append; a later read finds this one
+        else:
+            game.deals.append(deal)
         game.draft = None  # the half-entered deal is now a whole one
         return Change(kind="append", deal_index=len(game.deals) - 1, position=position, after=facts)
 

@@ -56,7 +56,10 @@ def score_appended(game: Game, stored: GameResult, facts: Mapping[str, Any]) -> 
     errors = game_rules(game).check_setup(setup_of(game))
     if errors:
         raise InvalidFacts(errors)
-    return rules.play(game_rules(game), setup_of(game), [*game.facts, facts], after=stored)
+    # The stored deals' facts come with their results: a long game's deals are not read again.
+    return rules.play(
+        game_rules(game), setup_of(game), [*(d.facts for d in stored.deals), facts], after=stored
+    )
 
 
 def check_record(
@@ -117,7 +120,8 @@ def full_record(game: Game, result: GameResult, render) -> dict[str, Any]:
         "options": dict(game.options),
         "players": game.players,
         "first_dealer": game.first_dealer,
-        kind.record_key: game.facts,
+        # ``result`` is the game's at its version, so its deals' facts are the stored ones.
+        kind.record_key: [d.facts for d in result.deals],
         "id": game.id,
         "scores": [list(d.scores) for d in result.deals],
         "explanations": [[render(x) for x in d.explanations] for d in result.deals],

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import abort, g, make_response, render_template, request
 from flask.typing import ResponseReturnValue
-from sqlalchemy.orm import lazyload
+from sqlalchemy.orm import joinedload, lazyload
 
 from ..db import db
 from ..models import Game
@@ -26,8 +26,9 @@ VERSION_FIELD = "base_version"
 TOKEN_FIELD = "submit_token"
 
 
-# Built once: load_game runs on every game request.
-DEALS_LATER = (lazyload(Game.deals),)
+# Built once: load_game runs on every game request. The seats come in the game's own query
+# (a join costs half of a second query), the deals only when asked for.
+DEALS_LATER = (joinedload(Game.seats), lazyload(Game.deals))
 
 
 def load_game(game_id: str, deleted: bool = False) -> Game:
