@@ -722,3 +722,24 @@ def test_the_hidden_secrets_preview_shows_the_scorer_only_what_the_board_will(cl
     play(client, path, HIDDEN_TURN)  # recorded, the game is over: now everything is public
     record = client.get(f"/api/games/{game_id(path)}").get_json()
     assert record["finished"] and record["totals"] == [0, 41, 10]
+
+
+def test_a_private_report_cuts_long_names_as_the_public_board_does(client):
+    names = ["Annabelle", "Bartholomew", "Christopher"]
+    created = client.post(
+        "/api/games",
+        json={
+            "game": "secrets",
+            "players": names,
+            "options": {"hidden": True, "spies_may_stay": True, "values": VALUES},
+            "turns": [{"orders": [[], [], []], "guards": ["A", "A", "A"]}],
+        },
+    ).get_json()
+    path = f"/g/{created['id']}"
+    client.get(f"{path}?key={created['edit_key']}")
+    link = private_links(client, path)[B]
+    page = client.get(link).get_data(as_text=True)
+    board = re.search(r'<table class="board sx-board.*?</thead>', page, re.S).group(0)
+    heads = re.findall(r'<span class="short" aria-hidden="true">([^<]*)</span>', board)
+    assert heads == ["Annab…", "Barth…", "Chris…"]  # the full name a tap away, as on the game page
+    assert "Bartholomew" in board
