@@ -178,3 +178,17 @@ def test_the_turn_s_points_show_before_it_is_resolved_and_last_turn_s_orders_com
     expect(page.locator(".status")).to_contain_text("Turn 3 of 5.")
     expect(page.locator(".sx-board tfoot tr").first.locator("td")).to_have_text(["13", "11", "17"])
     no_sideways_scroll(page)
+
+
+def test_four_players_tap_the_player_then_the_secret(live_server, phone: Page):
+    page = phone
+    start(page, live_server, ["Ann", "Bob", "Cid", "Dee"])
+    targets = page.get_by_role("radiogroup", name="Ann: Club: the player")
+    expect(targets.get_by_role("radio")).to_have_count(3)  # every spy must go: no "home"
+    secrets = page.get_by_role("radiogroup", name="Ann: Club: the secret")
+    expect(secrets).to_be_hidden()
+    tap(page, "target_0_club", B)
+    expect(secrets).to_be_visible()
+    tap(page, "secret_0_club", 4)
+    expect(secrets.get_by_role("radio", name="4")).to_be_checked()
+    no_sideways_scroll(page)
