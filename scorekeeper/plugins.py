@@ -60,7 +60,7 @@ class Plugin:
     # shown by games/<key>/_setup_options.html.
     setup_options: SetupOptions | None = None
     # The entry form shows the deal's points before Record (POST /g/<id>/preview): for games
-    # entered in one form whose scoring hides nothing from the scorer.
+    # entered in one form. What the game hides from the scorer stays hidden (read.preview).
     preview: bool = False
     # The htmx reply to one more deal carries only what changed (games/_deal_reply.html): the new
     # row, the foot and the board's other changing parts, drawn by ``board_rows``'s macros (the ones
@@ -106,6 +106,7 @@ PLUGINS: dict[str, Plugin] = {
             setup_later=secrets_setup_later,
             reports=turn_reports,
             private_pages=is_hidden,
+            preview=True,
         ),
         _plugin(
             "abracadabra",

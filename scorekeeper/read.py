@@ -192,6 +192,18 @@ def remember(game: Game, result: GameResult | None) -> None:
         cache.keep(cache.key("result", game.id, game.version), result)
 
 
+def preview(game: Game, result: GameResult) -> GameResult:
+    """``result`` (the game with a deal not yet recorded) as its scorer may see it before Record.
+
+    A preview is never the end of the game: the end would make every hidden value public, and
+    the last turn's preview could then be asked about any secret to learn its value.
+    """
+    kind = service.game_rules(game)
+    if result.finished and kind.hides_scores(result.setup):
+        result = replace(result, finished=False, winners=())
+    return redact(kind, result)
+
+
 def game_view(game: Game, role: Role = VIEWER) -> GameView:
     """The game as ``role`` sees it, memoised on ``(game id, version, role)`` within the request."""
     key = (game.id, game.version, role)

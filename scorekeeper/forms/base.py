@@ -7,7 +7,7 @@ name (``tricks`` of seat 2 lands on ``tricks_2``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +57,9 @@ class RulesForm(FlaskForm):
         # The rules' state before the deal entered (None: the start), asked for only when needed:
         # the page sets it from the game it has scored already, so the form replays nothing.
         self.prior: Callable[[], Any] = lambda: None
+        # The facts of the deal before the one entered (None before the first), for a form that
+        # offers to repeat them.
+        self.previous: Mapping[str, Any] | None = None
 
     def field_name(self, error: FieldError) -> str:
         if error.seat is not None:
@@ -74,6 +77,10 @@ class RulesForm(FlaskForm):
 
     def prefill(self) -> None:
         """Fill a fresh next-deal form with what saves taps (a game's form overrides it)."""
+
+    def repeat(self) -> None:
+        """Fill a fresh next-deal form with :attr:`previous` as far as this deal allows it
+        ("same as last deal"; a game's form that offers it overrides this)."""
 
     def error_items(self) -> list[tuple[str, str]]:
         """Every message with the id of the element it is about, for the summary atop the form:

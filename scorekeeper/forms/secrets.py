@@ -1,13 +1,16 @@
 """The Secrets turn form, the Hidden Secrets allotment form, and the set-up finished later.
 
-The turn form has one row per spy and player: the target (a chip per other
-player, or "home") and the secret (a chip per secret), and the policeman's
-post per player (``guards_<seat>``). Every spy has its fields, but the
-template shows rows only for the spies still free, and guard chips only for
-the posts the rules allow (:meth:`SecretsEntry.offers`, from
-:meth:`Secrets.choices`); the rules judge what is posted all the same. Their
-``orders`` errors of a seat are shown at that player's orders
-(``group_errors["orders_<seat>"]``), ``guards`` errors next to the guard.
+The turn form has one row per spy and player, and the policeman's post per
+player (``guards_<seat>``). With three players a spy's order is one tap
+(``order_<seat>_<spy>``: a chip per other player and secret, drawn as two
+keypads side by side); with more, two (``target_<seat>_<spy>``, a chip per
+other player, then ``secret_<seat>_<spy>``). "home" is a chip only when the
+table plays that spies may stay. Every spy has its fields, but the template
+shows rows only for the spies still free, and guard chips only for the posts
+the rules allow (:meth:`SecretsEntry.offers`, from :meth:`Secrets.choices`);
+the rules judge what is posted all the same. Their ``orders`` errors of a
+seat are shown at that player's orders (``group_errors["orders_<seat>"]``),
+``guards`` errors next to the guard.
 
 In Hidden Secrets a game starts with no allotment (``values`` holds None for
 each player, :func:`setup_later`); each one comes in through
@@ -31,6 +34,22 @@ from .base import NumberField, RulesForm, choices, lenient_int
 
 # The chip value of a spy kept at home (no order).
 HOME = ""
+# Up to this many players a spy's order is one tap: with two other players, his 18 (or 20)
+# orders fit a 360 px screen as two keypads of 44 px chips side by side. Beyond, they do not.
+ONE_TAP_PLAYERS = 3
+
+
+def order_value(target: Any, secret: Any) -> str:
+    """A one-tap order's chip value: "1-4" (seat 1's secret 4), "2-C"."""
+    return f"{target}-{secret}"
+
+
+def parse_order(value: Any) -> tuple[Any, Any] | None:
+    """A one-tap chip's (target, secret), read leniently for the rules to judge; None: home."""
+    if value in (None, HOME):
+        return None
+    target, _sep, secret = str(value).partition("-")
+    return lenient_int(target), lenient_int(secret)
 
 
 # A valid allotment, only to check the rest of a set-up whose allotments come later.
@@ -60,36 +79,71 @@ def setup_later(rules: Game, players: Any, options: Mapping[str, Any], first_dea
 
 
 class SecretsEntry(RulesForm):
-    """Fields ``target_<seat>_<spy>``, ``secret_<seat>_<spy>`` and ``guards_<seat>``, added by :meth:`for_setup`."""
+    """Fields ``order_<seat>_<spy>`` (or ``target_``/``secret_``) and ``guards_<seat>``, added by :meth:`for_setup`."""
 
     template = "games/secrets/_entry.html"
     spies = SPIES
     # Set per game by for_setup.
     setup: Setup | None = None
+    one_tap = False
+    # Filled in from the previous turn ("Same orders as turn n"), for the page to say so.
+    repeated = False
 
     @classmethod
     def for_setup(cls, setup: Setup, data: dict[str, Any] | None = None) -> SecretsEntry:
         """A form class with a row per player and spy, bound to the request or to ``data``."""
-        secrets = [(s, str(s)) for s in secret_ids(setup)]
-        fields: dict[str, Any] = {"setup": setup}
+        ids = secret_ids(setup)
+        secrets = [(s, str(s)) for s in ids]
+        # "home" is offered only where the rules allow it, and is then where a spy starts.
+        may_stay = bool(setup.options.get("spies_may_stay", False))
+        home = [(HOME, _l("home"))] if may_stay else []
+        start = HOME if may_stay else None
+        one_tap = setup.n <= ONE_TAP_PLAYERS
+        fields: dict[str, Any] = {"setup": setup, "one_tap": one_tap}
         for seat, name in enumerate(setup.players):
-            others = [(HOME, _l("home")), *((t, setup.players[t]) for t in range(setup.n) if t != seat)]
+            others = [t for t in range(setup.n) if t != seat]
             for spy in SPIES:
-                fields[f"target_{seat}_{spy}"] = radio(name, others, default=HOME)
-                fields[f"secret_{seat}_{spy}"] = radio(name, secrets)
+                if one_tap:
+                    orders = [(order_value(t, s), str(s)) for t in others for s in ids]
+                    fields[f"order_{seat}_{spy}"] = RadioField(
+                        name, choices=choices([*home, *orders]), validate_choice=False, default=start
+                    )
+                else:
+                    targets = [(t, setup.players[t]) for t in others]
+                    fields[f"target_{seat}_{spy}"] = radio(name, [*home, *targets], default=start)
+                    fields[f"secret_{seat}_{spy}"] = radio(name, secrets)
             fields[f"guards_{seat}"] = radio(name, secrets)
         return type("SecretsEntryForm", (cls,), fields)(data=data)
+
+    def order(self, seat: int, spy: str) -> tuple[Any, Any] | None:
+        """The (target, secret) entered for ``seat``'s ``spy``, as typed; None: he stays at home."""
+        if self.one_tap:
+            return parse_order(getattr(self, f"order_{seat}_{spy}").data)
+        target = getattr(self, f"target_{seat}_{spy}").data
+        if target in (None, HOME):
+            return None  # (a secret tapped for a spy at home does not count)
+        return target, getattr(self, f"secret_{seat}_{spy}").data
+
+    def set_order(self, seat: int, spy: str, order: tuple[Any, Any] | None) -> None:
+        """Show ``order`` (None: none) as entered for ``seat``'s ``spy``."""
+        if self.one_tap:
+            start = HOME if self.setup.options.get("spies_may_stay", False) else None
+            getattr(self, f"order_{seat}_{spy}").data = start if order is None else order_value(*order)
+        else:
+            # (The "home" chip's value reads as None, as a target not chosen does.)
+            getattr(self, f"target_{seat}_{spy}").data = None if order is None else order[0]
+            getattr(self, f"secret_{seat}_{spy}").data = None if order is None else order[1]
 
     def to_facts(self, setup: Setup) -> dict[str, Any]:
         orders = []
         for seat in range(setup.n):
             mine = []
             for spy in SPIES:
-                target = getattr(self, f"target_{seat}_{spy}").data
-                if target in (None, HOME):
-                    continue  # this spy stays at home (a secret tapped for it does not count)
+                entered = self.order(seat, spy)
+                if entered is None:
+                    continue  # this spy stays at home
+                target, secret = entered
                 order: dict[str, Any] = {"spy": spy, "target": target}
-                secret = getattr(self, f"secret_{seat}_{spy}").data
                 if secret not in (None, ""):
                     order["secret"] = secret  # without it, the rules say an order needs one
                 mine.append(order)
@@ -98,12 +152,15 @@ class SecretsEntry(RulesForm):
 
     @staticmethod
     def data_from(facts: Mapping[str, Any]) -> dict[str, Any]:
+        # For either layout: a form takes the keys of its own fields only.
         data: dict[str, Any] = {}
         for seat, mine in enumerate(facts.get("orders") or []):
             for order in mine if isinstance(mine, list) else []:
                 if isinstance(order, Mapping) and order.get("spy") in SPIES:
-                    data[f"target_{seat}_{order['spy']}"] = order.get("target")
-                    data[f"secret_{seat}_{order['spy']}"] = order.get("secret")
+                    key = f"{seat}_{order['spy']}"
+                    data[f"target_{key}"] = order.get("target")
+                    data[f"secret_{key}"] = order.get("secret")
+                    data[f"order_{key}"] = order_value(order.get("target"), order.get("secret"))
         for seat, guard in enumerate(facts.get("guards") or []):
             data[f"guards_{seat}"] = guard
         return data
@@ -124,7 +181,43 @@ class SecretsEntry(RulesForm):
             if field.data in (None, "") and offer["last_guard"] in offer["guards"]:
                 field.data = offer["last_guard"]
 
+    @property
+    def can_repeat(self) -> bool:
+        """Whether the previous turn left anything this turn may repeat: an order of a spy
+        still free, or a post its policeman may keep."""
+        if self.previous is None:
+            return False
+        for seat, offer in enumerate(self.offers()):
+            sent = {o["spy"] for o in self.previous["orders"][seat]}
+            if sent & set(offer["spies"]) or self.previous["guards"][seat] in offer["guards"]:
+                return True
+        return False
+
+    def repeat(self) -> None:
+        """The previous turn's orders, as far as this turn allows them: those of spies still
+        free, and each policeman's post where he may stay. The rest is left to choose; the
+        rules judge the whole turn at Record (and in the preview) as always."""
+        if not self.can_repeat:
+            return
+        for seat, offer in enumerate(self.offers()):
+            last = {o["spy"]: (o["target"], o["secret"]) for o in self.previous["orders"][seat]}
+            for spy in offer["spies"]:
+                self.set_order(seat, spy, last.get(spy))
+            guard = self.previous["guards"][seat]
+            getattr(self, f"guards_{seat}").data = guard if guard in offer["guards"] else None
+        self.repeated = True
+
     # -- for the template ------------------------------------------------------------
+    def pads(self, seat: int, spy: str) -> tuple[Any, list[tuple[int, list[Any]]]]:
+        """A one-tap order's chips: the "home" chip (or None), and per other player his secrets."""
+        home, pads = None, {}
+        for sub in getattr(self, f"order_{seat}_{spy}"):
+            if sub.data == HOME:
+                home = sub
+            else:
+                pads.setdefault(parse_order(sub.data)[0], []).append(sub)
+        return home, list(pads.items())
+
     def offers(self) -> list[dict[str, Any]]:
         """Per seat, what the turn entered may order: free spies, allowed guards, last post."""
         rules = get_rules("secrets")

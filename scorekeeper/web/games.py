@@ -44,9 +44,14 @@ def plugin_of(game: Game) -> plugins.Plugin:
 
 
 def entry_form(
-    game: Game, data: dict[str, Any] | None = None, fresh: bool = False, k: int | None = None
+    game: Game,
+    data: dict[str, Any] | None = None,
+    fresh: bool = False,
+    k: int | None = None,
+    same: bool = False,
 ) -> RulesForm:
-    """The entry form of the next deal (or, with ``k``, of deal ``k``'s correction)."""
+    """The entry form of the next deal (or, with ``k``, of deal ``k``'s correction); ``same``
+    fills a fresh one with the last deal's facts as far as the next deal allows them."""
     form_class = plugin_of(game).entry_form
     if data is None and game.draft:
         # A half-entered deal survives a reload and another device.
@@ -54,10 +59,14 @@ def entry_form(
     form = form_class.for_setup(service.setup_of(game), data)
     # The game's state before the deal entered: what the form may offer (Secrets' free spies).
     form.prior = prior_state(game, len(game.deals) if k is None else k)
+    if k is None and game.deals:
+        form.previous = game.deals[-1].facts
     if fresh and request.method == "POST":
         # The next form after a write starts from the record and the draft, not from what was posted.
         form.process(formdata=None, data=data)
     if fresh and k is None and not game.draft:
+        if same:
+            form.repeat()
         form.prefill()
     return stamp_form(form, game, fresh)
 
@@ -79,14 +88,21 @@ def page_context(game: Game, view: GameView, **extra: Any) -> dict[str, Any]:
     }
 
 
-def game_context(game: Game, view: GameView | None = None, form: RulesForm | None = None) -> dict[str, Any]:
+def game_context(
+    game: Game, view: GameView | None = None, form: RulesForm | None = None, same: bool = False
+) -> dict[str, Any]:
+    """What the game page shows; ``same``: its entry filled with the last deal's facts, and
+    (where the game previews) what the rules make of them at once."""
     view = view or read.game_view(game, role())
+    shown: dict[str, Any] = {}
     if form is None and view.editable and not view.finished:
-        form = entry_form(game, fresh=True)
+        form = entry_form(game, fresh=True, same=same)
+        if same and plugin_of(game).preview:
+            shown = preview_of(game, form)
     preview_url = (
         url_for("games.preview", game_id=game.id) if form is not None and plugin_of(game).preview else None
     )
-    return page_context(game, view, form=form, preview_url=preview_url)
+    return page_context(game, view, form=form, preview_url=preview_url, **shown)
 
 
 # What the page for a viewer needs of the game before the cache: one primary-key query.
@@ -153,7 +169,8 @@ def show_game(game: Game) -> ResponseReturnValue:
         flash(_("That scoring link is not valid: the game is shown read-only."), "error")
     if game.deleted_at is not None:
         return deleted_page(game)
-    context = game_context(game)
+    # ?same=1: the entry filled in from the last deal (a link, so it works without JavaScript).
+    context = game_context(game, same=request.args.get("same") == "1")
     if context["editable"] and not is_htmx():
         context["undo"] = undo_offer(game)
     return render_region("games/show.html", "games/_live.html", **context)
@@ -218,22 +235,24 @@ def preview(game: Game) -> ResponseReturnValue:
     if not plugin_of(game).preview:
         abort(404)
     form = entry_form(game)
-    shown: dict[str, Any] = {}
     if form.validate_on_submit():
-        try:
-            result = service.score_appended(
-                game, read.full_result(game), form.to_facts(service.setup_of(game))
-            )
-        except InvalidFacts as exc:
-            shown["preview_errors"] = [render(e.message) for e in exc.errors]
-        else:
-            shown["preview"] = result
+        shown = preview_of(game, form)
     else:
-        shown["preview_errors"] = [text for text, _target in form.error_items()]
+        shown = {"preview_errors": [text for text, _target in form.error_items()]}
     if is_htmx():
         return render_template("games/_preview.html", game=game, **shown)
     # Without JavaScript ("Check"): the page, the entry as typed, the preview in it.
     return render_region("games/show.html", "games/_live.html", **game_context(game, form=form), **shown)
+
+
+def preview_of(game: Game, form: RulesForm) -> dict[str, Any]:
+    """The preview of the deal in ``form``: the game with it scored by the rules, as the scorer
+    may see it (the read side hides what the game hides), or the rules it breaks."""
+    try:
+        result = service.score_appended(game, read.full_result(game), form.to_facts(service.setup_of(game)))
+    except InvalidFacts as exc:
+        return {"preview_errors": [render(e.message) for e in exc.errors]}
+    return {"preview": read.preview(game, result)}
 
 
 @bp.post("/<game_id>/draft")

@@ -15,6 +15,19 @@ from scorekeeper import rules
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 SA_DEAL = {"tricks": [4, 3, 3, 3], "agents": ["L", "O", "R", "S"]}
+# The worked turn of secrets.md: turn 2 offers "Same orders as turn 1", and its page the preview.
+SX_TURN = {
+    "orders": [
+        [{"spy": spy, "target": t, "secret": s} for spy, t, s in mine]
+        for mine in (
+            [("club", 1, 2), ("diamond", 2, 9), ("heart", 1, 7), ("spade", 2, 5)],
+            [("club", 0, 3), ("diamond", 2, 9), ("heart", 0, 8), ("spade", 2, 1)],
+            [("club", 0, 8), ("diamond", 1, 2), ("heart", 0, 1), ("spade", 1, 4)],
+        )
+    ],
+    "guards": [3, 7, 5],
+}
+FIRST_DEALS = {"secret_agent": [SA_DEAL], "secrets": [SX_TURN]}
 
 
 def api_game(page: Page, base: str, kind: str, deals=()) -> tuple[str, str]:
@@ -23,7 +36,8 @@ def api_game(page: Page, base: str, kind: str, deals=()) -> tuple[str, str]:
         n = 4
     players = ["Ann", "Bob", "Cid", "Dee", "Eve"][:n]
     response = page.request.post(
-        base + "/api/games", data={"game": kind, "players": players, "deals": list(deals)}
+        base + "/api/games",
+        data={"game": kind, "players": players, rules.GAMES[kind].record_key: list(deals)},
     )
     assert response.status == 201, response.text()
     body = response.json()
@@ -37,13 +51,13 @@ def page_kinds(page: Page, base: str) -> list[str]:
         if kind == "tally":
             continue
         urls.append(f"/new/{kind}")
-        game_id, key = api_game(page, base, kind, [SA_DEAL] if kind == "secret_agent" else ())
+        game_id, key = api_game(page, base, kind, FIRST_DEALS.get(kind, ()))
         page.goto(f"{base}/g/{game_id}?key={key}")  # keeps the key: the pages below are the scorer's
         urls += [f"/g/{game_id}", f"/g/{game_id}/history", f"/g/{game_id}/sheet"]
         if kind == "secret_agent":
             urls += [f"/g/{game_id}/deals/0", f"/g/{game_id}/handover"]
         if kind == "secrets":
-            urls += [f"/g/{game_id}/secrets/links"]
+            urls += [f"/g/{game_id}/secrets/links", f"/g/{game_id}?same=1"]
     return urls
 
 

@@ -72,5 +72,11 @@ def test_one_deal_entry_in_each_game(live_server, phone: Page, shots: Path):
     shoot(page, shots, "abracadabra-entry")
 
     start(page, live_server, "secrets", ["Ann", "Bob", "Cid"])
+    # The worked turn of secrets.md, one tap per order.
+    for seat, mine in enumerate(["1-2 2-9 1-7 2-5", "0-3 2-9 0-8 2-1", "0-8 1-2 0-1 1-4"]):
+        for spy, order in zip(["club", "diamond", "heart", "spade"], mine.split(), strict=True):
+            chip(page, f"order_{seat}_{spy}", order)
+        chip(page, f"guards_{seat}", [3, 7, 5][seat])
+    expect(page.locator("#preview")).to_contain_text("If recorded:")
     shoot(page, shots, "secrets-entry")
     assert len(list(shots.glob("*.png"))) >= 6

@@ -1,5 +1,6 @@
 """Secrets on a phone-sized Chromium: the game master enters the worked turn by taps and
-resolves it; Hidden Secrets' allotments and a player's private report."""
+resolves it (one tap per order with three players, two with more), sees the turn's points before
+resolving it, repeats last turn's orders; Hidden Secrets' allotments and a player's private report."""
 
 import os
 import re
@@ -21,10 +22,14 @@ def tap(page: Page, name: str, value) -> None:
 
 
 def enter_turn(page: Page, orders, guards) -> None:
+    """Three players: a tap per order (the other player's keypad); more: the player, then the secret."""
     for seat, mine in enumerate(orders):
         for spy, target, secret in mine:
-            tap(page, f"target_{seat}_{spy}", target)
-            tap(page, f"secret_{seat}_{spy}", secret)  # shown once a player is tapped
+            if len(orders) == 3:
+                tap(page, f"order_{seat}_{spy}", f"{target}-{secret}")
+            else:
+                tap(page, f"target_{seat}_{spy}", target)
+                tap(page, f"secret_{seat}_{spy}", secret)  # shown once a player is tapped
         tap(page, f"guards_{seat}", guards[seat])
 
 
@@ -48,12 +53,15 @@ def test_the_game_master_resolves_the_worked_turn(live_server, phone: Page):
     start(page, live_server, ["Ann", "Bob", "Cid"])
     expect(page.locator(".status")).to_contain_text("Turn 1 of 5.")
     no_sideways_scroll(page)
-    # A spy at home shows no secrets; tapping a player brings them.
-    secrets = page.locator('#entry .sx-order:has(input[name="target_0_club"]) .sx-secrets')
-    expect(secrets).to_be_hidden()
-    tap(page, "target_0_club", B)
-    expect(secrets).to_be_visible()
+    # Every spy must go (no "home"): one radio group per spy, whose radios say whose secret.
+    club = page.get_by_role("radiogroup", name="Ann: Club")
+    expect(club.get_by_role("radio")).to_have_count(18)
+    expect(club.get_by_role("radio", name="Cid 9")).to_have_count(1)
+    for box in page.locator("#entry label.chip").all()[:40]:
+        size = box.bounding_box()
+        assert size["width"] >= 44 and size["height"] >= 44
     enter_turn(page, WORKED, [3, 7, 5])
+    expect(club.get_by_role("radio", name="Bob 2")).to_be_checked()
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/secrets-turn-form.png", full_page=True)
     page.get_by_role("button", name="Resolve turn 1").tap()
@@ -66,8 +74,8 @@ def test_the_game_master_resolves_the_worked_turn(live_server, phone: Page):
     expect(report.locator(".sx-o.sx-stolen")).to_have_count(3)
     expect(report).to_contain_text("Spade → Bob · 4 stolen +4 for Cid")
     # Turn 2 offers Ann's free spies only.
-    expect(page.locator('#entry input[name="target_0_heart"]')).to_have_count(0)
-    expect(page.locator('#entry input[name="target_0_diamond"]')).to_have_count(3)
+    expect(page.locator('#entry input[name="order_0_heart"]')).to_have_count(0)
+    expect(page.locator('#entry input[name="order_0_diamond"]')).to_have_count(18)
     no_sideways_scroll(page)
     if SHOTS:
         page.locator("#scoreboard").scroll_into_view_if_needed()
@@ -133,3 +141,54 @@ def test_hidden_secrets_allotments_and_a_private_report(live_server, phone: Page
     if SHOTS:
         phone2.screenshot(path=f"{SHOTS}/secrets-private-report.png", full_page=True)
     bob.close()
+
+
+def test_the_turn_s_points_show_before_it_is_resolved_and_last_turn_s_orders_come_back(
+    live_server, phone: Page
+):
+    page = phone
+    start(page, live_server, ["Ann", "Bob", "Cid"])
+    enter_turn(page, WORKED, [3, 7, 5])
+    preview = page.locator("#preview")
+    expect(preview).to_contain_text("If recorded:")
+    expect(preview.locator(".pv-total")).to_have_text(["10", "11", "15"])
+    preview.locator("summary").nth(2).tap()  # Cid's points explain themselves
+    expect(preview.locator("details[open] .why")).to_contain_text("1 x 10 (spies caught at secret 5)")
+    shown = preview.locator(".pv-total").all_inner_texts()
+    expect(page.locator(".status")).to_contain_text("Turn 1 of 5.")  # nothing recorded
+    page.get_by_role("button", name="Resolve turn 1").tap()
+    expect(page.locator(".status")).to_contain_text("Turn 2 of 5.")
+    assert page.locator(".sx-board tfoot tr").first.locator("td").all_inner_texts() == shown
+    # Each policeman caught a spy: he may stay, and is shown where he was.
+    for seat, guard in enumerate([3, 7, 5]):
+        expect(page.locator(f'#entry input[name="guards_{seat}"][value="{guard}"]')).to_be_checked()
+    # One tap brings back turn 1's orders of the spies still free; nothing is recorded.
+    page.get_by_role("link", name="Same orders as turn 1").tap()
+    expect(page.locator(".sx-repeated")).to_contain_text("Turn 1's orders are filled in")
+    assert "same" not in page.url  # (htmx redrew the region; a reload starts afresh)
+    expect(page.locator('#entry input[name="order_0_diamond"][value="2-9"]')).to_be_checked()
+    expect(page.locator('#entry input[name="order_2_spade"][value="1-4"]')).to_be_checked()
+    expect(page.locator('#entry input[name="guards_1"][value="7"]')).to_be_checked()
+    expect(preview.locator(".pv-total")).to_have_text(["10", "11", "15"])  # all clash, or find nothing
+    # A change: Ann's Club goes for Cid's 3 instead and steals it; Cid's Diamond, alone at
+    # Bob's 2 now, steals it too.
+    tap(page, "order_0_club", "2-3")
+    expect(preview.locator(".pv-total")).to_have_text(["13", "11", "17"])
+    page.get_by_role("button", name="Resolve turn 2").tap()
+    expect(page.locator(".status")).to_contain_text("Turn 3 of 5.")
+    expect(page.locator(".sx-board tfoot tr").first.locator("td")).to_have_text(["13", "11", "17"])
+    no_sideways_scroll(page)
+
+
+def test_four_players_tap_the_player_then_the_secret(live_server, phone: Page):
+    page = phone
+    start(page, live_server, ["Ann", "Bob", "Cid", "Dee"])
+    targets = page.get_by_role("radiogroup", name="Ann: Club: the player")
+    expect(targets.get_by_role("radio")).to_have_count(3)  # every spy must go: no "home"
+    secrets = page.get_by_role("radiogroup", name="Ann: Club: the secret")
+    expect(secrets).to_be_hidden()
+    tap(page, "target_0_club", B)
+    expect(secrets).to_be_visible()
+    tap(page, "secret_0_club", 4)
+    expect(secrets.get_by_role("radio", name="4")).to_be_checked()
+    no_sideways_scroll(page)

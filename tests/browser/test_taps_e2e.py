@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+SPIES = ["club", "diamond", "heart", "spade"]
+
 COUNT = """
 document.addEventListener("click", function (e) {
   if (e.isTrusted) { sessionStorage.taps = String(Number(sessionStorage.taps || 0) + 1); }
 }, true);
 """
 # Taps per typical deal: what the README's table says, and the goal of issue 14.
-GOALS = {"secret_agent": 8, "spades3": 6, "euchre": 5}
+GOALS = {"secret_agent": 8, "spades3": 6, "euchre": 5, "secrets3": 18}
 
 
 def taps(page: Page) -> int:
@@ -28,7 +30,7 @@ def chip(page: Page, name: str, value) -> None:
     page.locator(f'label.chip:has(input[name="{name}"][value="{value}"])').tap()
 
 
-def start(page: Page, base: str, kind: str, players, **options) -> None:
+def start(page: Page, base: str, kind: str, players, first="Deal 1", **options) -> None:
     page.add_init_script(COUNT)
     page.goto(f"{base}/new/{kind}")
     for seat, name in enumerate(players):
@@ -36,7 +38,7 @@ def start(page: Page, base: str, kind: str, players, **options) -> None:
     for name, value in options.items():
         chip(page, f"opt_{name}", value)
     page.get_by_role("button", name="Start the game").tap()
-    expect(page.locator(".status")).to_contain_text("Deal 1")
+    expect(page.locator(".status")).to_contain_text(first)
 
 
 def test_secret_agent_taps_per_deal(live_server, phone: Page):
@@ -80,3 +82,30 @@ def test_euchre_taps_per_deal(live_server, phone: Page):
     page.get_by_role("button", name="Record deal").tap()
     expect(page.locator(".status")).to_contain_text("Deal 2")
     assert taps(page) == 5 <= GOALS["euchre"]
+
+
+def test_secrets_three_players_taps_per_turn(live_server, phone: Page):
+    page = phone
+    start(page, live_server, "secrets", ["Ann", "Bob", "Cid"], first="Turn 1")
+    # The worked turn of secrets.md: every spy sent, every policeman placed.
+    orders = [
+        [("club", 1, 2), ("diamond", 2, 9), ("heart", 1, 7), ("spade", 2, 5)],
+        [("club", 0, 3), ("diamond", 2, 9), ("heart", 0, 8), ("spade", 2, 1)],
+        [("club", 0, 8), ("diamond", 1, 2), ("heart", 0, 1), ("spade", 1, 4)],
+    ]
+    reset(page)
+    for seat, mine in enumerate(orders):
+        for spy, target, secret in mine:
+            chip(page, f"order_{seat}_{spy}", f"{target}-{secret}")  # player and secret: one tap
+        chip(page, f"guards_{seat}", [3, 7, 5][seat])
+    page.get_by_role("button", name="Resolve turn 1").tap()
+    expect(page.locator(".status")).to_contain_text("Turn 2")
+    assert taps(page) == 16 <= GOALS["secrets3"]
+    # Turn 2: the captured spies are gone, and each policeman who caught one stays where he was.
+    reset(page)
+    for seat, spies in enumerate([["club", "diamond"], ["diamond", "heart", "spade"], SPIES]):
+        for spy in spies:
+            chip(page, f"order_{seat}_{spy}", f"{(seat + 1) % 3}-6")
+    page.get_by_role("button", name="Resolve turn 2").tap()
+    expect(page.locator(".status")).to_contain_text("Turn 3")
+    assert taps(page) == 10

@@ -37,10 +37,14 @@ def start(client, n=3, hidden=False, turns=5, may_stay=True) -> str:
 
 
 def turn(orders, guards) -> dict[str, str]:
-    """The turn form as a browser posts it: orders per player as (spy, target, secret)."""
+    """The turn form as a browser posts it: orders per player as (spy, target, secret).
+
+    Both layouts' inputs: one tap per order (three players), or the player then the secret
+    (more); each form reads its own."""
     data = {}
     for seat, mine in enumerate(orders):
         for spy, target, secret in mine:
+            data[f"order_{seat}_{spy}"] = f"{target}-{secret}"
             data[f"target_{seat}_{spy}"] = str(target)
             data[f"secret_{seat}_{spy}"] = str(secret)
     for seat, guard in enumerate(guards):
@@ -111,11 +115,13 @@ def test_set_up_offers_plain_or_hidden_and_says_turn(client):
     page = client.get(path).get_data(as_text=True)
     assert "Turn 1 of 5." in text_of(page)
     assert "Orders for turn 1" in page and "Resolve turn 1" in page
-    # Every spy, every other player and every secret 1-9 are offered; nobody spies on himself.
-    assert offered(page, "target_0_club") == ["", "1", "2"]
-    assert offered(page, "secret_0_club") == [str(s) for s in range(1, 10)]
+    # Three players: an order is one tap, on every other player's secrets 1-9, or "home" (the table
+    # plays that spies may stay); nobody spies on himself.
+    assert offered(page, "order_0_club") == ["", *(f"{t}-{s}" for t in (1, 2) for s in range(1, 10))]
+    assert offered(page, "order_1_club")[:3] == ["", "0-1", "0-2"]
     assert offered(page, "guards_2") == [str(s) for s in range(1, 10)]
-    assert checked(page, "target_0_club", "")  # a spy stays at home unless sent
+    assert checked(page, "order_0_club", "")  # a spy stays at home unless sent
+    assert 'name="target_0_club"' not in page
     # Too few players is refused by the rules.
     response = client.post("/new/secrets", data={"players_0": "Ann", "players_1": "Bob"})
     assert response.status_code == 422 and "This game needs 3-6 players." in errors_in(
@@ -145,7 +151,7 @@ def test_the_worked_turn_of_secrets_md(client):
     assert "♥ Heart → Ann · 1 stolen +1 for Cid" in one and "♠ Spade → Bob · 4 stolen +4 for Cid" in one
     # Only free spies are offered for turn 2: Ann Club and Diamond; Bob Diamond, Heart, Spade; Cid all four.
     free = {
-        seat: [spy for spy in ("club", "diamond", "heart", "spade") if f'name="target_{seat}_{spy}"' in page]
+        seat: [spy for spy in ("club", "diamond", "heart", "spade") if f'name="order_{seat}_{spy}"' in page]
         for seat in range(3)
     }
     assert free == {
@@ -192,7 +198,7 @@ def test_two_spies_of_one_player_clash(client):
     assert "♣ Club → Bob · 3 clashed" in one and "♦ Diamond → Bob · 3 clashed" in one
     assert totals(page)[:3] == ["0", "0", "0"]
     # Both spies stay free, and the secret stays with Bob: one spy alone steals it next turn.
-    assert 'name="target_0_club"' in page and 'name="target_0_diamond"' in page
+    assert 'name="order_0_club"' in page and 'name="order_0_diamond"' in page
     play(client, path, turn([[("diamond", B, 3)], [], []], [2, 2, 2]))
     page = client.get(path).get_data(as_text=True)
     assert "♦ Diamond → Bob · 3 stolen +3 for Ann" in report(page, 2)
@@ -227,8 +233,8 @@ def test_a_policeman_who_caught_nobody_must_move(client, app):
             "Turn 2: Ann's policeman guarded secret 1 in turn 1 and caught no spy, so he must guard a different secret now."
         )
         assert len(errors_in(page)) == 1
-        assert checked(page, "target_0_diamond", "2") and checked(page, "secret_0_diamond", "6")
-        assert checked(page, "target_1_club", "0") and checked(page, "guards_1", "3")
+        assert checked(page, "order_0_diamond", "2-6")
+        assert checked(page, "order_1_club", "0-2") and checked(page, "guards_1", "3")
         assert checked(page, "guards_0", "1")  # the refused post stays on the form, marked
         assert 'class="chip sx-banned"' in page
     assert deal_count(app) == 1
@@ -240,7 +246,7 @@ def test_a_correction_re_resolves_every_later_turn(client, app):
     play(client, path, turn([[], [], [("club", B, 4)]], [2, 2, 2]))  # Cid finds nothing there
     page = client.get(f"{path}/deals/0").get_data(as_text=True)
     assert "Turn 1" in page and "Correct this turn" in page and "Save correction" in page
-    assert checked(page, "target_0_club", "1") and checked(page, "secret_0_club", "4")
+    assert checked(page, "order_0_club", "1-4")
     # Turn 1 was in fact Ann's Club on B5: now Cid's spy steals B4 in turn 2.
     response = client.post(f"{path}/deals/0", data=turn([[("club", B, 5)], [], []], [1, 1, 1]))
     assert response.status_code == 303
@@ -329,9 +335,10 @@ def private_links(client, path) -> list[str]:
     return [html_lib.unescape(u) for u in re.findall(r'<p class="sx-url"><a href="([^"]+)"', page)]
 
 
-def hidden_game(client, turns=1):
-    """A Hidden Secrets game with VALUES allotted (Ann and Bob on their phones, Cid by the GM)."""
-    path = start(client, hidden=True)
+def hidden_game(client, turns=1, length=5):
+    """A Hidden Secrets game of ``length`` turns with VALUES allotted (Ann and Bob on their phones,
+    Cid by the GM), ``turns`` of them played."""
+    path = start(client, hidden=True, turns=length)
     links = private_links(client, path)
     assert len(links) == 3
     phone = client.application.test_client()
@@ -403,7 +410,8 @@ def test_hidden_allotments_are_checked_and_turn_1_waits_for_them(client, app):
     assert phone.post(f"{path}/secrets/allot/{C}", data=allot_row(VALUES[C])).status_code == 403
     phone.post(links[C], data=allot_row(VALUES[C]))
     page = client.get(path).get_data(as_text=True)
-    assert "Resolve turn 1" in page and offered(page, "secret_0_club") == list(HIDDEN_SECRETS)
+    assert "Resolve turn 1" in page
+    assert offered(page, "order_0_club") == ["", *(f"{t}-{s}" for t in (1, 2) for s in HIDDEN_SECRETS)]
     play(client, path, HIDDEN_TURN)
     # Once turn 1 is resolved, the allotments are fixed.
     response = phone.post(links[A], data=allot_row(VALUES[A]))
@@ -468,7 +476,7 @@ def json_leaks(data, figures=SECRET_FIGURES) -> list[str]:
 
 
 # Query strings some game routes read (which live region, which paper): tried on every GET route.
-QUERIES = ("", "?part=live", "?part=board", "?paper=letter")
+QUERIES = ("", "?part=live", "?part=board", "?paper=letter", "?same=1")
 
 
 def every_game_url(app, gid: str) -> list[tuple[str, str]]:
@@ -591,3 +599,147 @@ def test_by_default_every_free_spy_must_be_sent(app, client):
     errors = " ".join(errors_in(response.get_data(as_text=True)))
     assert "Turn 2: Ann gives no order to Diamond; every free spy is sent each turn" in errors
     assert deal_count(app) == 1
+
+
+# -- fewer taps, and the turn's points before it is resolved ----------------------------------
+HX = {"HX-Request": "true"}
+
+
+def preview_totals(page: str) -> list[str]:
+    return [text_of(t).strip() for t in re.findall(r'<td class="pv-total">(.*?)</td>', page, re.S)]
+
+
+def test_three_players_give_an_order_in_one_tap_and_more_in_two(client):
+    path = start(client, may_stay=False)
+    page = client.get(path).get_data(as_text=True)
+    # No "home" where every spy must go, and nothing chosen for the scorer.
+    assert offered(page, "order_0_club")[:2] == ["1-1", "1-2"] and len(offered(page, "order_0_club")) == 18
+    assert " checked" not in "".join(re.findall(r'<input[^>]*name="order_[^>]*>', page))
+    assert "For each spy: the player and the secret it tries, in one tap." in text_of(page)
+    # The chip says whose secret it is to a screen reader: "Bob 4".
+    assert re.search(r'value="1-4"[^>]*><span><span class="visually-hidden">Bob </span>4</span>', page)
+    path = start(client, n=4, may_stay=False)
+    page = client.get(path).get_data(as_text=True)
+    assert offered(page, "target_0_club") == ["1", "2", "3"] and 'name="order_0_club"' not in page
+    assert "For each spy: the player, then the secret it tries." in text_of(page)
+    assert (
+        play(
+            client,
+            path,
+            turn(
+                [
+                    [("club", B, 4), ("diamond", C, 4), ("heart", D, 1), ("spade", D, 2)],
+                    [("club", A, 1), ("diamond", A, 2), ("heart", A, 3), ("spade", A, 4)],
+                    [("club", A, 5), ("diamond", A, 6), ("heart", A, 7), ("spade", A, 8)],
+                    [("club", A, 9), ("diamond", B, 9), ("heart", C, 9), ("spade", B, 8)],
+                ],
+                [5, 5, 5, 5],
+            ),
+        ).status_code
+        == 303
+    )
+
+
+def test_same_orders_as_last_turn_fill_in_what_this_turn_allows_and_record_nothing(client, app):
+    path = start(client, may_stay=False)
+    assert "Same orders as" not in client.get(path).get_data(as_text=True)  # no turn before turn 1
+    play(client, path, WORKED)
+    page = client.get(path).get_data(as_text=True)
+    # Every policeman caught a spy, so each may stay: he is shown there already.
+    assert (
+        checked(page, "guards_0", "3") and checked(page, "guards_1", "7") and checked(page, "guards_2", "5")
+    )
+    link = re.search(r'<a class="button block sx-same" href="([^"]+)"', page).group(1)
+    assert html_lib.unescape(link) == f"{path}?same=1#entry"
+    assert "Same orders as turn 1" in text_of(page)
+    for headers in ({}, HX):  # a plain link, or htmx redrawing the region
+        page = client.get(f"{path}?same=1", headers=headers).get_data(as_text=True)
+        assert ("<html" in page) is not bool(headers)
+        assert "Turn 1's orders are filled in, as far as this turn allows them." in text_of(page)
+        # The free spies' orders of turn 1; the captured ones have no row.
+        assert checked(page, "order_0_club", "1-2") and checked(page, "order_0_diamond", "2-9")
+        assert 'name="order_0_heart"' not in page and 'name="order_1_club"' not in page
+        assert checked(page, "order_2_spade", "1-4") and checked(page, "guards_2", "5")
+        # What the rules make of it, at once: every spy clashes again or finds its secret gone.
+        assert "If recorded:" in page and preview_totals(page) == ["10", "11", "15"]
+    assert deal_count(app) == 1  # nothing recorded
+
+
+def test_same_orders_leave_a_policeman_who_must_move_to_choose(client, app):
+    path = start(client)
+    play(client, path, turn([[("club", B, 4)], [("spade", C, 2)], []], [1, 1, 1]))  # nobody caught a spy
+    page = client.get(f"{path}?same=1").get_data(as_text=True)
+    assert checked(page, "order_0_club", "1-4") and checked(page, "order_1_spade", "2-2")
+    assert checked(page, "order_0_diamond", "")  # at home last turn, at home again
+    assert not any(checked(page, f"guards_{seat}", str(s)) for seat in range(3) for s in range(2, 10))
+    assert "Record would refuse this deal:" in page
+    assert "Choose the secret Ann's policeman guards." in text_of(page)
+    # Chosen, the turn resolves as the preview says; Ann's spy finds B4 gone (she stole it).
+    data = turn([[("club", B, 4)], [("spade", C, 2)], []], [2, 3, 4])
+    shown = client.post(f"{path}/preview", data=data, headers=HX).get_data(as_text=True)
+    assert preview_totals(shown) == ["4", "2", "0"]
+    play(client, path, data)
+    assert totals(client.get(path).get_data(as_text=True))[:3] == ["4", "2", "0"]
+    assert deal_count(app) == 2
+
+
+def test_the_secrets_preview_is_what_the_turn_then_records(client):
+    path = start(client)
+    page = client.get(path).get_data(as_text=True)
+    assert f'hx-post="{path}/preview"' in page and ">Check<" in page
+    shown = client.post(f"{path}/preview", data=WORKED, headers=HX).get_data(as_text=True)
+    assert "If recorded:" in shown and preview_totals(shown) == ["10", "11", "15"]
+    assert "1 x 10 (spies caught at secret 5) + 1 (secret 1 stolen from Ann)" in text_of(shown)
+    broken = client.post(f"{path}/preview", data=turn([[("club", A, 4)], [], []], [1, 1, 1]), headers=HX)
+    assert "Ann's Club cannot spy on Ann: the target must be another player." in text_of(
+        broken.get_data(as_text=True)
+    )
+    # Without JavaScript, "Check" answers the page with the entry as typed and the preview in it.
+    full = client.post(f"{path}/preview", data=WORKED).get_data(as_text=True)
+    assert (
+        "<html" in full
+        and checked(full, "order_2_spade", "1-4")
+        and preview_totals(full) == ["10", "11", "15"]
+    )
+    play(client, path, WORKED)
+    assert totals(client.get(path).get_data(as_text=True))[:3] == ["10", "11", "15"]
+
+
+def test_the_hidden_secrets_preview_shows_the_scorer_only_what_the_board_will(client, app):
+    # One turn: the preview is of the last turn, which makes every value public once recorded.
+    path, _links = hidden_game(client, turns=0, length=1)
+    shown = client.post(f"{path}/preview", data=HIDDEN_TURN, headers=HX).get_data(as_text=True)
+    assert "If recorded:" in shown and preview_totals(shown) == ["0", "?", "10"]
+    assert "? (secret J stolen from Ann, value hidden) = ?" in text_of(shown)
+    assert "?: a stolen value stays hidden until the game ends." in text_of(shown)
+    assert leaks(shown) == []
+    # Whatever is tried: a theft of each of Ann's secrets tells nothing of its value.
+    for secret in HIDDEN_SECRETS:
+        tried = turn([[], [("club", A, secret)], []], ["A", "A", "C"] if secret != "A" else ["B", "A", "C"])
+        body = client.post(f"{path}/preview", data=tried, headers=HX).get_data(as_text=True)
+        assert preview_totals(body) == ["0", "?", "0"], secret
+    assert deal_count(app) == 0
+    play(client, path, HIDDEN_TURN)  # recorded, the game is over: now everything is public
+    record = client.get(f"/api/games/{game_id(path)}").get_json()
+    assert record["finished"] and record["totals"] == [0, 41, 10]
+
+
+def test_a_private_report_cuts_long_names_as_the_public_board_does(client):
+    names = ["Annabelle", "Bartholomew", "Christopher"]
+    created = client.post(
+        "/api/games",
+        json={
+            "game": "secrets",
+            "players": names,
+            "options": {"hidden": True, "spies_may_stay": True, "values": VALUES},
+            "turns": [{"orders": [[], [], []], "guards": ["A", "A", "A"]}],
+        },
+    ).get_json()
+    path = f"/g/{created['id']}"
+    client.get(f"{path}?key={created['edit_key']}")
+    link = private_links(client, path)[B]
+    page = client.get(link).get_data(as_text=True)
+    board = re.search(r'<table class="board sx-board.*?</thead>', page, re.S).group(0)
+    heads = re.findall(r'<span class="short" aria-hidden="true">([^<]*)</span>', board)
+    assert heads == ["Annab…", "Barth…", "Chris…"]  # the full name a tap away, as on the game page
+    assert "Bartholomew" in board
