@@ -177,6 +177,13 @@
     if (note) { note.remove(); }
   });
 
+  // A small reply to the scorer's own change brings the board above the form to that version:
+  // its next poll then asks from there (a 304), not for the whole board again.
+  document.addEventListener("board-current", function (event) {
+    var board = document.getElementById("board");
+    if (board && event.detail && event.detail.etag) { board.dataset.etag = event.detail.etag; }
+  });
+
   // Followed regions (hx-trigger "every 3s") send the ETag they were drawn at: an unchanged
   // game answers 304 and nothing on the page moves.
   document.addEventListener("htmx:configRequest", function (event) {

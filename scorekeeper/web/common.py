@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import abort, g, make_response, render_template, request
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
 from sqlalchemy.orm import joinedload, lazyload
 
 from ..db import db
@@ -159,3 +160,13 @@ def api_via(game: Game) -> Via:
         abort(400, description="Idempotency-Key must be 8-64 characters: letters, digits, - and _.")
     label = device_label(request.user_agent.string)
     return Via(version, token, None, f"API · {label}")
+
+
+def live_etag_value(game_id: str, version: int, editable: bool, part: str) -> str:
+    """Everything a followed region's HTML depends on besides the stored facts, which ``version`` stands for."""
+    return f"{game_id}.{version}.{get_locale()}.{'s' if editable else 'v'}.{part}"
+
+
+def live_etag(game: Game, editable: bool, part: str) -> str:
+    """The ETag a followed region was rendered at (``data-etag``; app.js sends it back as If-None-Match)."""
+    return 'W/"' + live_etag_value(game.id, game.version, bool(editable), part) + '"'

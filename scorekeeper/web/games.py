@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from typing import Any
 
 from flask import (
     Blueprint,
+    Response,
     abort,
     current_app,
     flash,
@@ -28,9 +31,18 @@ from ..forms import RulesForm
 from ..i18n import render
 from ..models import Game
 from ..read import GameView
-from ..rules import N_, InvalidFacts
+from ..rules import N_, GameResult, InvalidFacts
 from .auth import game_route, key_matches, role, role_for
-from .common import GAME_ID, form_via, is_htmx, remember_key, render_region, stamp_form
+from .common import (
+    GAME_ID,
+    VERSION_FIELD,
+    form_via,
+    is_htmx,
+    live_etag,
+    remember_key,
+    render_region,
+    stamp_form,
+)
 from .present import lead_line, round_text
 
 bp = Blueprint("games", __name__, url_prefix="/g")
@@ -184,6 +196,7 @@ def add_deal(game: Game) -> ResponseReturnValue:
     form = entry_form(game)
     if form.validate_on_submit():
         setup = service.setup_of(game)
+        before = read.full_result(game) if is_htmx() else None
         try:
             result = service.append_deal(game, form.to_facts(setup), via, stored=read.full_result)
         except service.AlreadyDone as done:
@@ -198,22 +211,74 @@ def add_deal(game: Game) -> ResponseReturnValue:
                 context = game_context(game)
                 said = round_text(context["kind"], "Deal %(n)s recorded.", n=len(result.deals))
                 announce = f"{said} {lead_line(game.players, context['kind'], context['result'])}"
-                plugin = plugin_of(game)
-                if plugin.small_replies and len(result.deals) > 1 and context["form"] is not None:
-                    return small_reply(context, announce, plugin.board_rows)
+                small = changes_reply(game, before, context, announce)
+                if small is not None:
+                    return small
                 return render_region("games/show.html", "games/_live.html", announce=announce, **context)
             flash(round_text(service.game_rules(game), "Deal %(n)s recorded.", n=len(result.deals)), "ok")
             return redirect(url_for(".show", game_id=game.id, _anchor="entry"), 303)
     return refused(game, form)
 
 
-def small_reply(context: dict[str, Any], announce: str, board_rows: str) -> ResponseReturnValue:
-    """Only what one more deal changed, swapped out of band; its size does not grow with the game."""
+@dataclass(frozen=True)
+class RowChanges:
+    """Which rows of the board read differently after a change of deals (by deal index)."""
+
+    redrawn: tuple[int, ...]  # in place
+    added: tuple[int, ...]  # after the last row kept
+    dropped: tuple[int, ...]
+    after: int  # the last row kept
+
+    @classmethod
+    def between(cls, before: GameResult, after: GameResult) -> RowChanges | None:
+        """None when there is no row to add after (the board's first deal): it is drawn whole."""
+        old, new = before.deals, after.deals
+        kept = min(len(old), len(new))
+        if kept == 0:
+            return None
+        return cls(
+            redrawn=tuple(k for k in range(kept) if old[k] != new[k]),
+            added=tuple(range(kept, len(new))),
+            dropped=tuple(range(kept, len(old))),
+            after=kept - 1,
+        )
+
+
+def changes_reply(
+    game: Game, before: GameResult | None, context: dict[str, Any], announce: str, notice: str | None = None
+) -> Response | None:
+    """The scorer's htmx reply carrying only what a change of deals changed (games/_deal_reply.html):
+    the rows that read differently, the foot, status, totals, a fresh form. None when the region
+    must be drawn whole: a game whose board is more than rows, a game that ends or opens again, or a
+    page that was not drawn at the version just before this change (another device wrote meanwhile)."""
+    plugin = plugin_of(game)
+    if (
+        before is None
+        or not plugin.small_replies
+        or context["form"] is None
+        or before.finished
+        or request.form.get(VERSION_FIELD) != str(game.version - 1)
+    ):
+        return None
+    changes = RowChanges.between(before, read.full_result(game))
+    if changes is None:
+        return None
     response = make_response(
-        render_template("games/_deal_reply.html", announce=announce, board_rows=board_rows, **context)
+        render_template(
+            "games/_deal_reply.html",
+            changes=changes,
+            announce=announce,
+            notice=notice,
+            board_rows=plugin.board_rows,
+            undo=undo_offer(game),
+            **context,
+        )
     )
     response.headers["HX-Reswap"] = "none"
-    response.headers["HX-Trigger"] = "chart-stale"  # the chart (which grows) is asked for after
+    # The chart (which grows) is asked for after it; the board polling above the form now stands
+    # at this version, so its next poll is a 304, not the whole board again.
+    board = live_etag(game, True, "board")
+    response.headers["HX-Trigger"] = json.dumps({"chart-stale": True, "board-current": {"etag": board}})
     response.vary.add("HX-Request")
     return response
 

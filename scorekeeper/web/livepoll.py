@@ -68,7 +68,7 @@ class LivePoll:
         if row is None or row.deleted_at is not None:
             return None
         editable = key_matches(row.edit_key_hash, request.cookies.get(KEY_COOKIE))
-        # The same parts as table.live_etag_value, with the locale i18n.select_locale picks.
+        # The same parts as common.live_etag_value, with the locale i18n.select_locale picks.
         etag = f"{game_id}.{row.version}.{self.locale(request)}.{'s' if editable else 'v'}.{part}"
         if not parse_etags(environ["HTTP_IF_NONE_MATCH"]).contains_weak(etag):
             return None

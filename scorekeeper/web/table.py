@@ -26,7 +26,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import format_datetime, format_timedelta, get_locale
+from flask_babel import format_datetime, format_timedelta
 from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlalchemy import bindparam, select
@@ -37,17 +37,12 @@ from ..i18n import render
 from ..models import Change, Game, utcnow
 from ..rules import InvalidFacts
 from .auth import game_route, presented_key, role_for
-from .common import DEVICE_COOKIE, GAME_ID, form_via, load_game
-from .games import game_context, page_context
+from .common import DEVICE_COOKIE, GAME_ID, form_via, is_htmx, live_etag_value, load_game, render_region
+from .games import changes_reply, game_context, page_context, undo_offer
 
 bp = Blueprint("table", __name__, url_prefix="/g")
 
 MAX_ID = 2**31 - 1
-
-
-def live_etag_value(game_id: str, version: int, editable: bool, part: str) -> str:
-    """Everything a followed region's HTML depends on besides the stored facts, which ``version`` stands for."""
-    return f"{game_id}.{version}.{get_locale()}.{'s' if editable else 'v'}.{part}"
 
 
 # What a poll needs of the game, built once: most polls end in a 304 after this one query.
@@ -229,6 +224,8 @@ def undo(game: Game, change_id: int) -> ResponseReturnValue:
     if change is None:
         abort(404)
     title, _detail = describe_change(change)
+    from_page = is_htmx() and request.form.get("back") != "history"
+    before = read.full_result(game) if from_page else None
     try:
         service.undo(game, change, via)
     except service.AlreadyDone:
@@ -248,7 +245,15 @@ def undo(game: Game, change_id: int) -> ResponseReturnValue:
     except InvalidFacts as exc:
         why = " ".join(render(e.message) for e in exc.errors)
         return history_conflict(game, _("“%(what)s” cannot be undone: %(why)s", what=title, why=why))
-    flash(_("Undone: %(what)s.", what=title), "ok")
+    done = _("Undone: %(what)s.", what=title)
+    if from_page:
+        context = game_context(game)
+        small = changes_reply(game, before, context, done, notice=done)
+        if small is not None:
+            return small
+        context["undo"] = undo_offer(game)
+        return render_region("games/show.html", "games/_live.html", notice=done, announce=done, **context)
+    flash(done, "ok")
     if request.form.get("back") == "history":
         return redirect(url_for(".history", game_id=game.id), 303)
     return redirect(url_for("games.show", game_id=game.id), 303)
@@ -287,8 +292,3 @@ def restore_game(game: Game) -> ResponseReturnValue:
         )
     flash(_("Game restored."), "ok")
     return redirect(url_for("games.show", game_id=game.id), 303)
-
-
-def live_etag(game: Game, editable: bool, part: str) -> str:
-    """The ETag a followed region was rendered at (``data-etag``; app.js sends it back as If-None-Match)."""
-    return 'W/"' + live_etag_value(game.id, game.version, bool(editable), part) + '"'

@@ -105,7 +105,7 @@ def secrets_words() -> dict:
 
 
 def init_app(app: Flask) -> None:
-    from .table import live_etag
+    from .common import live_etag
 
     app.jinja_env.globals.update(
         status_line=status_line,

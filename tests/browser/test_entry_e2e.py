@@ -146,7 +146,9 @@ def test_undo_tells_the_truth_through_undo_redo_and_a_reload(live_server, phone:
     expect(bar).to_contain_text("Deal 2 was corrected.")
     bar.get_by_role("button", name="Undo").tap()
     expect(page.locator("main")).to_contain_text("Undone: Deal 2 corrected.")
-    expect(bar).to_have_count(0)  # no "was corrected" left, no Undo that would redo
+    # No "was corrected" left, no Undo that would redo: the bar now only says what was undone.
+    expect(bar).not_to_contain_text("was corrected")
+    expect(page.get_by_role("button", name="Undo")).to_have_count(0)
     page.reload()
     expect(page.locator(".board tfoot td")).to_have_text(["24", "18", "18", "18"])
     expect(bar).to_have_count(0)

@@ -75,3 +75,29 @@ def test_tally_reply_adds_the_row(live_server, phone: Page):
         page.fill(f"#points_{seat}", str(value))
     page.get_by_role("button", name="Record deal").tap()
     recorded_then_reloaded(page, 2)
+
+
+def test_undo_redraws_only_what_changed_and_reads_as_a_reload(live_server, phone: Page):
+    page = phone
+    response = page.request.post(
+        live_server + "/api/games",
+        data={"game": "tally", "players": PLAYERS, "deals": [{"points": [k, 1, 2, 3]} for k in range(5)]},
+    )
+    gid, key = response.json()["id"], response.json()["edit_key"]
+    fixed = page.request.put(
+        f"{live_server}/api/games/{gid}/deals/2",
+        data={"points": [40, 0, 0, 0]},
+        headers={"Authorization": f"Bearer {key}"},
+    )
+    assert fixed.status == 200
+    page.goto(f"{live_server}/g/{gid}?key={key}")
+    expect(page.locator("#undo-bar")).to_contain_text("Deal 3 was corrected.")
+    page.locator("#scoreboard tbody tr").evaluate_all("rows => rows.forEach(r => (r.dataset.mark = 'old'))")
+    page.locator("#undo-bar").get_by_role("button", name="Undo").tap()
+    expect(page.locator("#undo-bar")).to_contain_text("Undone: Deal 3 corrected.")
+    # Swapped in place: deals 1 and 2 are the very rows they were; deal 3 and those after it are new.
+    marks = page.locator("#scoreboard tbody tr").evaluate_all("rows => rows.map(r => r.dataset.mark || '')")
+    assert marks == ["old", "old", "", "", ""]
+    swapped = board_text(page)
+    page.reload()
+    assert board_text(page) == swapped

@@ -52,7 +52,12 @@ def test_points_recorded_on_the_number_pad_add_up_with_a_note(client):
     page = client.get(path).get_data(as_text=True)
     assert 'inputmode="numeric"' in page and "data-pm=" in page and 'name="end_game"' in page
     assert client.post(f"{path}/deals", data=points(10, -5, 0, 3, note="shot the moon")).status_code == 303
-    fragment = client.post(f"{path}/deals", data=points(3, 4, 26, -1), headers=HX)
+    version = re.search(r'name="base_version" value="(\d+)"', client.get(path).get_data(as_text=True)).group(
+        1
+    )
+    fragment = client.post(
+        f"{path}/deals", data={**points(3, 4, 26, -1), "base_version": version}, headers=HX
+    )
     assert fragment.status_code == 200
     body = fragment.get_data(as_text=True)
     # Only what the deal changed: its row after the one before, the totals, a fresh form.
