@@ -60,7 +60,8 @@ class Plugin:
     # shown by games/<key>/_setup_options.html.
     setup_options: SetupOptions | None = None
     # The entry form shows the deal's points before Record (POST /g/<id>/preview): for games
-    # entered in one form whose scoring hides nothing from the scorer.
+    # whose scoring hides nothing from the scorer, entered in one form or, for a deal entered
+    # in steps, at its last step (the posted inputs over the kept draft make the whole deal).
     preview: bool = False
     # The htmx reply to one more deal carries only what changed (games/_deal_reply.html): for a
     # game drawn by the shared scoreboard, whose rows that reply knows how to draw.
@@ -93,7 +94,7 @@ PLUGINS: dict[str, Plugin] = {
             reports=turn_reports,
             private_pages=is_hidden,
         ),
-        _plugin("abracadabra", AbracadabraEntry, draft_step=TrickStep),
+        _plugin("abracadabra", AbracadabraEntry, draft_step=TrickStep, preview=True),
         _plugin("tally", TallyEntry, setup_options=lambda form, n: {"teams": teams_from_form(form, n)}),
     )
 }

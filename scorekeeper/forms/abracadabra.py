@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from wtforms import HiddenField, RadioField, SelectMultipleField
 from wtforms.widgets import CheckboxInput, ListWidget
@@ -47,12 +48,14 @@ from ..rules.abracadabra import (
     cards_per_trick,
     check_setup_facts,
     check_trick_winners,
+    declared_by_cards,
     has_dummy,
     rank_label,
     suit_size,
     trick_counts,
     trick_messages,
     tricks_per_deal,
+    trump_choices,
 )
 from ..rules.base import N_
 from ..rules.cards import SUIT_MARKS
@@ -83,6 +86,10 @@ YES = ("y", "yes", "1", "on", "true")
 
 def _rank_choices(tricks: int) -> list:
     return choices((r, i18n.render(rank_label(r))) for r in range(1, tricks + 1))
+
+
+def is_seat(value: Any, setup: Setup) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < setup.n
 
 
 def _posted(valuelist: Sequence[str]) -> list[str]:
@@ -244,6 +251,8 @@ class AbracadabraEntry(RulesForm):
 
     template = "games/abracadabra/_entry.html"
     setup: Setup
+    # The bid suits shown are the last deal's (prefill): the page says so.
+    suits_kept = False
     # For the templates: suit symbols and names, trump names.
     suit_marks = SUIT_MARKS
     suit_names = SUIT_NAMES
@@ -261,7 +270,10 @@ class AbracadabraEntry(RulesForm):
             "trick": Word(),
             "undo": Word(),
             "thrown_in": Flag(_l("All passed: the deal is thrown in")),
-            "trump": OneChoice(_l("Trump"), [(k, SUIT_MARKS.get(k) or _l("NT")) for k in TRUMPS]),
+            # Only the trumps this table can have: no No Trump without the Joker.
+            "trump": OneChoice(
+                _l("Trump"), [(k, SUIT_MARKS.get(k) or _l("NT")) for k in trump_choices(setup)]
+            ),
             "declarer": OneChoice(_l("Declarer"), seats),
             "bid": OneChoice(_l("Bid"), [(b, str(b)) for b in range(1, tricks + 1)]),
             "exposed": ManyChoices(_l("Exposed cards"), []),
@@ -304,19 +316,43 @@ class AbracadabraEntry(RulesForm):
             data[f"suit_cards_{seat}"] = count
         return data
 
+    def prefill(self) -> None:
+        """Each player's bid suit as in the last deal that named them: tables mostly keep theirs."""
+        for facts in reversed(self.earlier()):
+            suits = facts.get("suits")
+            if isinstance(suits, list) and len(suits) == self.setup.n:
+                for seat, suit in enumerate(suits):
+                    field = self[f"suits_{seat}"]
+                    if field.data is None:
+                        field.data = suit
+                self.suits_kept = True
+                return
+
     # -- reading ---------------------------------------------------------------
     def value(self, name: str) -> Any:
         return self[name].data
 
     def pre_play(self, setup: Setup) -> dict[str, Any]:
-        """The facts known before the first trick, as typed (the rules judge them)."""
+        """The facts known before the first trick, as typed (the rules judge them).
+
+        A Declarer or bid left empty is taken from the bid cards when they say it (the one
+        player with the most laid cards, and his count): two taps fewer, and what the
+        cards say cannot contradict them.
+        """
         piles = self.piles_exposed.data or []
+        bid_cards = [list(self.value(f"bid_cards_{s}") or []) for s in range(setup.n)]
+        declarer, bid = self.declarer.data, self.bid.data
+        implied = declared_by_cards(bid_cards)
+        if declarer is None and bid is None and implied is not None:
+            declarer, bid = implied
+        elif bid is None and is_seat(declarer, setup) and bid_cards[declarer]:
+            bid = len(bid_cards[declarer])
         return {
             "trump": self.trump.data,
             "suits": [self.value(f"suits_{s}") for s in range(setup.n)],
-            "declarer": self.declarer.data,
-            "bid": self.bid.data,
-            "bid_cards": [list(self.value(f"bid_cards_{s}") or []) for s in range(setup.n)],
+            "declarer": declarer,
+            "bid": bid,
+            "bid_cards": bid_cards,
             "exposed": list(self.exposed.data or []),
             "piles_exposed": [s in piles for s in range(setup.n)],
         }
@@ -460,3 +496,39 @@ class AbracadabraEntry(RulesForm):
                 "messages": trick_messages(setup, draft, played + 1, None),
             }
         return view
+
+    def trick_script(self, draft: Mapping[str, Any] | None) -> dict[str, Any]:
+        """What static/app.js needs to follow the play in the page, tap by tap, with no round trip:
+        every sentence the page may show, rendered here in the page's language (the JS only picks).
+
+        ``tricks``: per trick, its heading, how far play has got before it, who bid it and what a
+        tap for each player says (the same sentences the server's own play page shows).
+        ``counts``: "n tricks" for 0 to all tricks (plural forms differ by language).
+        """
+        setup = self.setup
+        draft = dict(draft or {})
+        tricks = tricks_per_deal(setup)
+        rows = []
+        for trick in range(1, tricks + 1):
+            said = []
+            for seat, name in enumerate(setup.players):
+                lines = [i18n.render(m) for m in trick_messages(setup, draft, trick, seat)]
+                said.append(lines or [gettext("Trick %(n)s: %(player)s.", n=trick, player=name)])
+            rows.append(
+                {
+                    "head": gettext("Who won trick %(n)s?", n=trick),
+                    "progress": gettext("%(played)s of %(tricks)s played", played=trick - 1, tricks=tricks),
+                    "owners": list(bid_trick_owners(draft, trick)),
+                    "bidby": [i18n.render(m) for m in trick_messages(setup, draft, trick, None)],
+                    "said": said,
+                    "undo": [
+                        gettext("Undo trick %(n)s (%(player)s)", n=trick, player=name)
+                        for name in setup.players
+                    ],
+                }
+            )
+        return {
+            "tricks": rows,
+            "counts": [ngettext("%(num)d trick", "%(num)d tricks", k) for k in range(tricks + 1)],
+            "done": gettext("All %(n)s tricks are in", n=tricks),
+        }

@@ -7,7 +7,7 @@ name (``tricks`` of seat 2 lands on ``tricks_2``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +57,9 @@ class RulesForm(FlaskForm):
         # The rules' state before the deal entered (None: the start), asked for only when needed:
         # the page sets it from the game it has scored already, so the form replays nothing.
         self.prior: Callable[[], Any] = lambda: None
+        # The facts of the deals before the one entered, oldest first, asked for only by a form
+        # that offers from them (Abracadabra keeps the last deal's bid suits).
+        self.earlier: Callable[[], Sequence[Mapping[str, Any]]] = lambda: ()
 
     def field_name(self, error: FieldError) -> str:
         if error.seat is not None:

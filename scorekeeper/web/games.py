@@ -54,6 +54,7 @@ def entry_form(
     form = form_class.for_setup(service.setup_of(game), data)
     # The game's state before the deal entered: what the form may offer (Secrets' free spies).
     form.prior = prior_state(game, len(game.deals) if k is None else k)
+    form.earlier = earlier_facts(game, len(game.deals) if k is None else k)
     if fresh and request.method == "POST":
         # The next form after a write starts from the record and the draft, not from what was posted.
         form.process(formdata=None, data=data)
@@ -65,6 +66,11 @@ def entry_form(
 def prior_state(game: Game, k: int):
     """The rules' state before deal ``k``, asked for only by a form that offers from it."""
     return lambda: read.state_before(game, k)
+
+
+def earlier_facts(game: Game, k: int):
+    """The facts of the deals before deal ``k``, asked for only by a form that offers from them."""
+    return lambda: read.facts_before(game, k)
 
 
 def page_context(game: Game, view: GameView, **extra: Any) -> dict[str, Any]:
