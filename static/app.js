@@ -282,8 +282,16 @@
 
   function abraDraw(form, sending) {
     var winners = abraWinners(form);
-    var data = abraRows(form).map(function (row) { return JSON.parse(row.dataset.abra); });
-    var labels = JSON.parse(form.dataset.counts);
+    var data = abraRows(form).map(function (row) {
+      var seats = form.querySelectorAll("button.abra-tap").length, said = [], undo = [];
+      for (var seat = 0; seat < seats; seat += 1) {
+        said.push(JSON.parse(row.getAttribute("data-said-" + seat)));
+        undo.push(row.getAttribute("data-undo-" + seat));
+      }
+      return {head: row.dataset.head, progress: row.dataset.progress, owners: JSON.parse(row.dataset.owners),
+              bidby: JSON.parse(row.dataset.bidby), said: said, undo: undo};
+    });
+    var taps = form.querySelector(".abra-taps");
     var next = winners.indexOf(null);
     var last = -1, played = 0, won = {};
     winners.forEach(function (seat, trick) {
@@ -307,7 +315,7 @@
     form.querySelectorAll("button.abra-tap").forEach(function (button) {
       var seat = parseInt(button.value, 10);
       button.classList.toggle("abra-owner", !!coming && coming.owners.indexOf(seat) >= 0);
-      button.querySelector("[data-abra-tricks]").textContent = labels[won[seat] || 0];
+      button.querySelector("[data-abra-tricks]").textContent = taps.getAttribute("data-count-" + (won[seat] || 0));
       button.disabled = !coming;
     });
     form.querySelectorAll("[data-abra-count]").forEach(function (cell) {

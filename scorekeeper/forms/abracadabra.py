@@ -32,7 +32,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from wtforms import HiddenField, RadioField, SelectMultipleField
 from wtforms.widgets import CheckboxInput, ListWidget
@@ -497,38 +496,21 @@ class AbracadabraEntry(RulesForm):
             }
         return view
 
-    def trick_script(self, draft: Mapping[str, Any] | None) -> dict[str, Any]:
-        """What static/app.js needs to follow the play in the page, tap by tap, with no round trip:
-        every sentence the page may show, rendered here in the page's language (the JS only picks).
-
-        ``tricks``: per trick, its heading, how far play has got before it, who bid it and what a
-        tap for each player says (the same sentences the server's own play page shows).
-        ``counts``: "n tricks" for 0 to all tricks (plural forms differ by language).
+    def trick_script(self, draft: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+        """Per trick, what the rules say about it for static/app.js to show with no round trip:
+        who bid it, "Trick n is bid by ..." and, for a tap on each player, the same sentences
+        the server's own play page shows after that tap (an empty list: the plain "Trick n: X.").
         """
         setup = self.setup
         draft = dict(draft or {})
-        tricks = tricks_per_deal(setup)
-        rows = []
-        for trick in range(1, tricks + 1):
-            said = []
-            for seat, name in enumerate(setup.players):
-                lines = [i18n.render(m) for m in trick_messages(setup, draft, trick, seat)]
-                said.append(lines or [gettext("Trick %(n)s: %(player)s.", n=trick, player=name)])
-            rows.append(
-                {
-                    "head": gettext("Who won trick %(n)s?", n=trick),
-                    "progress": gettext("%(played)s of %(tricks)s played", played=trick - 1, tricks=tricks),
-                    "owners": list(bid_trick_owners(draft, trick)),
-                    "bidby": [i18n.render(m) for m in trick_messages(setup, draft, trick, None)],
-                    "said": said,
-                    "undo": [
-                        gettext("Undo trick %(n)s (%(player)s)", n=trick, player=name)
-                        for name in setup.players
-                    ],
-                }
-            )
-        return {
-            "tricks": rows,
-            "counts": [ngettext("%(num)d trick", "%(num)d tricks", k) for k in range(tricks + 1)],
-            "done": gettext("All %(n)s tricks are in", n=tricks),
-        }
+        return [
+            {
+                "owners": list(bid_trick_owners(draft, trick)),
+                "bidby": [i18n.render(m) for m in trick_messages(setup, draft, trick, None)],
+                "said": [
+                    [i18n.render(m) for m in trick_messages(setup, draft, trick, seat)]
+                    for seat in range(setup.n)
+                ],
+            }
+            for trick in range(1, tricks_per_deal(setup) + 1)
+        ]

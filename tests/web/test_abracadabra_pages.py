@@ -684,9 +684,23 @@ def test_the_bid_suits_are_kept_from_the_last_deal(client):
 
 def script_rows(html: str) -> list[dict]:
     """What each trick's row carries for static/app.js, in trick order."""
-    rows = re.findall(r'<div class="abra-trick-row" data-trick="(\d+)" data-abra=\'([^\']*)\'>', html)
+    rows = re.findall(r'<div class="abra-trick-row" data-trick="(\d+)"([^>]*)>', html)
     assert [int(t) for t, _ in rows] == list(range(1, len(rows) + 1))
-    return [json.loads(html_lib.unescape(data)) for _, data in rows]
+    out = []
+    for _, tag in rows:
+        attributes = re.findall(r"data-([\w-]+)=(?:\"([^\"]*)\"|'([^']*)')", tag)
+        found = {name: html_lib.unescape(double or single) for name, double, single in attributes}
+        out.append(
+            {
+                "head": found["head"],
+                "progress": found["progress"],
+                "owners": json.loads(found["owners"]),
+                "bidby": json.loads(found["bidby"]),
+                "said": [json.loads(found[f"said-{seat}"]) for seat in range(4)],
+                "undo": [found[f"undo-{seat}"] for seat in range(4)],
+            }
+        )
+    return out
 
 
 def test_the_play_page_carries_what_each_tap_says_as_the_server_says_it(client):
@@ -698,8 +712,8 @@ def test_the_play_page_carries_what_each_tap_says_as_the_server_says_it(client):
     assert 'data-abra-play="' in html and f'data-version="{version}"' in html
     rows = script_rows(html)
     assert len(rows) == 13
-    counts = json.loads(html_lib.unescape(re.search(r"data-counts='([^']*)'", html).group(1)))
-    assert counts[:3] == ["0 tricks", "1 trick", "2 tricks"] and len(counts) == 14
+    counts = re.findall(r'data-count-(\d+)="([^"]*)"', html)
+    assert counts[:3] == [("0", "0 tricks"), ("1", "1 trick"), ("2", "2 tricks")] and len(counts) == 14
     assert rows[0]["head"] == "Who won trick 1?" and rows[0]["bidby"] == ["Trick 1 is bid by Cid."]
     assert rows[4]["owners"] == [0] and rows[4]["progress"] == "4 of 13 played"
     assert rows[9]["bidby"] == [] and rows[9]["said"][1] == ["Trick 10: David."]
