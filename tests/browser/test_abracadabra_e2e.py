@@ -193,6 +193,14 @@ def test_tricks_are_tapped_in_the_page_and_the_list_posted_once(live_server, pho
     expect(page.locator(".abra-tap.abra-owner")).to_have_count(1)  # trick 6: Dee's bid card
     assert posts == []
 
+    # Going back to the set-up sends the taps first: the draft keeps its tricks through a change.
+    page.get_by_role("link", name="Change the set-up").tap()
+    expect(page.get_by_role("button", name="Save the set-up")).to_be_visible()
+    page.get_by_role("link", name="Back to the tricks, unchanged").tap()
+    expect(page.locator(".abra-head")).to_contain_text("Who won trick 6? 5 of 13 played")
+    assert [p for p in posts if p.endswith("/draft")] == [url + "/draft"]
+    posts.clear()
+
     # The last tap posts the list once, and the deal goes on to the bid-suit cards.
     for trick, seat in enumerate(WINNERS[5:], start=6):
         tap_winner(page, trick, seat)
