@@ -56,7 +56,7 @@ from ..rules.abracadabra import (
     tricks_per_deal,
     trump_choices,
 )
-from ..rules.base import N_
+from ..rules.base import N_, is_int
 from ..rules.cards import SUIT_MARKS
 from .base import DraftStep, RulesForm, choices, lenient_int
 
@@ -85,10 +85,6 @@ YES = ("y", "yes", "1", "on", "true")
 
 def _rank_choices(tricks: int) -> list:
     return choices((r, i18n.render(rank_label(r))) for r in range(1, tricks + 1))
-
-
-def is_seat(value: Any, setup: Setup) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < setup.n
 
 
 def _posted(valuelist: Sequence[str]) -> list[str]:
@@ -344,7 +340,7 @@ class AbracadabraEntry(RulesForm):
         implied = declared_by_cards(bid_cards)
         if declarer is None and bid is None and implied is not None:
             declarer, bid = implied
-        elif bid is None and is_seat(declarer, setup) and bid_cards[declarer]:
+        elif bid is None and is_int(declarer) and 0 <= declarer < setup.n and bid_cards[declarer]:
             bid = len(bid_cards[declarer])
         return {
             "trump": self.trump.data,
