@@ -60,7 +60,9 @@ class Plugin:
     # shown by games/<key>/_setup_options.html.
     setup_options: SetupOptions | None = None
     # The entry form shows the deal's points before Record (POST /g/<id>/preview): for games
-    # entered in one form. What the game hides from the scorer stays hidden (read.preview).
+    # entered in one form or, for a deal entered in steps, at its last step (the posted inputs
+    # over the kept draft make the whole deal). What the game hides from the scorer stays hidden
+    # (read.preview).
     preview: bool = False
     # The htmx reply to one more deal carries only what changed (games/_deal_reply.html): the new
     # row, the foot and the board's other changing parts, drawn by ``board_rows``'s macros (the ones
@@ -112,6 +114,7 @@ PLUGINS: dict[str, Plugin] = {
             "abracadabra",
             AbracadabraEntry,
             draft_step=TrickStep,
+            preview=True,
             small_replies=True,
             board_rows="games/abracadabra/_board_rows.html",
         ),

@@ -183,6 +183,11 @@ def state_before(game: Game, k: int) -> Any:
     return full_result(game).deals[k - 1].state
 
 
+def facts_before(game: Game, k: int) -> tuple[Mapping[str, Any], ...]:
+    """The facts of the deals before deal ``k``, oldest first, for the scorer's entry form only."""
+    return tuple(deal.facts for deal in full_result(game).deals[:k])
+
+
 def remember(game: Game, result: GameResult | None) -> None:
     """A write scored the game at its new version already: reads in this request reuse that."""
     if isinstance(result, GameResult):

@@ -47,14 +47,16 @@ from ..rules.abracadabra import (
     cards_per_trick,
     check_setup_facts,
     check_trick_winners,
+    declared_by_cards,
     has_dummy,
     rank_label,
     suit_size,
     trick_counts,
     trick_messages,
     tricks_per_deal,
+    trump_choices,
 )
-from ..rules.base import N_
+from ..rules.base import N_, is_int
 from ..rules.cards import SUIT_MARKS
 from .base import DraftStep, RulesForm, choices, lenient_int
 
@@ -244,6 +246,8 @@ class AbracadabraEntry(RulesForm):
 
     template = "games/abracadabra/_entry.html"
     setup: Setup
+    # The bid suits shown are the last deal's (prefill): the page says so.
+    suits_kept = False
     # For the templates: suit symbols and names, trump names.
     suit_marks = SUIT_MARKS
     suit_names = SUIT_NAMES
@@ -261,7 +265,10 @@ class AbracadabraEntry(RulesForm):
             "trick": Word(),
             "undo": Word(),
             "thrown_in": Flag(_l("All passed: the deal is thrown in")),
-            "trump": OneChoice(_l("Trump"), [(k, SUIT_MARKS.get(k) or _l("NT")) for k in TRUMPS]),
+            # Only the trumps this table can have: no No Trump without the Joker.
+            "trump": OneChoice(
+                _l("Trump"), [(k, SUIT_MARKS.get(k) or _l("NT")) for k in trump_choices(setup)]
+            ),
             "declarer": OneChoice(_l("Declarer"), seats),
             "bid": OneChoice(_l("Bid"), [(b, str(b)) for b in range(1, tricks + 1)]),
             "exposed": ManyChoices(_l("Exposed cards"), []),
@@ -304,19 +311,43 @@ class AbracadabraEntry(RulesForm):
             data[f"suit_cards_{seat}"] = count
         return data
 
+    def prefill(self) -> None:
+        """Each player's bid suit as in the last deal that named them: tables mostly keep theirs."""
+        for facts in reversed(self.earlier()):
+            suits = facts.get("suits")
+            if isinstance(suits, list) and len(suits) == self.setup.n:
+                for seat, suit in enumerate(suits):
+                    field = self[f"suits_{seat}"]
+                    if field.data is None:
+                        field.data = suit
+                self.suits_kept = True
+                return
+
     # -- reading ---------------------------------------------------------------
     def value(self, name: str) -> Any:
         return self[name].data
 
     def pre_play(self, setup: Setup) -> dict[str, Any]:
-        """The facts known before the first trick, as typed (the rules judge them)."""
+        """The facts known before the first trick, as typed (the rules judge them).
+
+        A Declarer or bid left empty is taken from the bid cards when they say it (the one
+        player with the most laid cards, and his count): two taps fewer, and what the
+        cards say cannot contradict them.
+        """
         piles = self.piles_exposed.data or []
+        bid_cards = [list(self.value(f"bid_cards_{s}") or []) for s in range(setup.n)]
+        declarer, bid = self.declarer.data, self.bid.data
+        implied = declared_by_cards(bid_cards)
+        if declarer is None and bid is None and implied is not None:
+            declarer, bid = implied
+        elif bid is None and is_int(declarer) and 0 <= declarer < setup.n and bid_cards[declarer]:
+            bid = len(bid_cards[declarer])
         return {
             "trump": self.trump.data,
             "suits": [self.value(f"suits_{s}") for s in range(setup.n)],
-            "declarer": self.declarer.data,
-            "bid": self.bid.data,
-            "bid_cards": [list(self.value(f"bid_cards_{s}") or []) for s in range(setup.n)],
+            "declarer": declarer,
+            "bid": bid,
+            "bid_cards": bid_cards,
             "exposed": list(self.exposed.data or []),
             "piles_exposed": [s in piles for s in range(setup.n)],
         }
@@ -460,3 +491,22 @@ class AbracadabraEntry(RulesForm):
                 "messages": trick_messages(setup, draft, played + 1, None),
             }
         return view
+
+    def trick_script(self, draft: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+        """Per trick, what the rules say about it for static/app.js to show with no round trip:
+        who bid it, "Trick n is bid by ..." and, for a tap on each player, the same sentences
+        the server's own play page shows after that tap (an empty list: the plain "Trick n: X.").
+        """
+        setup = self.setup
+        draft = dict(draft or {})
+        return [
+            {
+                "owners": list(bid_trick_owners(draft, trick)),
+                "bidby": [i18n.render(m) for m in trick_messages(setup, draft, trick, None)],
+                "said": [
+                    [i18n.render(m) for m in trick_messages(setup, draft, trick, seat)]
+                    for seat in range(setup.n)
+                ],
+            }
+            for trick in range(1, tricks_per_deal(setup) + 1)
+        ]

@@ -7,7 +7,7 @@ name (``tricks`` of seat 2 lands on ``tricks_2``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,6 +60,9 @@ class RulesForm(FlaskForm):
         # The facts of the deal before the one entered (None before the first), for a form that
         # offers to repeat them.
         self.previous: Mapping[str, Any] | None = None
+        # The facts of the deals before the one entered, oldest first, asked for only by a form
+        # that offers from them (Abracadabra keeps the last deal's bid suits).
+        self.earlier: Callable[[], Sequence[Mapping[str, Any]]] = lambda: ()
 
     def field_name(self, error: FieldError) -> str:
         if error.seat is not None:

@@ -160,6 +160,24 @@ def parse_rank(text: Any) -> int | None:
 
 
 # -- helpers for entry during play ----------------------------------------------
+def trump_choices(setup: Setup) -> tuple[str, ...]:
+    """The trumps a deal of this table may have: without the Joker nothing turns up No Trump."""
+    return tuple(TRUMPS) if setup.options.get("joker", True) else SUITS
+
+
+def declared_by_cards(bid_cards: Sequence[Any]) -> tuple[int, int] | None:
+    """The Declarer and bid that laid bid cards imply, or None when they do not say.
+
+    The Declarer lays as many bid cards as his bid and every other player fewer, so the one
+    player with the most cards is the Declarer and his count the bid.
+    """
+    counts = [len(cards) if isinstance(cards, list) else -1 for cards in bid_cards]
+    most = max(counts, default=0)
+    if most < 1 or counts.count(most) != 1:
+        return None
+    return counts.index(most), most
+
+
 def bid_trick_owners(facts: Mapping[str, Any], trick: int) -> tuple[int, ...]:
     """Seats whose bid cards (left or right) name ``trick`` (1-based), in seat order.
 
@@ -241,6 +259,8 @@ def _check_thrown_in(facts: Mapping[str, Any]) -> tuple[list[FieldError], bool |
 
 def _check_trump(setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
     trump = facts["trump"]
+    if trump is None:
+        return [_error("trump", msg(N_("Choose trump.")))]
     if not setup.options.get("joker", True):
         # Without the Joker nothing can turn up No Trump: the Declarer names a suit.
         if not (isinstance(trump, str) and trump in SUIT_NAMES):
@@ -261,7 +281,9 @@ def _check_suits(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldErro
     seen: dict[str, int] = {}
     for seat, suit in enumerate(value):
         player = setup.players[seat]
-        if not (isinstance(suit, str) and suit in SUIT_NAMES):
+        if suit is None:
+            errors.append(_error("suits", msg(N_("Choose {player}'s bid suit."), player=player), seat))
+        elif not (isinstance(suit, str) and suit in SUIT_NAMES):
             errors.append(
                 _error(
                     "suits",
@@ -289,6 +311,8 @@ def _check_suits(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldErro
 
 def _check_declarer(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldError], int | None]:
     declarer = facts["declarer"]
+    if declarer is None:
+        return [_error("declarer", msg(N_("Choose the Declarer: the highest bidder.")))], None
     if not is_int(declarer) or not 0 <= declarer < setup.n:
         return [
             _error(
@@ -302,6 +326,8 @@ def _check_declarer(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldE
 def _check_bid(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldError], int | None]:
     bid = facts["bid"]
     tricks = tricks_per_deal(setup)
+    if bid is None:
+        return [_error("bid", msg(N_("Choose the bid.")))], None
     if not is_int(bid) or not 1 <= bid <= tricks:
         return [
             _error(
@@ -612,7 +638,15 @@ def _check_suit_cards(
         ]
     errors = []
     for seat, count in enumerate(value):
-        if not is_int(count) or not 0 <= count <= size:
+        if count is None:
+            errors.append(
+                _error(
+                    "suit_cards",
+                    msg(N_("Choose {player}'s count of bid-suit cards won."), player=setup.players[seat]),
+                    seat,
+                )
+            )
+        elif not is_int(count) or not 0 <= count <= size:
             errors.append(
                 _error(
                     "suit_cards",

@@ -73,6 +73,7 @@ def entry_form(
     form.prior = prior_state(game, len(game.deals) if k is None else k)
     if k is None and game.deals:
         form.previous = game.deals[-1].facts
+    form.earlier = earlier_facts(game, len(game.deals) if k is None else k)
     if fresh and request.method == "POST":
         # The next form after a write starts from the record and the draft, not from what was posted.
         form.process(formdata=None, data=data)
@@ -86,6 +87,11 @@ def entry_form(
 def prior_state(game: Game, k: int):
     """The rules' state before deal ``k``, asked for only by a form that offers from it."""
     return lambda: read.state_before(game, k)
+
+
+def earlier_facts(game: Game, k: int):
+    """The facts of the deals before deal ``k``, asked for only by a form that offers from them."""
+    return lambda: read.facts_before(game, k)
 
 
 def page_context(game: Game, view: GameView, **extra: Any) -> dict[str, Any]:

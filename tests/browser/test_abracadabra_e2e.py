@@ -11,6 +11,7 @@ three succeed (20 each); Helen 20 + (5 + 11) + 7 + 6 x 2 = 55, David
 """
 
 import os
+import re
 
 from playwright.sync_api import Page, expect
 
@@ -56,7 +57,9 @@ def test_a_deal_trick_by_trick_on_a_phone(live_server, phone: Page):
     expect(page.locator(".status")).to_contain_text("Deal 2 of 5. David deals.")
     expect(page.locator(".abra-parts")).to_contain_text("All passed: the deal is thrown in")
     expect(page.locator(".abra-head")).to_have_text("Deal 2: before play")
-    assert not page.locator('input[name="suits_0"][value="S"]').is_checked()
+    # The bid suits are kept from the last deal (one tap each to change); trump is not.
+    assert page.locator('input[name="suits_0"][value="S"]').is_checked()
+    assert not page.locator('input[name="trump"]:checked').count()
 
     # The set-up, with one mistake: David lays as many bid cards as the Declarer.
     chip(page, "trump", "D")
@@ -121,3 +124,132 @@ def test_a_deal_trick_by_trick_on_a_phone(live_server, phone: Page):
     )
     no_sideways_scroll(page)
     shot(page, "4-scored")
+
+
+# -- the play in the page, the same without JavaScript, the preview (issue 14) -------------
+def start_game(page: Page, base: str, players=PLAYERS) -> str:
+    response = page.request.post(base + "/api/games", data={"game": "abracadabra", "players": players})
+    assert response.status == 201, response.text()
+    body = response.json()
+    page.goto(f"{base}/g/{body['id']}?key={body['edit_key']}")
+    expect(page.locator(".abra-head")).to_have_text("Deal 1: before play")
+    return f"{base}/g/{body['id']}"
+
+
+def set_up_example(page: Page) -> None:
+    """The worked example's set-up, the Declarer and bid left to follow from the bid cards."""
+    chip(page, "trump", "D")
+    for seat, suit in enumerate("HSDC"):
+        chip(page, f"suits_{seat}", suit)
+    for seat, ranks in enumerate([[5, 11], [4, 12], [1, 2], [6, 7, 8]]):
+        for rank in ranks:
+            chip(page, f"bid_cards_{seat}", str(rank))
+    page.get_by_role("button", name="Start play").tap()
+    expect(page.locator(".abra-deal")).to_contain_text("Dee declared 3")
+
+
+def followers_line(browser, url: str) -> str:
+    """What a phone following the game (no key) says about the deal under way."""
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    other = context.new_page()
+    other.goto(url)
+    line = other.locator(".abra-progress").inner_text()
+    context.close()
+    return line
+
+
+def test_tricks_are_tapped_in_the_page_and_the_list_posted_once(live_server, phone: Page, browser):
+    page = phone
+    url = start_game(page, live_server)
+    set_up_example(page)
+    posts = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    for trick, seat in enumerate(WINNERS[:5], start=1):
+        tap_winner(page, trick, seat)
+    # Each tap is drawn in the page: the next trick, who bid it, the counts, the cards, the list.
+    expect(page.locator(".abra-head")).to_contain_text("Who won trick 6? 5 of 13 played")
+    expect(page.locator(".abra-last")).to_have_text("★ abracadabra: trick 5 is Helen's")
+    expect(page.locator(".abra-last")).to_have_class(re.compile("abra-magic"))
+    expect(page.locator("button.abra-tap").nth(1)).to_contain_text("2 tricks")
+    expect(page.locator(".abra-standings [data-abra-count]")).to_have_text(["1", "2", "2", "0"])
+    expect(page.locator('.abra-card[data-seat="0"][data-trick="5"]')).to_have_class(re.compile("abra-won"))
+    expect(page.locator('.abra-card[data-seat="3"][data-trick="6"]')).to_have_class(
+        re.compile("abra-pending")
+    )
+    assert page.locator('input[name="trick_5"][value="0"]').is_checked()
+    assert posts == []  # no round trip per trick
+    # Another phone sees the draft as the server keeps it: no trick yet.
+    assert "0 of 13 tricks entered" in followers_line(browser, url)
+
+    # A wrong tap, undone in the page; a reload keeps the taps.
+    tap_winner(page, 6, 1)
+    expect(page.locator(".abra-last")).to_have_text("Dee bid trick 6 and lost it.")
+    page.get_by_role("button", name="Undo trick 6 (David)").tap()
+    expect(page.locator(".abra-head")).to_contain_text("Who won trick 6?")
+    expect(page.locator("button.abra-undo")).to_have_text("Undo trick 5 (Helen)")
+    page.reload()
+    expect(page.locator(".abra-head")).to_contain_text("Who won trick 6? 5 of 13 played")
+    assert page.locator('input[name="trick_5"][value="0"]').is_checked()
+    expect(page.locator(".abra-tap.abra-owner")).to_have_count(1)  # trick 6: Dee's bid card
+    assert posts == []
+
+    # Going back to the set-up sends the taps first: the draft keeps its tricks through a change.
+    page.get_by_role("link", name="Change the set-up").tap()
+    expect(page.get_by_role("button", name="Save the set-up")).to_be_visible()
+    page.get_by_role("link", name="Back to the tricks, unchanged").tap()
+    expect(page.locator(".abra-head")).to_contain_text("Who won trick 6? 5 of 13 played")
+    assert [p for p in posts if p.endswith("/draft")] == [url + "/draft"]
+    posts.clear()
+
+    # The last tap posts the list once, and the deal goes on to the bid-suit cards.
+    for trick, seat in enumerate(WINNERS[5:], start=6):
+        tap_winner(page, trick, seat)
+    expect(page.locator(".abra-head")).to_have_text("All 13 tricks are in")
+    assert [p for p in posts if p.endswith("/draft")] == [url + "/draft"]
+    assert "13 of 13 tricks entered" in followers_line(browser, url)
+    expect(page.locator(".abra-standings [data-abra-count]")).to_have_text(["7", "4", "2", "0"])
+
+    # The preview of the last stage is what Score the deal records.
+    for seat, count in enumerate([6, 5, 1]):  # Dee won no trick: her 0 follows
+        chip(page, f"suit_cards_{seat}", str(count))
+    expect(page.locator("#preview")).to_contain_text("If recorded:")
+    expect(page.locator("#preview .pv-total")).to_have_text(["55", "50", "27", "0"])
+    shown = page.locator("#preview .pv-total").all_inner_texts()
+    page.locator("#preview summary").first.tap()
+    expect(page.locator("#preview .why").first).to_have_text(
+        "success 20 + bid tricks 5+11 + tricks 7 + suit cards 6 x 2 = 55"
+    )
+    no_sideways_scroll(page)
+    page.get_by_role("button", name="Score the deal").tap()
+    expect(page.locator(".status")).to_contain_text("Deal 2 of 4")
+    assert page.locator(".board tfoot td").all_inner_texts() == shown
+
+
+def test_without_javascript_a_tap_is_a_post_and_the_list_enters_the_rest(live_server, browser):
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True, java_script_enabled=False
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    start_game(page, live_server)
+    set_up_example(page)
+    for trick, seat in enumerate(WINNERS[:2], start=1):
+        tap_winner(page, trick, seat)
+    expect(page.locator(".abra-head")).to_contain_text("Who won trick 3? 2 of 13 played")
+    page.reload()  # kept on the server, tap by tap
+    expect(page.locator(".abra-last")).to_contain_text("abracadabra: trick 2 is Cid's")
+    page.get_by_role("button", name="Undo trick 2 (Cid)").tap()
+    expect(page.locator(".abra-head")).to_contain_text("Who won trick 2? 1 of 13 played")
+    # The rest through the list of every trick: one form, a choice per trick.
+    page.locator(".abra-fix summary").tap()
+    for trick, seat in enumerate(WINNERS[1:], start=2):
+        chip(page, f"trick_{trick}", str(seat))
+    page.get_by_role("button", name="Save these trick winners").tap()
+    expect(page.locator(".abra-head")).to_have_text("All 13 tricks are in")
+    for seat, count in enumerate([6, 5, 1]):  # Dee won no trick: her 0 follows
+        chip(page, f"suit_cards_{seat}", str(count))
+    page.get_by_role("button", name="Check").tap()
+    expect(page.locator("#preview .pv-total")).to_have_text(["55", "50", "27", "0"])
+    page.get_by_role("button", name="Score the deal").tap()
+    expect(page.locator(".board tfoot td")).to_have_text(["55", "50", "27", "0"])
+    context.close()

@@ -58,7 +58,23 @@ def page_kinds(page: Page, base: str) -> list[str]:
             urls += [f"/g/{game_id}/deals/0", f"/g/{game_id}/handover"]
         if kind == "secrets":
             urls += [f"/g/{game_id}/secrets/links", f"/g/{game_id}?same=1"]
+        if kind == "abracadabra":
+            urls += [abracadabra_under_way(page, base, tricks) for tricks in (1, 12)]
     return urls
+
+
+def abracadabra_under_way(page: Page, base: str, tricks: int) -> str:
+    """A game in play with ``tricks`` tapped (kept in the tab), or at the bid-suit counts after all 12."""
+    game_id, key = api_game(page, base, "abracadabra")
+    page.goto(f"{base}/g/{game_id}?key={key}")
+    for name, value in (("trump", "S"), ("suits_0", "S"), ("suits_1", "H"), ("bid_cards_0", "1")):
+        page.locator(f'label.chip:has(input[name="{name}"][value="{value}"])').tap()
+    page.get_by_role("button", name="Start play").tap()
+    for _ in range(tricks):
+        page.locator('button.abra-tap[value="0"]').tap()
+    if tricks == 12:
+        page.locator(".abra-suits .pv-check").wait_for()
+    return f"/g/{game_id}"
 
 
 def axe_violations(page: Page) -> list[str]:

@@ -69,7 +69,25 @@ def test_one_deal_entry_in_each_game(live_server, phone: Page, shots: Path):
     shoot(page, shots, "euchre-entry")
 
     start(page, live_server, "abracadabra", ["Ann", "Bob", "Cid", "Dee"])
+    chip(page, "trump", "D")
+    for seat, suit in enumerate("HSDC"):
+        chip(page, f"suits_{seat}", suit)
+    for seat, ranks in enumerate([[5, 11], [4], [1, 2], [6, 7, 8]]):
+        for rank in ranks:
+            chip(page, f"bid_cards_{seat}", rank)
     shoot(page, shots, "abracadabra-entry")
+    page.get_by_role("button", name="Start play").tap()
+    for seat in [2, 2, 1, 1, 0]:  # in the page, no round trip
+        page.locator(f'button.abra-tap[value="{seat}"]').tap()
+    expect(page.locator(".abra-head")).to_contain_text("Who won trick 6?")
+    shoot(page, shots, "abracadabra-play")
+    for seat in [0, 0, 0, 0, 0, 0, 1, 1]:
+        page.locator(f'button.abra-tap[value="{seat}"]').tap()
+    expect(page.locator(".abra-head")).to_have_text("All 13 tricks are in")
+    for seat, count in enumerate([6, 4, 1]):
+        chip(page, f"suit_cards_{seat}", count)
+    expect(page.locator("#preview")).to_contain_text("If recorded:")
+    shoot(page, shots, "abracadabra-suits")
 
     start(page, live_server, "secrets", ["Ann", "Bob", "Cid"])
     # The worked turn of secrets.md, one tap per order.
@@ -79,4 +97,4 @@ def test_one_deal_entry_in_each_game(live_server, phone: Page, shots: Path):
         chip(page, f"guards_{seat}", [3, 7, 5][seat])
     expect(page.locator("#preview")).to_contain_text("If recorded:")
     shoot(page, shots, "secrets-entry")
-    assert len(list(shots.glob("*.png"))) >= 6
+    assert len(list(shots.glob("*.png"))) >= 8

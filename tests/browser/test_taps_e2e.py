@@ -15,7 +15,7 @@ document.addEventListener("click", function (e) {
 }, true);
 """
 # Taps per typical deal: what the README's table says, and the goal of issue 14.
-GOALS = {"secret_agent": 8, "spades3": 6, "euchre": 5, "secrets3": 18}
+GOALS = {"secret_agent": 8, "spades3": 6, "euchre": 5, "secrets3": 18, "abracadabra4": 20}
 
 
 def taps(page: Page) -> int:
@@ -109,3 +109,32 @@ def test_secrets_three_players_taps_per_turn(live_server, phone: Page):
     page.get_by_role("button", name="Resolve turn 2").tap()
     expect(page.locator(".status")).to_contain_text("Turn 3")
     assert taps(page) == 10
+
+
+def test_abracadabra_four_players_taps_per_deal(live_server, phone: Page):
+    """Deal 2 (the bid suits of deal 1 are kept): the Declarer bids 3 and two others lay 2 and 1."""
+    page = phone
+    start(page, live_server, "abracadabra", ["Ann", "Bob", "Cid", "Dee"])
+    for seat, suit in enumerate("HSDC"):
+        chip(page, f"suits_{seat}", suit)
+    page.get_by_role("button", name="All passed: record a thrown-in deal").tap()
+    expect(page.locator(".abra-head")).to_have_text("Deal 2: before play")
+    reset(page)
+    chip(page, "trump", "D")
+    for seat, ranks in enumerate([[5, 11], [4], [], [6, 7, 8]]):
+        for rank in ranks:
+            chip(page, f"bid_cards_{seat}", rank)
+    page.get_by_role("button", name="Start play").tap()  # Dee declared 3: it follows from her cards
+    expect(page.locator(".abra-deal")).to_contain_text("Dee declared 3")
+    for seat in [2, 2, 1, 1, 0, 3, 3, 3, 0, 0, 0, 1, 1]:
+        page.locator(f'button.abra-tap[value="{seat}"]').tap()
+    expect(page.locator(".abra-head")).to_have_text("All 13 tricks are in")
+    for seat, count in enumerate([3, 4, 1, 3]):
+        chip(page, f"suit_cards_{seat}", count)
+    expect(page.locator("#preview")).to_contain_text("If recorded:")
+    page.get_by_role("button", name="Score the deal").tap()
+    expect(page.locator(".status")).to_contain_text("Deal 3 of 5")
+    # 26 = trump + 6 bid cards + Start play + 13 winners + 4 counts + Score. Over the goal: with
+    # the set-up at its least (trump, the bid cards; suits kept, Declarer and bid following),
+    # 13 winners, 4 counts and the two confirmations make 20 before the first bid card.
+    assert taps(page) == 26

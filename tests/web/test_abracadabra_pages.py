@@ -8,6 +8,8 @@ shared/rules/abracadabra.md (the same deals as tests/rules/test_abracadabra.py).
 
 from __future__ import annotations
 
+import html as html_lib
+import json
 import re
 
 from sqlalchemy import func, select
@@ -256,7 +258,7 @@ def test_a_player_with_no_bid_cards_through_every_stage(client):
     client.post(f"{path}/draft", data=setup_post(AT_LEAST))
     page = client.get(path).get_data(as_text=True)
     # Cid laid none: the standings say so, and the game goes on.
-    cid = re.search(r'<table class="abra-standings">.*?Cid</span>.*?</tr>', page, re.S).group(0)
+    cid = re.search(r'<table class="abra-standings"[^>]*>.*?Cid</span>.*?</tr>', page, re.S).group(0)
     assert ">none<" in cid.rsplit("Cid</span>", 1)[1]
     assert play_deal(client, path, AT_LEAST).status_code == 303
     page = client.get(path).get_data(as_text=True)
@@ -291,7 +293,7 @@ def test_each_tap_says_whose_bid_trick_it_was_with_running_counts(client, app):
     assert "abracadabra: trick 5 is Helen's" in text_of(html)
     assert "Helen 1 trick" in text_of(html) and "David 2 tricks" in text_of(html)
     # Bid cards won, lost and to come: Helen has won her 5; her J is to come.
-    standings = re.search(r'<table class="abra-standings">.*?</table>', html, re.S).group(0)
+    standings = re.search(r'<table class="abra-standings"[^>]*>.*?</table>', html, re.S).group(0)
     helen = re.search(r'<span class="abra-name">Helen</span>.*?</tr>', standings, re.S).group(0)
     assert 'class="abra-card abra-won"' in helen and 'class="abra-card abra-pending"' in helen
     tap(client, path, 6, 1)  # David takes Dee's trick 6
@@ -611,3 +613,144 @@ def test_a_target_ends_the_game(client):
     assert "Target score: 30." in page and "Deal 1. Ann deals." in page
     assert play_deal(client, path, TWO).status_code == 303
     assert "Ann wins." in client.get(path).get_data(as_text=True)
+
+
+# -- fewer taps, the play in the page, the preview (issue 14) ------------------------------
+def trump_chips(html: str) -> list[str]:
+    return [
+        re.search(r'value="(\w+)"', tag).group(1)
+        for tag in re.findall(r"<input[^>]*>", html)
+        if 'name="trump"' in tag and 'type="radio"' in tag
+    ]
+
+
+def test_no_trump_is_offered_only_with_the_joker(client):
+    assert trump_chips(client.get(start(client, FOUR)).get_data(as_text=True)) == ["S", "H", "D", "C", "NT"]
+    data = {f"players_{s}": name for s, name in enumerate(FOUR)}
+    data.update(first_dealer="0")  # the Joker box left unticked
+    path = client.post("/new/abracadabra", data=data).headers["Location"]
+    page = client.get(path).get_data(as_text=True)
+    assert trump_chips(page) == ["S", "H", "D", "C"]
+    assert "the Joker means No Trump" not in page
+
+
+def test_the_declarer_and_bid_follow_from_the_bid_cards(client, app):
+    path = start(client, FOUR)
+    quiet = {k: v for k, v in EXAMPLE_4.items() if k not in ("declarer", "bid")}
+    page = client.get(path).get_data(as_text=True)
+    assert "Left empty, the Declarer and the bid follow from the bid cards" in text_of(page)
+    # Two players laying the most cards say nothing: the Declarer is asked for, by name.
+    tie = dict(quiet, bid_cards=[[5, 11, 12], [4], [1, 2], [6, 7, 8]])
+    response = client.post(f"{path}/draft", data=setup_post(tie))
+    assert response.status_code == 422
+    assert errors_in(response.get_data(as_text=True))[:2] == [
+        "Choose the Declarer: the highest bidder.",
+        "Choose the bid.",
+    ]
+    # Dee laid the most (3): she declared 3.
+    assert client.post(f"{path}/draft", data=setup_post(quiet)).status_code == 303
+    draft = draft_of(app, path)
+    assert (draft["declarer"], draft["bid"]) == (3, 3)
+    assert "Dee declared 3" in text_of(client.get(path).get_data(as_text=True))
+    # The Declarer chosen, the bid left empty: his count of cards.
+    client.post(f"{path}/draft", data={"discard": "1"})
+    only_declarer = dict(quiet, declarer=3)
+    assert client.post(f"{path}/draft", data=setup_post(only_declarer)).status_code == 303
+    assert draft_of(app, path)["bid"] == 3
+
+
+def suits_shown(page: str) -> list[str]:
+    return [suit for seat in range(4) for suit in "SHDC" if checked(page, f"suits_{seat}", suit)]
+
+
+def test_the_bid_suits_are_kept_from_the_last_deal(client):
+    path = start(client, FOUR)
+    page = client.get(path).get_data(as_text=True)
+    assert suits_shown(page) == []
+    assert "Shown: the suits of the last deal" not in page
+    # A thrown-in deal names them too.
+    data = setup_post({"trump": "C", "suits": ["D", "C", "S", "H"], "bid_cards": [[], [], [], []]})
+    data.add("thrown_in", "y")
+    client.post(f"{path}/deals", data=data)
+    page = client.get(path).get_data(as_text=True)
+    assert suits_shown(page) == ["D", "C", "S", "H"]
+    assert "Shown: the suits of the last deal; tap to change." in text_of(page)
+    assert not any(checked(page, "trump", t) for t in ("S", "H", "D", "C", "NT"))
+    # A played deal with other suits: the next one shows those.
+    play_deal(client, path, EXAMPLE_4)
+    page = client.get(path).get_data(as_text=True)
+    assert suits_shown(page) == EXAMPLE_4["suits"]
+
+
+def script_rows(html: str) -> list[dict]:
+    """What each trick's row carries for static/app.js, in trick order."""
+    rows = re.findall(r'<div class="abra-trick-row" data-trick="(\d+)"([^>]*)>', html)
+    assert [int(t) for t, _ in rows] == list(range(1, len(rows) + 1))
+    out = []
+    for _, tag in rows:
+        attributes = re.findall(r"data-([\w-]+)=(?:\"([^\"]*)\"|'([^']*)')", tag)
+        found = {name: html_lib.unescape(double or single) for name, double, single in attributes}
+        out.append(
+            {
+                "head": found["head"],
+                "progress": found["progress"],
+                "owners": json.loads(found["owners"]),
+                "bidby": json.loads(found["bidby"]),
+                "said": [json.loads(found[f"said-{seat}"]) for seat in range(4)],
+                "undo": [found[f"undo-{seat}"] for seat in range(4)],
+            }
+        )
+    return out
+
+
+def test_the_play_page_carries_what_each_tap_says_as_the_server_says_it(client):
+    """The script only picks sentences: each is the one the server's own page shows after that tap."""
+    path = start(client, FOUR)
+    client.post(f"{path}/draft", data=setup_post(EXAMPLE_4))
+    html = client.get(path).get_data(as_text=True)
+    version = re.search(r'name="base_version" value="(\d+)"', html).group(1)
+    assert 'data-abra-play="' in html and f'data-version="{version}"' in html
+    rows = script_rows(html)
+    assert len(rows) == 13
+    counts = re.findall(r'data-count-(\d+)="([^"]*)"', html)
+    assert counts[:3] == [("0", "0 tricks"), ("1", "1 trick"), ("2", "2 tricks")] and len(counts) == 14
+    assert rows[0]["head"] == "Who won trick 1?" and rows[0]["bidby"] == ["Trick 1 is bid by Cid."]
+    assert rows[4]["owners"] == [0] and rows[4]["progress"] == "4 of 13 played"
+    assert rows[9]["bidby"] == [] and rows[9]["said"][1] == ["Trick 10: David."]
+    # Trick 5 tapped for David on the server: the page says what the script would have said.
+    for trick, seat in enumerate([2, 2, 1, 1, 1], start=1):
+        after = tap(client, path, trick, seat, HX).get_data(as_text=True)
+    last = re.search(r'<div class="abra-last[^"]*"[^>]*>(.*?)</div>', after, re.S).group(1)
+    assert [text_of(p).strip() for p in re.findall(r"<p>(.*?)</p>", last, re.S)] == rows[4]["said"][1]
+    assert rows[4]["said"][1] == ["Helen bid trick 5 and lost it."]
+    assert rows[4]["said"][0] == ["abracadabra: trick 5 is Helen's"]
+    assert rows[4]["undo"][1] in text_of(after) and rows[5]["head"] in text_of(after)
+    # Polish pages carry Polish sentences.
+    client.post("/lang", data={"lang": "pl"})
+    polish = script_rows(client.get(path).get_data(as_text=True))
+    assert polish[0]["head"] != "Who won trick 1?"
+
+
+def test_the_preview_of_the_last_stage_equals_what_is_recorded(client, app):
+    path = start(client, FOUR)
+    client.post(f"{path}/draft", data=setup_post(EXAMPLE_4))
+    client.post(f"{path}/draft", data=tricks_post(EXAMPLE_4["trick_winners"], 13))
+    page = client.get(path).get_data(as_text=True)
+    assert stage_of(page) == "suits" and 'id="preview"' in page and f'hx-post="{path}/preview"' in page
+    # Only the counts are posted (as the page does): the rest of the deal is the kept draft.
+    shown = client.post(f"{path}/preview", data=suits_post([6, 5, 1, 0]), headers=HX).get_data(as_text=True)
+    assert "If recorded:" in shown and "<html" not in shown
+    totals = [text_of(t).strip() for t in re.findall(r'<td class="pv-total">(.*?)</td>', shown, re.S)]
+    assert totals == ["55", "50", "27", "0"]
+    assert "success 20 + bid tricks 5+11 + tricks 7 + suit cards 6 x 2 = 55" in text_of(shown)
+    # A count still to choose is named before Score.
+    missing = client.post(f"{path}/preview", data=suits_post([6, 5, "", 0]), headers=HX)
+    assert "Choose Cid's count of bid-suit cards won." in text_of(missing.get_data(as_text=True))
+    # Without JavaScript, Check answers the page: the counts as typed and the preview in them.
+    full = client.post(f"{path}/preview", data=suits_post([6, 5, 1, 0])).get_data(as_text=True)
+    assert "<html" in full and stage_of(full) == "suits" and "If recorded:" in full
+    assert checked(full, "suit_cards_0", "6")
+    assert deal_count(app) == 0 and draft_of(app, path)["trick_winners"] == EXAMPLE_4["trick_winners"]
+    # Recorded: the same totals.
+    client.post(f"{path}/deals", data=suits_post([6, 5, 1, 0]))
+    assert record(client, path)["totals"] == [int(t) for t in totals]
