@@ -105,6 +105,9 @@ def remember(name: str, compute: Callable[[], T], objects: bool = False) -> T:
     value = get(name)
     if value is _MISSING:
         value = compute()
+        if local is not None:
+            keep(name, value)  # pickled for the shared cache only: this process keeps it as it is
+            return value
         put(name, value)
     if local is not None:
         _keep_local(name, value)

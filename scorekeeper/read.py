@@ -17,13 +17,14 @@ Lists read through :func:`list_views`, one replay per listed game.
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from dataclasses import fields as dataclass_fields
 from datetime import datetime
 from typing import Any
 
-from flask import g, has_app_context
+from flask import current_app, g, has_app_context
 from sqlalchemy import select
 
 from . import cache, plugins, rules, service
@@ -172,8 +173,41 @@ def full_result(game: Game) -> GameResult:
     key = (game.id, game.version)
     memo = _memo("read_results")
     if key not in memo:
-        memo[key] = cache.remember(cache.key("result", *key), lambda: service.score(game), objects=True)
+        memo[key] = cache.remember(cache.key("result", *key), lambda: _score(game), objects=True)
+        _keep_latest(game.id, memo[key])
     return memo[key]
+
+
+def _score(game: Game) -> GameResult:
+    """The game scored at its version: from where this process last scored it, when that is the
+    start of the same game (another worker wrote the versions between), else a whole replay."""
+    known = _latest().get(game.id)
+    if known is not None and known.setup == service.setup_of(game):
+        facts = game.facts
+        if len(known.deals) <= len(facts) and all(
+            d.facts == f for d, f in zip(known.deals, facts, strict=False)
+        ):
+            # The same setup and the same first deals score the same: only the rest is played.
+            return service.score_on(game, facts, known)
+    return service.score(game)
+
+
+def _latest() -> OrderedDict[str, GameResult]:
+    if not has_app_context():
+        return OrderedDict()
+    return current_app.extensions.setdefault("scorekeeper.latest_results", OrderedDict())
+
+
+def _keep_latest(game_id: str, result: GameResult) -> None:
+    latest = _latest()
+    latest[game_id] = result
+    latest.move_to_end(game_id)
+    while len(latest) > LATEST_SIZE:
+        latest.popitem(last=False)
+
+
+# Games whose latest result this process keeps, to score on from it: a few hundred tables.
+LATEST_SIZE = 512
 
 
 def state_before(game: Game, k: int) -> Any:
@@ -192,6 +226,7 @@ def remember(game: Game, result: GameResult | None) -> None:
     """A write scored the game at its new version already: reads in this request reuse that."""
     if isinstance(result, GameResult):
         _memo("read_results")[(game.id, game.version)] = result
+        _keep_latest(game.id, result)
         # Shared too: the next page (or the next deal's scoring) starts from it, not from a replay;
         # and kept as it is in this process, so the next write here does not unpickle it again.
         cache.keep(cache.key("result", game.id, game.version), result)

@@ -51,6 +51,15 @@ def score(game: Game, deals: Sequence[Mapping[str, Any]] | None = None) -> GameR
     return rules.play(game_rules(game), setup_of(game), game.facts if deals is None else deals)
 
 
+def score_on(game: Game, facts: Sequence[Mapping[str, Any]], known: GameResult) -> GameResult:
+    """``game`` with its deals ``facts``, scored on from ``known``, the result of their first deals."""
+    if facts:
+        errors = game_rules(game).check_setup(setup_of(game))
+        if errors:
+            raise InvalidFacts(errors)
+    return rules.play(game_rules(game), setup_of(game), facts, after=known)
+
+
 def score_appended(game: Game, stored: GameResult, facts: Mapping[str, Any]) -> GameResult:
     """The game with one more deal, scored on from ``stored`` (the game as stored) without a replay."""
     errors = game_rules(game).check_setup(setup_of(game))

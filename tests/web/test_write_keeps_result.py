@@ -24,3 +24,62 @@ def test_consecutive_api_deals_replay_nothing(client, monkeypatch):
         reply = client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key))
         assert reply.status_code == 201 and len(reply.json["deals"]) == 3 + n
     assert replays == []
+
+
+def counting_plays(monkeypatch) -> list[tuple[int, int]]:
+    """(deals scored from, deals in all) of every play."""
+    plays: list[tuple[int, int]] = []
+    real = rules_base.play
+
+    def counted(game, setup, deals, after=None):
+        plays.append((len(after.deals) if after is not None else 0, len(deals)))
+        return real(game, setup, deals, after)
+
+    monkeypatch.setattr(rules_base, "play", counted)
+    monkeypatch.setattr(rules, "play", counted)
+    return plays
+
+
+def test_a_process_that_missed_versions_scores_on_from_the_deals_it_knows(app, client, monkeypatch):
+    gid, key = api_game(client, deals=[FLAT] * 5)
+    client.get(f"/g/{gid}")  # this process scores the 5 deals
+    # Another worker records two deals: here nothing is kept for those versions.
+    for _ in range(2):
+        assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    app.extensions.get("scorekeeper.objects", {}).clear()
+    latest = app.extensions["scorekeeper.latest_results"]
+    plays = counting_plays(monkeypatch)
+    with app.app_context():
+        from scorekeeper import read
+        from scorekeeper.db import db
+        from scorekeeper.models import Game
+
+        # What this process last scored: the 7 deals (it wrote them). Make it know only the first 5.
+        game = db.session.get(Game, gid)
+        five = rules.play(rules.get("secret_agent"), read.service.setup_of(game), game.facts[:5])
+        latest[gid] = five
+        plays.clear()
+        result = read.full_result(game)
+        assert plays == [(5, 7)]  # deals 6 and 7 played, not a replay of all 7
+        assert result == read.service.score(game)
+
+
+def test_a_correction_among_the_known_deals_is_replayed_whole(app, client, monkeypatch):
+    gid, key = api_game(client, deals=[FLAT] * 4)
+    client.get(f"/g/{gid}")
+    sweep = {"tricks": [13, 0, 0, 0], "agents": ["S", "L", "O", "R"]}
+    assert client.put(f"/api/games/{gid}/deals/1", json=sweep, headers=auth(key)).status_code == 200
+    app.extensions.get("scorekeeper.objects", {}).clear()
+    plays = counting_plays(monkeypatch)
+    with app.app_context():
+        from scorekeeper import read
+        from scorekeeper.db import db
+        from scorekeeper.models import Game
+
+        game = db.session.get(Game, gid)
+        latest = app.extensions["scorekeeper.latest_results"]
+        latest[gid] = rules.play(rules.get("secret_agent"), read.service.setup_of(game), [FLAT] * 4)
+        plays.clear()
+        result = read.full_result(game)
+        assert plays == [(0, 4)]  # deal 2 differs from what this process knew: a whole replay
+        assert result.deals[1].scores == read.service.score(game).deals[1].scores
