@@ -29,7 +29,7 @@ from sqlalchemy import select
 
 from . import cache, plugins, rules, service
 from .db import db
-from .models import Game, GameSummary
+from .models import Change, Game, GameSummary
 from .rules import GameResult, InvalidFacts, Setup
 
 
@@ -174,15 +174,24 @@ def full_result(game: Game) -> GameResult:
     memo = _memo("read_results")
     if key not in memo:
         memo[key] = cache.remember(cache.key("result", *key), lambda: _score(game), objects=True)
-        _keep_latest(game.id, memo[key])
+        _keep_latest(game, memo[key])
     return memo[key]
 
 
 def _score(game: Game) -> GameResult:
     """The game scored at its version: from where this process last scored it, when that is the
     start of the same game (another worker wrote the versions between), else a whole replay."""
-    known = _latest().get(game.id)
-    if known is not None and known.setup == service.setup_of(game):
+    kept = _latest().get(game.id)
+    if kept is not None and kept[1].setup == service.setup_of(game):
+        version, known = kept
+        # Only deals appended since (the usual case: the other worker recorded them): their facts
+        # are in the history, and the deals already known need not be read at all.
+        since = db.session.execute(
+            select(Change.kind, Change.after).where(Change.game_id == game.id, Change.version > version)
+        ).all()
+        if len(since) == game.version - version and all(row.kind in QUIET for row in since):
+            appended = [row.after for row in since if row.kind == "append"]
+            return service.score_on(game, [*(d.facts for d in known.deals), *appended], known)
         facts = game.facts
         if len(known.deals) <= len(facts) and all(
             d.facts == f for d, f in zip(known.deals, facts, strict=False)
@@ -192,16 +201,20 @@ def _score(game: Game) -> GameResult:
     return service.score(game)
 
 
-def _latest() -> OrderedDict[str, GameResult]:
+# Changes that leave every recorded deal as it was (an append only adds one).
+QUIET = frozenset({"append", "draft", "archive", "unarchive"})
+
+
+def _latest() -> OrderedDict[str, tuple[int, GameResult]]:
     if not has_app_context():
         return OrderedDict()
     return current_app.extensions.setdefault("scorekeeper.latest_results", OrderedDict())
 
 
-def _keep_latest(game_id: str, result: GameResult) -> None:
+def _keep_latest(game: Game, result: GameResult) -> None:
     latest = _latest()
-    latest[game_id] = result
-    latest.move_to_end(game_id)
+    latest[game.id] = (game.version, result)
+    latest.move_to_end(game.id)
     while len(latest) > LATEST_SIZE:
         latest.popitem(last=False)
 
@@ -226,7 +239,7 @@ def remember(game: Game, result: GameResult | None) -> None:
     """A write scored the game at its new version already: reads in this request reuse that."""
     if isinstance(result, GameResult):
         _memo("read_results")[(game.id, game.version)] = result
-        _keep_latest(game.id, result)
+        _keep_latest(game, result)
         # Shared too: the next page (or the next deal's scoring) starts from it, not from a replay;
         # and kept as it is in this process, so the next write here does not unpickle it again.
         cache.keep(cache.key("result", game.id, game.version), result)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from sqlalchemy import inspect
+from sqlalchemy.orm import lazyload
+
 from scorekeeper import rules
 from scorekeeper.rules import base as rules_base
 from tests.web.table_helpers import FLAT, api_game, auth
@@ -54,13 +57,17 @@ def test_a_process_that_missed_versions_scores_on_from_the_deals_it_knows(app, c
         from scorekeeper.db import db
         from scorekeeper.models import Game
 
-        # What this process last scored: the 7 deals (it wrote them). Make it know only the first 5.
+        # What this process last scored: the 7 deals (it wrote them). Make it know only the first 5,
+        # at the version they had (2 appends ago).
         game = db.session.get(Game, gid)
         five = rules.play(rules.get("secret_agent"), read.service.setup_of(game), game.facts[:5])
-        latest[gid] = five
+        latest[gid] = (game.version - 2, five)
+        db.session.expunge_all()
+        game = db.session.get(Game, gid, options=[lazyload(Game.deals)])
         plays.clear()
         result = read.full_result(game)
         assert plays == [(5, 7)]  # deals 6 and 7 played, not a replay of all 7
+        assert "deals" in inspect(game).unloaded  # their facts came from the history: no deal was read
         assert result == read.service.score(game)
 
 
@@ -78,7 +85,8 @@ def test_a_correction_among_the_known_deals_is_replayed_whole(app, client, monke
 
         game = db.session.get(Game, gid)
         latest = app.extensions["scorekeeper.latest_results"]
-        latest[gid] = rules.play(rules.get("secret_agent"), read.service.setup_of(game), [FLAT] * 4)
+        known = rules.play(rules.get("secret_agent"), read.service.setup_of(game), [FLAT] * 4)
+        latest[gid] = (game.version - 1, known)
         plays.clear()
         result = read.full_result(game)
         assert plays == [(0, 4)]  # deal 2 differs from what this process knew: a whole replay
