@@ -60,7 +60,8 @@ class Plugin:
     # shown by games/<key>/_setup_options.html.
     setup_options: SetupOptions | None = None
     # The entry form shows the deal's points before Record (POST /g/<id>/preview): for games
-    # entered in one form whose scoring hides nothing from the scorer.
+    # whose scoring hides nothing from the scorer, entered in one form or whose last step holds
+    # the rest of the deal (Spades' tricks: the bids come from the draft).
     preview: bool = False
     # The htmx reply to one more deal carries only what changed (games/_deal_reply.html): for a
     # game drawn by the shared scoreboard, whose rows that reply knows how to draw.
@@ -85,7 +86,7 @@ PLUGINS: dict[str, Plugin] = {
     for plugin in (
         _plugin("secret_agent", SecretAgentEntry, preview=True, small_replies=True),
         _plugin("euchre", EuchreEntry, preview=True),
-        _plugin("spades", SpadesEntry, draft_step=BidsStep),
+        _plugin("spades", SpadesEntry, draft_step=BidsStep, preview=True),
         _plugin(
             "secrets",
             SecretsEntry,

@@ -243,6 +243,9 @@ def save_draft(game: Game) -> ResponseReturnValue:
         abort(404)
     form = stamp_form(plugin.entry_form.for_setup(service.setup_of(game)), game)
     form.prior = prior_state(game, len(game.deals))
+    # Kept in the background while the scorer goes on entering (Spades' bids, by app.js):
+    # the page stays as it is, so the answer is only the form's new stamp.
+    background = bool(request.form.get("autosave")) and is_htmx()
     if form.validate_on_submit():
         try:
             if request.form.get("discard"):
@@ -254,13 +257,32 @@ def save_draft(game: Game) -> ResponseReturnValue:
                 result = read.full_result(game)
                 service.save_draft(game, step.facts, via)
                 read.remember(game, result)  # a draft changes no recorded deal
-                return redirect_or_region(game)
+                return kept_quietly(game) if background else redirect_or_region(game)
         except service.AlreadyDone:
-            return redirect_or_region(game)
+            return kept_quietly(game) if background else redirect_or_region(game)
         except service.Conflict:
-            return conflict(game, form)
+            return swapped_in(conflict(game, form), background)
         form.apply_errors(errors)
-    return refused(game, form)
+    return swapped_in(refused(game, form), background)
+
+
+def kept_quietly(game: Game) -> ResponseReturnValue:
+    """A background save's answer: the entry form's new version and token, nothing else swapped.
+
+    The board above the form is told to look again at once ("board-stale"), so the draft shows
+    there without waiting for the next poll."""
+    response = make_response(render_template("games/_stamp.html", game=game, token=service.new_token(16)))
+    response.headers["HX-Trigger"] = "board-stale"
+    return response
+
+
+def swapped_in(response: ResponseReturnValue, background: bool) -> ResponseReturnValue:
+    """A background save that was refused (or met a change from elsewhere) is no longer quiet:
+    its answer, the live region with the form as entered and the reason, replaces the page's."""
+    if background:
+        response = make_response(response)
+        response.headers["HX-Reswap"] = "outerHTML show:#entry:top"
+    return response
 
 
 def already_saved(game: Game, done: service.AlreadyDone) -> ResponseReturnValue:
