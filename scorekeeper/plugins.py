@@ -63,6 +63,10 @@ class Plugin:
     # whose scoring hides nothing from the scorer, entered in one form or whose last step holds
     # the rest of the deal (Spades' tricks: the bids come from the draft).
     preview: bool = False
+    # The entry form offers "Same as last deal" (GET /g/<id>?same=last): the form filled from the
+    # last deal's facts, recorded only by Record. For games whose deals often repeat at a real
+    # table (a tally's fixed payouts); where cards decide each deal afresh it would save no tap.
+    same_as_last: bool = False
     # The htmx reply to one more deal carries only what changed (games/_deal_reply.html): for a
     # game drawn by the shared scoreboard, whose rows that reply knows how to draw.
     small_replies: bool = False
@@ -95,7 +99,12 @@ PLUGINS: dict[str, Plugin] = {
             private_pages=is_hidden,
         ),
         _plugin("abracadabra", AbracadabraEntry, draft_step=TrickStep),
-        _plugin("tally", TallyEntry, setup_options=lambda form, n: {"teams": teams_from_form(form, n)}),
+        _plugin(
+            "tally",
+            TallyEntry,
+            setup_options=lambda form, n: {"teams": teams_from_form(form, n)},
+            same_as_last=True,
+        ),
     )
 }
 

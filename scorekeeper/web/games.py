@@ -79,14 +79,28 @@ def page_context(game: Game, view: GameView, **extra: Any) -> dict[str, Any]:
     }
 
 
-def game_context(game: Game, view: GameView | None = None, form: RulesForm | None = None) -> dict[str, Any]:
+def game_context(
+    game: Game, view: GameView | None = None, form: RulesForm | None = None, same: bool = False
+) -> dict[str, Any]:
+    """The game page's context; ``same``: the next deal's form filled from the last deal's facts
+    ("Same as last deal", for a game that offers it), to be checked and recorded by the scorer."""
     view = view or read.game_view(game, role())
+    plugin = plugin_of(game)
+    deals = view.result.deals
+    offer_same = plugin.same_as_last and bool(deals)
+    same_from = len(deals) if same and offer_same and form is None else None
     if form is None and view.editable and not view.finished:
-        form = entry_form(game, fresh=True)
-    preview_url = (
-        url_for("games.preview", game_id=game.id) if form is not None and plugin_of(game).preview else None
+        data = plugin.entry_form.data_from(deals[-1].facts) if same_from else None
+        form = entry_form(game, data, fresh=True)
+    preview_url = url_for("games.preview", game_id=game.id) if form is not None and plugin.preview else None
+    same_url = (
+        url_for("games.show", game_id=game.id, same="last", _anchor="entry")
+        if form is not None and offer_same and not same_from
+        else None
     )
-    return page_context(game, view, form=form, preview_url=preview_url)
+    return page_context(
+        game, view, form=form, preview_url=preview_url, same_url=same_url, same_from=same_from
+    )
 
 
 # What the page for a viewer needs of the game before the cache: one primary-key query.
@@ -153,7 +167,7 @@ def show_game(game: Game) -> ResponseReturnValue:
         flash(_("That scoring link is not valid: the game is shown read-only."), "error")
     if game.deleted_at is not None:
         return deleted_page(game)
-    context = game_context(game)
+    context = game_context(game, same=request.args.get("same") == "last")
     if context["editable"] and not is_htmx():
         context["undo"] = undo_offer(game)
     return render_region("games/show.html", "games/_live.html", **context)

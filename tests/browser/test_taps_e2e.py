@@ -83,3 +83,22 @@ def test_euchre_taps_per_deal(live_server, phone: Page):
     page.get_by_role("button", name="Record deal").tap()
     expect(page.locator(".status")).to_contain_text("Deal 2")
     assert taps(page) == 5 <= GOALS["euchre"]
+
+
+def test_tally_same_as_last_deal_taps(live_server, phone: Page):
+    page = phone
+    start(page, live_server, "tally", ["Ann", "Bob", "Cid"])
+    for seat, value in enumerate(["15", "", "5"]):
+        page.fill(f"#points_{seat}", value)
+    page.get_by_role("button", name="Record deal").tap()
+    expect(page.locator(".status")).to_contain_text("Deal 2")
+    reset(page)
+    # A deal like the last: one tap fills the form (nothing recorded yet), one records it.
+    page.get_by_role("link", name="Same as last deal").tap()
+    expect(page.locator("#points_0")).to_have_value("15")
+    expect(page.locator("#points_1")).to_have_value("0")
+    expect(page.locator(".status")).to_contain_text("Deal 2")
+    page.get_by_role("button", name="Record deal").tap()
+    expect(page.locator(".status")).to_contain_text("Deal 3")
+    assert page.locator(".board tfoot tr:first-child td").all_inner_texts() == ["30", "0", "10"]
+    assert taps(page) == 2
