@@ -79,10 +79,10 @@ class EuchreEntry(RulesForm):
             "trump": radio(_l("Trump"), ((key, _l(name)) for key, name in SUITS.items())),
             "round": radio(_l("Trump was"), [(1, _l("turned up")), (2, _l("named (second round)"))]),
             # Optional, and asked only after a round-2 trump: the suit everyone passed, which the
-            # rules check the named trump against. "Not noted" (the default) leaves it out.
+            # rules check the named trump against. "Not recorded" (the default) leaves it out.
             "turned_up": radio(
                 _l("Turned-up suit"),
-                [*((key, _l(name)) for key, name in SUITS.items()), ("", _l("not noted"))],
+                [*((key, _l(name)) for key, name in SUITS.items()), ("", _l("not recorded"))],
                 default="",
             ),
             "maker": radio(_l("Maker"), seats),
