@@ -84,6 +84,14 @@
     return form && form.method && form.method.toLowerCase() === "post" ? form : null;
   }
 
+  // A request made inside a form that is not the form's own save ([data-background]): "preview"
+  // (the deal's points) asks again at the next change, so its failure says nothing and never
+  // sends the form (that would record a deal nobody tapped Record for); "save" (Spades' bids kept
+  // as the draft) is sent again by itself.
+  function background(elt) {
+    return elt && elt.getAttribute ? elt.getAttribute("data-background") : null;
+  }
+
   // With the device offline, a failed save waits in its form and is sent again, with the same
   // submission token (so recorded once), as soon as the connection returns.
   var waiting = [];
@@ -93,10 +101,22 @@
     if (event.submitter) { submitters.set(event.target, event.submitter); }
   }, true);
 
+  var waitingQuiet = [];
+
   document.addEventListener("htmx:sendError", function (event) {
     var form = failedForm(event);
     if (!form) { return; }
+    var elt = event.detail.elt;
+    var quiet = background(elt);
+    if (quiet === "preview") { return; }
+    if (quiet && navigator.onLine === false) {
+      if (waitingQuiet.indexOf(elt) < 0) { waitingQuiet.push(elt); }
+      notSaved(form, messages(form).offline || "No connection: your entry is kept and will be saved when the connection returns.");
+      return;
+    }
     if (navigator.onLine === false) {
+      // Sent again as it was sent: through the button tapped (its own formaction), if any.
+      if (elt.matches && elt.matches("button[type=submit]")) { submitters.set(form, elt); }
       if (waiting.indexOf(form) < 0) { waiting.push(form); }
       notSaved(form, messages(form).offline || "No connection: your entry is kept and will be saved when the connection returns.");
       return;
@@ -106,6 +126,9 @@
 
   function sendWaiting() {
     if (navigator.onLine === false) { return; }
+    waitingQuiet.splice(0).forEach(function (elt) {
+      if (elt.isConnected) { elt.dispatchEvent(new CustomEvent("background-save")); }
+    });
     waiting.splice(0).forEach(function (form) {
       if (!form.isConnected) { return; }
       form.dataset.resent = "1";
@@ -115,7 +138,7 @@
   }
   window.addEventListener("online", sendWaiting);
   // In case the "online" event is missed (a phone waking up): look again now and then.
-  window.setInterval(function () { if (waiting.length) { sendWaiting(); } }, 5000);
+  window.setInterval(function () { if (waiting.length || waitingQuiet.length) { sendWaiting(); } }, 5000);
 
   // A save sent again after the connection returned: say so where the answer landed.
   var savedLater = null;
@@ -145,13 +168,13 @@
 
   document.addEventListener("htmx:timeout", function (event) {
     var form = failedForm(event);
-    if (!form) { return; }
+    if (!form || background(event.detail.elt) === "preview") { return; }
     notSaved(form, messages(form).timeout || messages(form).sendError || "Not saved: no answer. Try again.");
   });
 
   document.addEventListener("htmx:responseError", function (event) {
     var form = failedForm(event);
-    if (!form) { return; }
+    if (!form || background(event.detail.elt) === "preview") { return; }
     var xhr = event.detail.xhr;
     // Our error answers carry one sentence that says what happened (templates/_error.html).
     var said = "";
@@ -173,7 +196,7 @@
       return;
     }
     var form = elt.closest ? elt.closest("form") : null;
-    var note = form && form.querySelector(".send-error");
+    var note = form && background(elt) !== "preview" && form.querySelector(".send-error");
     if (note) { note.remove(); }
   });
 
@@ -266,7 +289,7 @@
     if (!form || !event.target.closest(".sp-bids") || !bidsIn(form)) { return; }
     showTricks(form);
     var save = form.querySelector("[data-sp-save]");
-    if (save) { save.dispatchEvent(new CustomEvent("sp-bids-in")); }
+    if (save) { save.dispatchEvent(new CustomEvent("background-save")); }
   });
 
   // A form drawn with every bid already in (bids reopened, or refused) shows its tricks at once.

@@ -232,3 +232,27 @@ def test_the_preview_equals_what_is_then_recorded(live_server, phone: Page):
     tap(page, "tricks_1", 10)
     tap(page, "tricks_2", 0)
     expect(preview).to_contain_text("The tricks add up to 20; a deal has 18.")
+
+
+def test_bids_and_tricks_entered_offline_are_saved_in_order_when_the_connection_returns(
+    live_server, phone: Page
+):
+    page = phone
+    set_up(page, live_server, NAMES[:3])
+    expect(page.locator(".status")).to_contain_text("Deal 1. Ann deals.")
+    page.context.set_offline(True)
+    for seat, value in enumerate([5, 6, 4]):
+        tap(page, f"bids_{seat}", value)
+    # The background save of the bids failed: said, and the tricks are there all the same.
+    expect(page.locator("#entry .send-error")).to_contain_text("No connection: your entry is kept here")
+    tap(page, "tricks_0", 5)
+    tap(page, "tricks_1", 6)
+    page.get_by_role("button", name="Record deal").tap()  # clears the note; its failure says it again
+    expect(page.locator("#entry .send-error")).to_contain_text("No connection: your entry is kept here")
+    assert page.locator('input[name="tricks_2"][value="7"]').is_checked()
+    page.context.set_offline(False)
+    # The bids' save goes first (by itself), then Record, on the version that save made: one deal.
+    expect(page.locator(".status")).to_contain_text("Deal 2. Bob deals.")
+    expect(page.locator(".conflict")).to_have_count(0)
+    assert totals(page) == ["50", "60", "43"]
+    assert page.locator(".board tbody tr").count() == 1

@@ -368,7 +368,7 @@ def test_with_javascript_the_tricks_wait_beneath_the_bids(client):
     page = client.get(start(client, n=3)).get_data(as_text=True)
     form = re.search(r'<form id="entry".*?</form>', page, re.S).group(0)
     assert step(form) == "bids" and "data-sp-bids" in form and 'hx-sync="this:queue all"' in form
-    assert re.search(r'<div hidden data-sp-save data-background hx-post="/g/[^"]+/draft"', form)
+    assert re.search(r'<div hidden data-sp-save data-background="save" hx-post="/g/[^"]+/draft"', form)
     assert re.search(
         r'<div class="sp-tricks-step" data-sp-later hidden>\s*<fieldset class="tricks" data-sum="18">', form
     )
