@@ -227,6 +227,10 @@ class EntryForm(HTMLParser):
 
     @property
     def step(self) -> str:
+        # The bids step holds the tricks too (shown by script once the bids are in): its class says
+        # which step it is; posted as here, bids alone, it keeps them as "Bids done" does.
+        if "sp-step-bids" in self.classes.split():
+            return "bids"
         return "bids" if "bids_0" in self.names and "tricks_0" not in self.names else "tricks"
 
 

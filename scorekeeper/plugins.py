@@ -61,9 +61,13 @@ class Plugin:
     setup_options: SetupOptions | None = None
     # The entry form shows the deal's points before Record (POST /g/<id>/preview): for games
     # entered in one form or, for a deal entered in steps, at its last step (the posted inputs
-    # over the kept draft make the whole deal). What the game hides from the scorer stays hidden
-    # (read.preview).
+    # over the kept draft make the whole deal: Spades' tricks, Abracadabra's counts). What the
+    # game hides from the scorer stays hidden (read.preview).
     preview: bool = False
+    # The entry form offers "Same as last deal" (GET /g/<id>?same=last): the form filled from the
+    # last deal's facts, recorded only by Record. For games whose deals often repeat at a real
+    # table (a tally's fixed payouts); where cards decide each deal afresh it would save no tap.
+    same_as_last: bool = False
     # The htmx reply to one more deal carries only what changed (games/_deal_reply.html): the new
     # row, the foot and the board's other changing parts, drawn by ``board_rows``'s macros (the ones
     # the game's whole board draws with). Off for a board that is more than rows (Secrets' reports).
@@ -99,6 +103,7 @@ PLUGINS: dict[str, Plugin] = {
             "spades",
             SpadesEntry,
             draft_step=BidsStep,
+            preview=True,
             small_replies=True,
             board_rows="games/spades/_board_rows.html",
         ),
@@ -122,6 +127,7 @@ PLUGINS: dict[str, Plugin] = {
             "tally",
             TallyEntry,
             setup_options=lambda form, n: {"teams": teams_from_form(form, n)},
+            same_as_last=True,
             small_replies=True,
         ),
     )

@@ -84,6 +84,14 @@
     return form && form.method && form.method.toLowerCase() === "post" ? form : null;
   }
 
+  // A request made inside a form that is not the form's own save ([data-background]): "preview"
+  // (the deal's points) asks again at the next change, so its failure says nothing and never
+  // sends the form (that would record a deal nobody tapped Record for); "save" (Spades' bids kept
+  // as the draft) is sent again by itself.
+  function background(elt) {
+    return elt && elt.getAttribute ? elt.getAttribute("data-background") : null;
+  }
+
   // With the device offline, a failed save waits in its form and is sent again, with the same
   // submission token (so recorded once), as soon as the connection returns.
   var waiting = [];
@@ -93,10 +101,22 @@
     if (event.submitter) { submitters.set(event.target, event.submitter); }
   }, true);
 
+  var waitingQuiet = [];
+
   document.addEventListener("htmx:sendError", function (event) {
     var form = failedForm(event);
     if (!form) { return; }
+    var elt = event.detail.elt;
+    var quiet = background(elt);
+    if (quiet === "preview") { return; }
+    if (quiet && navigator.onLine === false) {
+      if (waitingQuiet.indexOf(elt) < 0) { waitingQuiet.push(elt); }
+      notSaved(form, messages(form).offline || "No connection: your entry is kept and will be saved when the connection returns.");
+      return;
+    }
     if (navigator.onLine === false) {
+      // Sent again as it was sent: through the button tapped (its own formaction), if any.
+      if (elt.matches && elt.matches("button[type=submit]")) { submitters.set(form, elt); }
       if (waiting.indexOf(form) < 0) { waiting.push(form); }
       notSaved(form, messages(form).offline || "No connection: your entry is kept and will be saved when the connection returns.");
       return;
@@ -106,6 +126,9 @@
 
   function sendWaiting() {
     if (navigator.onLine === false) { return; }
+    waitingQuiet.splice(0).forEach(function (elt) {
+      if (elt.isConnected) { elt.dispatchEvent(new CustomEvent("background-save")); }
+    });
     waiting.splice(0).forEach(function (form) {
       if (!form.isConnected) { return; }
       form.dataset.resent = "1";
@@ -115,7 +138,7 @@
   }
   window.addEventListener("online", sendWaiting);
   // In case the "online" event is missed (a phone waking up): look again now and then.
-  window.setInterval(function () { if (waiting.length) { sendWaiting(); } }, 5000);
+  window.setInterval(function () { if (waiting.length || waitingQuiet.length) { sendWaiting(); } }, 5000);
 
   // A save sent again after the connection returned: say so where the answer landed.
   var savedLater = null;
@@ -145,13 +168,13 @@
 
   document.addEventListener("htmx:timeout", function (event) {
     var form = failedForm(event);
-    if (!form) { return; }
+    if (!form || background(event.detail.elt) === "preview") { return; }
     notSaved(form, messages(form).timeout || messages(form).sendError || "Not saved: no answer. Try again.");
   });
 
   document.addEventListener("htmx:responseError", function (event) {
     var form = failedForm(event);
-    if (!form) { return; }
+    if (!form || background(event.detail.elt) === "preview") { return; }
     var xhr = event.detail.xhr;
     // Our error answers carry one sentence that says what happened (templates/_error.html).
     var said = "";
@@ -173,7 +196,7 @@
       return;
     }
     var form = elt.closest ? elt.closest("form") : null;
-    var note = form && form.querySelector(".send-error");
+    var note = form && background(elt) !== "preview" && form.querySelector(".send-error");
     if (note) { note.remove(); }
   });
 
@@ -236,8 +259,9 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var config = event.detail.requestConfig;
     var target = event.detail.target;
-    if (config && config.verb === "post" && event.detail.elt.closest && event.detail.elt.closest("#entry")
-        && !(target && target.id === "preview")) { saved = true; }
+    var elt = event.detail.elt;
+    if (config && config.verb === "post" && elt.closest && elt.closest("#entry")
+        && !(target && target.id === "preview") && !elt.hasAttribute("data-background")) { saved = true; }
   });
   document.addEventListener("htmx:load", function () {
     if (!saved) { return; }
@@ -423,6 +447,41 @@
     var go = function () { window.location.href = link.href; };
     window.fetch(form.action, {method: "POST", body: body, credentials: "same-origin"}).then(go, go);
   });
+
+  // Spades: once every bid is in, the tricks show beneath the bids (no "Bids done" tap), and the
+  // bids are kept as the game's draft in the background (the hidden [data-sp-save] posts them), so
+  // they survive a reload and show on other phones while the hand is played. Each later change
+  // of a bid is kept again. Record then sends the bids with the tricks.
+  function bidsIn(form) {
+    var given = {};
+    form.querySelectorAll(".sp-bids input[type=radio]").forEach(function (input) {
+      given[input.name] = given[input.name] || input.checked;
+    });
+    var names = Object.keys(given);
+    return names.length > 0 && names.every(function (name) { return given[name]; });
+  }
+
+  function showTricks(form) {
+    form.querySelectorAll("[data-sp-later]").forEach(function (part) { part.hidden = false; });
+    form.querySelectorAll("[data-sp-before]").forEach(function (part) { part.hidden = true; });
+  }
+
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest("form[data-sp-bids]");
+    if (!form || !event.target.closest(".sp-bids") || !bidsIn(form)) { return; }
+    showTricks(form);
+    var save = form.querySelector("[data-sp-save]");
+    if (save) { save.dispatchEvent(new CustomEvent("background-save")); }
+  });
+
+  // A form drawn with every bid already in (bids reopened, or refused) shows its tricks at once.
+  function bidsDrawn(root) {
+    var forms = root.matches && root.matches("form[data-sp-bids]") ? [root] : [];
+    if (root.querySelectorAll) { forms = forms.concat(Array.prototype.slice.call(root.querySelectorAll("form[data-sp-bids]"))); }
+    forms.forEach(function (form) { if (bidsIn(form)) { showTricks(form); } });
+  }
+  document.addEventListener("DOMContentLoaded", function () { bidsDrawn(document); });
+  document.addEventListener("htmx:load", function (event) { bidsDrawn(event.detail.elt || event.target); });
 
   // The installable app: the service worker keeps static files and an offline page. Browsers
   // allow one only in a secure context (HTTPS, or this machine itself).

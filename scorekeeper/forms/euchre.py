@@ -1,4 +1,5 @@
-"""The Euchre deal form: trump and its round, the maker, who played alone, the makers' tricks.
+"""The Euchre deal form: trump and its round (and, optionally, the turned-up suit a round-2 trump
+differs from), the maker, who played alone, the makers' tricks.
 
 Every input is a row of chips. With stick the dealer off the form has a second
 submit button, ``thrown_in``: pressing it sends ``{"thrown_in": True}`` and
@@ -64,6 +65,8 @@ class EuchreEntry(RulesForm):
         }
         if self.round.data is not None:
             facts["round"] = self.round.data
+        if self.turned_up.data:
+            facts["turned_up"] = self.turned_up.data
         if hasattr(self, "defender_alone"):
             facts["defender_alone"] = self.defender_alone.data
         return facts
@@ -75,6 +78,13 @@ class EuchreEntry(RulesForm):
         fields: dict[str, Any] = {
             "trump": radio(_l("Trump"), ((key, _l(name)) for key, name in SUITS.items())),
             "round": radio(_l("Trump was"), [(1, _l("turned up")), (2, _l("named (second round)"))]),
+            # Optional, and asked only after a round-2 trump: the suit everyone passed, which the
+            # rules check the named trump against. "Not recorded" (the default) leaves it out.
+            "turned_up": radio(
+                _l("Turned-up suit"),
+                [*((key, _l(name)) for key, name in SUITS.items()), ("", _l("not recorded"))],
+                default="",
+            ),
             "maker": radio(_l("Maker"), seats),
             "alone": radio(
                 _l("Maker alone"),
@@ -95,6 +105,7 @@ class EuchreEntry(RulesForm):
         return {
             "trump": facts.get("trump"),
             "round": facts.get("round"),
+            "turned_up": facts.get("turned_up") or "",
             "maker": facts.get("maker"),
             "alone": _alone_chip(facts),
             "defender_alone": facts.get("defender_alone"),

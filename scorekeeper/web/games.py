@@ -71,8 +71,10 @@ def entry_form(
     form = form_class.for_setup(service.setup_of(game), data)
     # The game's state before the deal entered: what the form may offer (Secrets' free spies).
     form.prior = prior_state(game, len(game.deals) if k is None else k)
-    if k is None and game.deals:
-        form.previous = game.deals[-1].facts
+    if k is None:
+        # From the scored result (kept per version): a long game's deal rows are not read for it.
+        known = read.full_result(game).deals
+        form.previous = known[-1].facts if known else None
     form.earlier = earlier_facts(game, len(game.deals) if k is None else k)
     if fresh and request.method == "POST":
         # The next form after a write starts from the record and the draft, not from what was posted.
@@ -110,17 +112,31 @@ def game_context(
     game: Game, view: GameView | None = None, form: RulesForm | None = None, same: bool = False
 ) -> dict[str, Any]:
     """What the game page shows; ``same``: its entry filled with the last deal's facts, and
-    (where the game previews) what the rules make of them at once."""
+    (where the game previews) what the rules make of them at once. A game that offers "Same as
+    last deal" (``Plugin.same_as_last``) fills it from the last deal's facts; Secrets repeats the
+    last turn's orders as far as this turn allows them (its form's ``repeat``)."""
     view = view or read.game_view(game, role())
+    plugin = plugin_of(game)
+    deals = view.result.deals
+    offer_same = plugin.same_as_last and bool(deals)
+    same_from = len(deals) if same and offer_same and form is None else None
     shown: dict[str, Any] = {}
     if form is None and view.editable and not view.finished:
-        form = entry_form(game, fresh=True, same=same)
-        if same and plugin_of(game).preview:
+        if same_from:
+            form = entry_form(game, plugin.entry_form.data_from(deals[-1].facts), fresh=True)
+        else:
+            form = entry_form(game, fresh=True, same=same)
+        if same and plugin.preview:
             shown = preview_of(game, form)
-    preview_url = (
-        url_for("games.preview", game_id=game.id) if form is not None and plugin_of(game).preview else None
+    preview_url = url_for("games.preview", game_id=game.id) if form is not None and plugin.preview else None
+    same_url = (
+        url_for("games.show", game_id=game.id, same="last", _anchor="entry")
+        if form is not None and offer_same and not same_from
+        else None
     )
-    return page_context(game, view, form=form, preview_url=preview_url, **shown)
+    return page_context(
+        game, view, form=form, preview_url=preview_url, same_url=same_url, same_from=same_from, **shown
+    )
 
 
 # What the page for a viewer needs of the game before the cache: one primary-key query.
@@ -187,8 +203,9 @@ def show_game(game: Game) -> ResponseReturnValue:
         flash(_("That scoring link is not valid: the game is shown read-only."), "error")
     if game.deleted_at is not None:
         return deleted_page(game)
-    # ?same=1: the entry filled in from the last deal (a link, so it works without JavaScript).
-    context = game_context(game, same=request.args.get("same") == "1")
+    # ?same=1 (Secrets' orders) or ?same=last ("Same as last deal"): the entry filled in from the
+    # last deal (a link, so it works without JavaScript).
+    context = game_context(game, same=request.args.get("same") in ("1", "last"))
     if context["editable"] and not is_htmx():
         context["undo"] = undo_offer(game)
     return render_region("games/show.html", "games/_live.html", **context)
@@ -336,6 +353,9 @@ def save_draft(game: Game) -> ResponseReturnValue:
         abort(404)
     form = stamp_form(plugin.entry_form.for_setup(service.setup_of(game)), game)
     form.prior = prior_state(game, len(game.deals))
+    # Kept in the background while the scorer goes on entering (Spades' bids, by app.js):
+    # the page stays as it is, so the answer is only the form's new stamp.
+    background = bool(request.form.get("autosave")) and is_htmx()
     if form.validate_on_submit():
         try:
             if request.form.get("discard"):
@@ -347,13 +367,32 @@ def save_draft(game: Game) -> ResponseReturnValue:
                 result = read.full_result(game)
                 service.save_draft(game, step.facts, via)
                 read.remember(game, result)  # a draft changes no recorded deal
-                return redirect_or_region(game)
+                return kept_quietly(game) if background else redirect_or_region(game)
         except service.AlreadyDone:
-            return redirect_or_region(game)
+            return kept_quietly(game) if background else redirect_or_region(game)
         except service.Conflict:
-            return conflict(game, form)
+            return swapped_in(conflict(game, form), background)
         form.apply_errors(errors)
-    return refused(game, form)
+    return swapped_in(refused(game, form), background)
+
+
+def kept_quietly(game: Game) -> ResponseReturnValue:
+    """A background save's answer: the entry form's new version and token, nothing else swapped.
+
+    The board above the form is told to look again at once ("board-stale"), so the draft shows
+    there without waiting for the next poll."""
+    response = make_response(render_template("games/_stamp.html", game=game, token=service.new_token(16)))
+    response.headers["HX-Trigger"] = "board-stale"
+    return response
+
+
+def swapped_in(response: ResponseReturnValue, background: bool) -> ResponseReturnValue:
+    """A background save that was refused (or met a change from elsewhere) is no longer quiet:
+    its answer, the live region with the form as entered and the reason, replaces the page's."""
+    if background:
+        response = make_response(response)
+        response.headers["HX-Reswap"] = "outerHTML show:#entry:top"
+    return response
 
 
 def already_saved(game: Game, done: service.AlreadyDone) -> ResponseReturnValue:

@@ -138,3 +138,36 @@ def test_every_visible_control_and_link_is_at_least_44_px(live_server, phone: Pa
         page.goto(live_server + url)
         problems += [f"{url}: {s}" for s in page.evaluate(SMALL_TARGETS)]
     assert not problems, f"{len(problems)} small targets:\n" + "\n".join(problems)
+
+
+def chip(page: Page, name: str, value) -> None:
+    page.locator(f'label.chip:has(input[name="{name}"][value="{value}"])').tap()
+
+
+def test_parts_an_entry_shows_after_a_tap_are_big_enough_and_pass_axe(live_server, phone: Page):
+    """What the page-kind sweep above never sees: Spades' tricks beneath the bids, Euchre's
+    turned-up suit after a round-2 trump, a tally filled in as the last deal."""
+    page = phone
+    problems = []
+
+    def look(where: str) -> None:
+        problems.extend(f"{where}: {s}" for s in page.evaluate(SMALL_TARGETS))
+        problems.extend(f"{where}: {v}" for v in axe_violations(page))
+
+    game_id, key = api_game(page, live_server, "spades")
+    page.goto(f"{live_server}/g/{game_id}?key={key}")
+    for seat in range(2):
+        chip(page, f"bids_{seat}", 1)
+    page.locator("#entry fieldset.tricks").wait_for(state="visible")
+    look("spades, tricks beneath the bids")
+    game_id, key = api_game(page, live_server, "euchre")
+    page.goto(f"{live_server}/g/{game_id}?key={key}")
+    chip(page, "round", 2)
+    page.get_by_text("Turned-up suit, passed in round 1 (optional)").wait_for(state="visible")
+    look("euchre, the turned-up suit")
+    game_id, key = api_game(page, live_server, "tally", [{"points": [3, -1]}])
+    page.goto(f"{live_server}/g/{game_id}?key={key}")
+    page.get_by_role("link", name="Same as last deal").tap()
+    page.locator(".same-last[role=status]").wait_for()
+    look("tally, same as last deal")
+    assert not problems, "\n".join(problems)

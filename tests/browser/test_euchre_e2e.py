@@ -83,7 +83,20 @@ def test_a_euchre_game_to_a_win_on_a_phone(live_server, phone: Page):
     expect(page.locator(".board tbody tr").nth(1)).to_contain_text("thrown in")
     assert totals(page) == ["to 10", "4", "0"]
 
-    # Deal 3: Bob names spades and is euchred with 2 tricks: 2 for Ann & Cid.
+    # Deal 3: hearts turned up, everyone passed; Bob names spades and is euchred with 2 tricks:
+    # 2 for Ann & Cid. The turned-up suit is asked only once the trump is a named one (round 2).
+    turned = page.get_by_text("Turned-up suit, passed in round 1 (optional)")
+    expect(turned).to_be_hidden()
+    tap(page, "round", "2")
+    expect(turned).to_be_visible()
+    tap(page, "turned_up", "H")
+    tap(page, "round", "1")
+    expect(turned).to_be_visible()  # a suit noted stays in sight, whatever the round
+    tap(page, "turned_up", "")
+    expect(turned).to_be_hidden()
+    tap(page, "round", "2")
+    tap(page, "turned_up", "H")
+    no_sideways_scroll(page)
     enter_deal(page, "S", maker=1, tricks=2, round_=2)
     expect(page.locator(".status")).to_contain_text("Deal 4. Dee deals, Ann leads.")
     expect(page.locator(".board tfoot td")).to_have_text(["to 10", "6", "0"])

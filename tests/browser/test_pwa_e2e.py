@@ -78,3 +78,25 @@ def test_a_deal_entered_offline_is_kept_and_recorded_once_when_the_connection_re
     assert len(record(live_server, url)["deals"]) == 1
     assert record(live_server, url)["deals"][0]["tricks"] == [4, 3, 3, 3]
     assert violations(page) == []
+
+
+def test_a_preview_that_fails_offline_says_nothing_and_queues_no_save(live_server, browser):
+    """The preview is not the form's save: its failure must not send the form when the connection
+    returns (that would record a deal nobody tapped Record for)."""
+    page = phone(browser)
+    url = start_game(page, live_server)
+    page.context.set_offline(True)
+    page.evaluate(
+        "document.addEventListener('htmx:sendError',"
+        " e => { if (e.detail.elt.id === 'preview') { document.body.dataset.previewFailed = '1'; } })"
+    )
+    enter(page, [4, 3, 3, 3], "LORS")  # each change asks for the preview, after a pause
+    expect(page.locator("body[data-preview-failed]")).to_have_count(1)
+    expect(page.locator("#entry .send-error")).to_have_count(0)
+    page.context.set_offline(False)
+    # Only Record records, once.
+    page.get_by_role("button", name="Record deal").tap()
+    expect(page.locator(".status")).to_contain_text("Deal 2 of 4")
+    expect(page.locator("#announce")).to_have_text("Deal 1 recorded. Ann leads with 12.")
+    expect(page.get_by_text("(once)")).to_have_count(0)
+    assert len(record(live_server, url)["deals"]) == 1

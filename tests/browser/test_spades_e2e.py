@@ -19,10 +19,13 @@ def tap(page: Page, name: str, value) -> None:
 
 
 def bids(page: Page, values) -> None:
+    # The last bid shows the tricks beneath the bids (no "Bids done" tap), and the bids are kept
+    # as the draft in the background: the board's pending row shows them.
     for seat, value in enumerate(values):
         tap(page, f"bids_{seat}", value)
-    page.get_by_role("button", name="Bids done: play the hand").tap()
-    expect(page.locator("#entry legend")).to_contain_text("Tricks won")
+    expect(page.locator("#entry fieldset.tricks legend")).to_contain_text("Tricks won")
+    expect(page.get_by_role("button", name="Bids done: play the hand")).to_be_hidden()
+    expect(page.locator(".board tr.sp-pending")).to_have_count(1)
 
 
 def tricks(page: Page, values) -> None:
@@ -31,7 +34,10 @@ def tricks(page: Page, values) -> None:
         tap(page, f"tricks_{seat}", value)
     assert page.locator(f'input[name="tricks_{len(values) - 1}"][value="{values[-1]}"]').is_checked()
     page.get_by_role("button", name="Record deal").tap()
-    expect(page.locator("#entry legend")).to_contain_text("Bids for deal")
+    # The next deal's bids, the tricks out of sight until they are in.
+    expect(page.locator(".board tr.sp-pending")).to_have_count(0)
+    expect(page.locator("#entry .sp-bids legend")).to_contain_text("Bids for deal")
+    expect(page.locator("#entry fieldset.tricks")).to_be_hidden()
 
 
 def totals(page: Page) -> list[str]:
@@ -140,12 +146,15 @@ def test_partnership_with_nils_on_a_phone(live_server, phone: Page):
     # (total 33, bags 3). Ann & Cid 4 + 4 = 8 of 8: 80 (total 300).
     bids(page, [4, 3, 4, 0])
     expect(page.locator(".board tr.sp-pending sup")).to_have_text(["4+4", "3+nil"])
-    # Bob's bid was taken down wrong: change it before the tricks; the others stay as bid.
+    # Bob's bid was taken down wrong: on another phone (or after a reload) the tricks step shows
+    # the bids as kept; "Change the bids" reopens them, tricks beneath. The others stay as bid.
+    page.reload()
+    expect(page.locator("#entry .sp-tag-bid")).to_have_text(["bid 4", "bid 3", "bid 4", "bid nil"])
     page.get_by_role("link", name="Change the bids").tap()
     assert page.locator('input[name="bids_1"][value="3"]').is_checked()
     assert page.locator('input[name="bids_3"][value="0"]').is_checked()
-    tap(page, "bids_1", 4)
-    page.get_by_role("button", name="Bids done: play the hand").tap()
+    expect(page.locator("#entry fieldset.tricks")).to_be_visible()
+    tap(page, "bids_1", 4)  # kept again at once
     expect(page.locator(".board tr.sp-pending sup")).to_have_text(["4+4", "4+nil"])
     tricks(page, [4, 4, 4, 1])
     assert totals(page) == ["300", "33"] and bag_counts(page) == ["0", "3"]
@@ -177,3 +186,73 @@ def test_bids_and_tricks_without_javascript(live_server, browser):
     expect(page.locator(".flash")).to_contain_text("Deal 1 recorded.")
     assert page.locator(".board tfoot tr:first-child td").all_inner_texts() == ["61", "60", "0"]
     context.close()
+
+
+def test_record_tapped_before_the_bids_are_kept_waits_for_them(live_server, phone: Page):
+    """The bids' background save and Record go one after the other: Record is based on the
+    version the save made, so nothing is refused as changed elsewhere, and the deal is recorded once."""
+    page = phone
+    set_up(page, live_server, NAMES[:3])
+    for seat, value in enumerate([5, 6, 4]):
+        tap(page, f"bids_{seat}", value)
+    tap(page, "tricks_0", 5)  # no wait for the save: as fast as a thumb can go
+    tap(page, "tricks_1", 6)
+    page.get_by_role("button", name="Record deal").tap()
+    expect(page.locator(".status")).to_contain_text("Deal 2. Bob deals.")
+    expect(page.locator(".conflict")).to_have_count(0)
+    # Ann 5 of 5: 50; Bob 6 of 6: 60; Cid 4 of 7: 40 + 3 bags = 43.
+    assert totals(page) == ["50", "60", "43"]
+    expect(page.locator(".board tr.sp-pending")).to_have_count(0)
+    assert page.locator(".board tbody tr").count() == 1
+    # Focus went to the next deal's first bid, ready for the next tap.
+    assert page.evaluate("document.activeElement.name") == "bids_0"
+
+
+def test_the_preview_equals_what_is_then_recorded(live_server, phone: Page):
+    page = phone
+    set_up(page, live_server, NAMES[:3])
+    bids(page, [5, 6, 4])
+    tap(page, "tricks_0", 5)
+    tap(page, "tricks_1", 8)  # Cid's 5 follows: Bob 6 of 8: 62; Cid 4 of 5: 41
+    preview = page.locator("#preview")
+    expect(preview).to_contain_text("If recorded:")
+    expect(preview.locator(".pv-total")).to_have_text(["50", "62", "41"])
+    preview.locator("summary").nth(1).tap()
+    expect(preview.locator(".why").nth(1)).to_have_text("bid 6, won 8: 60 + 2 bags = 62")
+    shown = preview.locator(".pv-total").all_inner_texts()
+    expect(page.locator(".status")).to_contain_text("Deal 1.")  # the preview saved nothing
+    assert totals(page) == ["0", "0", "0"]
+    page.get_by_role("button", name="Record deal").tap()
+    expect(page.locator(".status")).to_contain_text("Deal 2")
+    assert totals(page) == shown
+    # The tricks step after a reload (bids from the draft) previews too; a broken deal shows the rule.
+    bids(page, [1, 1, 1])
+    page.reload()
+    tap(page, "tricks_0", 10)
+    tap(page, "tricks_1", 10)
+    tap(page, "tricks_2", 0)
+    expect(preview).to_contain_text("The tricks add up to 20; a deal has 18.")
+
+
+def test_bids_and_tricks_entered_offline_are_saved_in_order_when_the_connection_returns(
+    live_server, phone: Page
+):
+    page = phone
+    set_up(page, live_server, NAMES[:3])
+    expect(page.locator(".status")).to_contain_text("Deal 1. Ann deals.")
+    page.context.set_offline(True)
+    for seat, value in enumerate([5, 6, 4]):
+        tap(page, f"bids_{seat}", value)
+    # The background save of the bids failed: said, and the tricks are there all the same.
+    expect(page.locator("#entry .send-error")).to_contain_text("No connection: your entry is kept here")
+    tap(page, "tricks_0", 5)
+    tap(page, "tricks_1", 6)
+    page.get_by_role("button", name="Record deal").tap()  # clears the note; its failure says it again
+    expect(page.locator("#entry .send-error")).to_contain_text("No connection: your entry is kept here")
+    assert page.locator('input[name="tricks_2"][value="7"]').is_checked()
+    page.context.set_offline(False)
+    # The bids' save goes first (by itself), then Record, on the version that save made: one deal.
+    expect(page.locator(".status")).to_contain_text("Deal 2. Bob deals.")
+    expect(page.locator(".conflict")).to_have_count(0)
+    assert totals(page) == ["50", "60", "43"]
+    assert page.locator(".board tbody tr").count() == 1

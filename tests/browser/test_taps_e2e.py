@@ -60,15 +60,18 @@ def test_spades_cutthroat_three_players_taps_per_deal(live_server, phone: Page):
     reset(page)
     for seat, bid in enumerate([5, 6, 4]):
         chip(page, f"bids_{seat}", bid)
-    page.get_by_role("button", name="Bids done: play the hand").tap()
+    # The last bid shows the tricks beneath (no "Bids done" tap) and keeps the bids in the background.
+    expect(page.locator(".board tr.sp-pending sup")).to_have_text(["5", "6", "4"])
+    expect(page.get_by_role("button", name="Bids done: play the hand")).to_be_hidden()
     total = int(page.locator("fieldset.tricks").get_attribute("data-sum"))
     chip(page, "tricks_0", 5)
     chip(page, "tricks_1", 6)  # Cid's follows
     page.get_by_role("button", name="Record deal").tap()
     expect(page.locator(".status")).to_contain_text("Deal 2")
     assert total >= 11
-    # 7: the bids are a step of their own (kept while the hand is played), one tap over the goal.
-    assert taps(page) == 7
+    # Ann 5 of 5: 50; Bob 6 of 6: 60; Cid 4 of 7: 40 + 3 bags = 43.
+    assert page.locator(".board tfoot tr:first-child td").all_inner_texts() == ["50", "60", "43"]
+    assert taps(page) == 6 <= GOALS["spades3"]
 
 
 def test_euchre_taps_per_deal(live_server, phone: Page):
@@ -138,3 +141,22 @@ def test_abracadabra_four_players_taps_per_deal(live_server, phone: Page):
     # the set-up at its least (trump, the bid cards; suits kept, Declarer and bid following),
     # 13 winners, 4 counts and the two confirmations make 20 before the first bid card.
     assert taps(page) == 26
+
+
+def test_tally_same_as_last_deal_taps(live_server, phone: Page):
+    page = phone
+    start(page, live_server, "tally", ["Ann", "Bob", "Cid"])
+    for seat, value in enumerate(["15", "", "5"]):
+        page.fill(f"#points_{seat}", value)
+    page.get_by_role("button", name="Record deal").tap()
+    expect(page.locator(".status")).to_contain_text("Deal 2")
+    reset(page)
+    # A deal like the last: one tap fills the form (nothing recorded yet), one records it.
+    page.get_by_role("link", name="Same as last deal").tap()
+    expect(page.locator("#points_0")).to_have_value("15")
+    expect(page.locator("#points_1")).to_have_value("0")
+    expect(page.locator(".status")).to_contain_text("Deal 2")
+    page.get_by_role("button", name="Record deal").tap()
+    expect(page.locator(".status")).to_contain_text("Deal 3")
+    assert page.locator(".board tfoot tr:first-child td").all_inner_texts() == ["30", "0", "10"]
+    assert taps(page) == 2

@@ -519,3 +519,30 @@ def test_the_form_offers_the_makers_partner_as_the_lone_player(client):
     assert client.post(f"{path}/deals/0", data=entry(ANN, 5, alone=True)).status_code == 303
     assert api(client, path)["deals"][0]["alone"] is True
     assert checked(client.get(f"{path}/deals/0").get_data(as_text=True), "alone", "1")
+
+
+def test_the_turned_up_suit_is_optional_and_checked_against_a_named_trump(app, client):
+    """euchre.md: "optionally, the turned-up suit: a round-2 trump must differ from it"."""
+    path = start(client)
+    page = client.get(path).get_data(as_text=True)
+    # Offered in the form, "not noted" pre-selected: a typical deal taps nothing for it.
+    assert re.findall(r'name="turned_up" type="radio" value="([^"]*)"', page) == ["S", "H", "D", "C", ""]
+    assert checked(page, "turned_up", "") and "Turned-up suit, passed in round 1 (optional)" in text(page)
+    # Not noted: no fact recorded.
+    record(client, path, entry(ANN, 3, trump="S", round=2))
+    # Hearts turned up and passed by all, clubs named: recorded, and scored as any deal.
+    record(client, path, {**entry(BOB, 3, trump="C", round=2), "turned_up": "H"})
+    deals = api(client, path)["deals"]
+    assert "turned_up" not in deals[0] and deals[1]["turned_up"] == "H" and deals[1]["round"] == 2
+    # Naming the suit everyone passed is refused, at the trump, with every chip kept.
+    refused = client.post(f"{path}/deals", data={**entry(CID, 3, trump="H", round=2), "turned_up": "H"})
+    assert refused.status_code == 422
+    markup = refused.get_data(as_text=True)
+    assert errors_in(markup) == ["A trump named in round 2 differs from the turned-up suit (Hearts)."]
+    assert checked(markup, "turned_up", "H") and checked(markup, "trump", "H")
+    assert deal_count(app) == 2
+    # A correction shows the suit as noted.
+    page = client.get(f"{path}/deals/1").get_data(as_text=True)
+    assert checked(page, "turned_up", "H") and checked(page, "round", "2")
+    page = client.get(f"{path}/deals/0").get_data(as_text=True)
+    assert checked(page, "turned_up", "")

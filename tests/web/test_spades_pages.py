@@ -353,6 +353,120 @@ def test_htmx_steps_answer_only_the_live_region(client):
     assert "<html" in client.get(path).get_data(as_text=True)
 
 
+def stamp_of(markup: str) -> dict[str, str]:
+    """The hidden inputs a write carries (CSRF token, version, submission token)."""
+    return {
+        name: re.search(rf'name="{name}"[^>]*value="([^"]*)"', markup).group(1)
+        for name in ("csrf_token", "base_version", "submit_token")
+        if f'name="{name}"' in markup
+    }
+
+
+def test_with_javascript_the_tricks_wait_beneath_the_bids(client):
+    """The bids step holds the tricks (hidden until app.js sees every bid), the background save
+    of the bids, and a Record that posts both to the deals; "Bids done" stays for no script."""
+    page = client.get(start(client, n=3)).get_data(as_text=True)
+    form = re.search(r'<form id="entry".*?</form>', page, re.S).group(0)
+    assert step(form) == "bids" and "data-sp-bids" in form and 'hx-sync="this:queue all"' in form
+    assert re.search(r'<div hidden data-sp-save data-background="save" hx-post="/g/[^"]+/draft"', form)
+    assert re.search(
+        r'<div class="sp-tricks-step" data-sp-later hidden>\s*<fieldset class="tricks" data-sum="18">', form
+    )
+    assert re.search(r'formaction="/g/[^"]+/deals" hx-post="/g/[^"]+/deals">Record deal</button>', form)
+    assert re.search(r'<button type="submit" class="primary big block" data-sp-before>Bids done', form)
+    assert '<span id="entry-stamp"><input type="hidden" name="base_version"' in form
+    # The tricks step (bids kept) and the correction page have nothing hidden and nothing to save.
+    path = start(client)
+    bid(client, path, [4, 3, 3, 3])
+    page = client.get(path).get_data(as_text=True)
+    assert step(page) == "tricks" and "data-sp-later" not in page and "data-sp-save" not in page
+
+
+def test_bids_kept_in_the_background_answer_only_the_form_stamp(app, client):
+    path = start(client, n=3)
+    page = client.get(path).get_data(as_text=True)
+    before = stamp_of(page)
+    response = client.post(
+        f"{path}/draft", data={**bids_form([5, 6, 4]), **before, "autosave": "1"}, headers=HTMX
+    )
+    assert response.status_code == 200 and draft_of(app, path) == {"bids": [5, 6, 4]}
+    answer = response.get_data(as_text=True)
+    assert answer.lstrip().startswith('<span id="entry-stamp" hx-swap-oob="true">')
+    assert 'id="live"' not in answer and "<form" not in answer
+    after = stamp_of(answer)
+    assert int(after["base_version"]) == int(before["base_version"]) + 1
+    assert after["submit_token"] != before["submit_token"]
+    # The board above the form is told to look again now: the bids show there.
+    assert response.headers["HX-Trigger"] == "board-stale"
+    assert "board-stale from:body" in page
+    # A bid changed after: kept again, on the new stamp.
+    again = client.post(
+        f"{path}/draft", data={**bids_form([5, 6, 3]), **before, **after, "autosave": "1"}, headers=HTMX
+    )
+    assert again.status_code == 200 and draft_of(app, path) == {"bids": [5, 6, 3]}
+    # Record sends the bids with the tricks, on the stamp the last save answered: no conflict.
+    record = {**bids_form([5, 6, 3]), **tricks_form([5, 6, 7]), **stamp_of(again.get_data(as_text=True))}
+    recorded = client.post(f"{path}/deals", data=record, headers=HTMX)
+    assert recorded.status_code == 200, errors_in(recorded.get_data(as_text=True))
+    # Ann 5 of 5: 50; Bob 6 of 6: 60; Cid 3 of 7: 30 + 4 bags = 34.
+    assert totals(recorded.get_data(as_text=True)) == ["50", "60", "34"]
+    assert api(client, path)["deals"] == [{"bids": [5, 6, 3], "tricks": [5, 6, 7]}]
+    assert draft_of(app, path) is None
+
+
+def test_a_background_save_that_fails_shows_why_in_place_of_the_page(app, client):
+    path = start(client, n=3)
+    page = client.get(path).get_data(as_text=True)
+    stamp = stamp_of(page)
+    # Refused (a bid out of range): the live region with the form as entered replaces the page's.
+    refused = client.post(
+        f"{path}/draft", data={**bids_form([19, 6, 4]), **stamp, "autosave": "1"}, headers=HTMX
+    )
+    assert refused.status_code == 422 and refused.headers["HX-Reswap"] == "outerHTML show:#entry:top"
+    markup = refused.get_data(as_text=True)
+    assert markup.lstrip().startswith('<section id="live"') and step(markup) == "bids"
+    assert errors_in(markup) == ["Ann: a bid is a whole number from 1 to 18."]
+    assert checked(markup, "bids_1", "6") and draft_of(app, path) is None
+    # Changed on another phone meanwhile: the conflict is shown, not swallowed.
+    bid(client, path, [1, 1, 1])
+    stale = client.post(
+        f"{path}/draft", data={**bids_form([5, 6, 4]), **stamp, "autosave": "1"}, headers=HTMX
+    )
+    assert stale.status_code == 409 and stale.headers["HX-Reswap"] == "outerHTML show:#entry:top"
+    assert "Not saved: this game was changed on another device meanwhile." in text(
+        stale.get_data(as_text=True)
+    )
+    assert draft_of(app, path) == {"bids": [1, 1, 1]}
+    # Without htmx the word is ignored: the bids step as always (kept, then the page again).
+    plain = client.post(f"{path}/draft", data={**bids_form([2, 2, 2]), "autosave": "1"})
+    assert plain.status_code == 303 and draft_of(app, path) == {"bids": [2, 2, 2]}
+
+
+def test_the_preview_of_the_tricks_step_equals_what_is_then_recorded(app, client):
+    path = start(client, pairs=True)
+    bid(client, path, [2, 4, "blind", 5])
+    page = client.get(path).get_data(as_text=True)
+    assert 'id="preview"' in page and f'hx-post="{path}/preview"' in page and ">Check</button>" in page
+    shown = client.post(f"{path}/preview", data=tricks_form([2, 5, 0, 6]), headers=HTMX)
+    markup = shown.get_data(as_text=True)
+    assert "If recorded:" in markup and "<html" not in markup
+    # One row per pair, the bids from the draft: 20 + 200 (Cid's blind nil) = 220; 90 + 2 bags = 92.
+    assert [text(t) for t in re.findall(r'<th scope="row">(.*?)</th>', markup)] == ["Ann & Cid", "Bob & Dee"]
+    previewed = [text(t) for t in re.findall(r'<td class="pv-total">(.*?)</td>', markup)]
+    assert previewed == ["220", "92"]
+    assert "bid 2 + blind nil, won 2 + 0 = 2: 20 + 200 (Cid's blind nil) = 220" in text(markup)
+    assert deal_count(app) == 0 and draft_of(app, path) is not None
+    broken = client.post(f"{path}/preview", data=tricks_form([2, 5, 0, 7]), headers=HTMX)
+    assert "The tricks add up to 14; a deal has 13." in text(broken.get_data(as_text=True))
+    # Without JavaScript, "Check": the tricks step again, the tricks as tapped, the preview in it.
+    full = client.post(f"{path}/preview", data=tricks_form([2, 5, 0, 6])).get_data(as_text=True)
+    assert "<html" in full and "If recorded:" in full and step(full) == "tricks"
+    assert checked(full, "tricks_3", "6")
+    won(client, path, [2, 5, 0, 6])
+    page = client.get(path).get_data(as_text=True)
+    assert totals(page) == previewed
+
+
 # -- refusals ---------------------------------------------------------------------------
 
 

@@ -231,3 +231,55 @@ def test_an_empty_box_is_zero_but_an_empty_entry_is_refused(client):
     assert refused.status_code == 422
     assert len([e for e in errors_in(refused.get_data(as_text=True)) if "whole number" in e]) == 3
     assert len(record(client, path)["deals"]) == 1
+
+
+def value_of(page: str, name: str) -> str:
+    tag = next(t for t in re.findall(r"<input[^>]*>", page) if f'name="{name}"' in t)
+    return re.search(r'value="([^"]*)"', tag).group(1)
+
+
+def test_same_as_last_deal_fills_the_form_and_records_nothing(client):
+    path = start(client)
+    page = client.get(path).get_data(as_text=True)
+    assert "Same as last deal" not in page  # nothing to repeat yet
+    client.post(f"{path}/deals", data=points(10, -5, 0, 3, note="a round won"))
+    page = client.get(path).get_data(as_text=True)
+    assert f'href="{path}?same=last#entry"' in page and "Same as last deal" in text(page)
+    # The link draws the form again, filled from deal 1 (without JavaScript: the page; with htmx,
+    # the live region), with the new totals it would make; nothing is recorded by it.
+    for headers in ({}, HX):
+        filled = client.get(f"{path}?same=last", headers=headers).get_data(as_text=True)
+        assert [value_of(filled, f"points_{s}") for s in range(4)] == ["10", "-5", "0", "3"]
+        assert value_of(filled, "note") == "a round won"
+        assert "Filled in from deal 1: change what differs, then Record." in text(filled)
+        assert "Same as last deal" not in text(filled)
+        shown = re.findall(r'data-new-total="[^"]*">([^<]*)</output>', filled)
+        assert [text(t) for t in shown] == ["Σ 20", "Σ -10", "Σ 0", "Σ 6"]
+        assert len(record(client, path)["deals"]) == 1
+        assert filled.lstrip().startswith('<section id="live"') == bool(headers)
+    # Record as filled in: deal 2 equals deal 1.
+    assert client.post(f"{path}/deals", data=points(10, -5, 0, 3, note="a round won")).status_code == 303
+    assert record(client, path)["totals"] == [20, -10, 0, 6]
+    # The page after Record is empty again, and offers the last deal again.
+    page = client.get(path).get_data(as_text=True)
+    assert value_of(page, "points_0") == "" and "Same as last deal" in text(page)
+
+
+def test_same_as_last_deal_is_for_the_scorer_and_only_where_offered(app, client):
+    path = start(client)
+    client.post(f"{path}/deals", data=points(1, 2, 3, 4))
+    viewer = app.test_client()
+    page = viewer.get(f"{path}?same=last").get_data(as_text=True)
+    assert '<form id="entry"' not in page and "Same as last deal" not in page
+    # A game whose deals the cards decide afresh offers nothing of the kind.
+    created = client.post(
+        "/api/games",
+        json={
+            "game": "euchre",
+            "players": PLAYERS,
+            "deals": [{"trump": "H", "maker": 0, "alone": False, "maker_tricks": 3}],
+        },
+    ).json
+    assert client.get(f"/g/{created['id']}?key={created['edit_key']}").status_code == 303
+    page = client.get(f"/g/{created['id']}?same=last").get_data(as_text=True)
+    assert "Same as last deal" not in text(page) and "Filled in from" not in text(page)
