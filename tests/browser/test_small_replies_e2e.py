@@ -47,7 +47,7 @@ def test_spades_reply_adds_the_row_and_drops_the_pending_bids(live_server, phone
     scorer_page(page, live_server, "spades", {"mode": "cutthroat"}, deals)
     for seat, value in enumerate([4, 3, 3, 2]):
         tap(page, f"bids_{seat}", value)
-    page.get_by_role("button", name="Bids done: play the hand").tap()
+    # The last bid shows the tricks and keeps the bids in the background: the board shows them.
     expect(page.locator("#sp-pending")).to_be_visible()
     for seat, value in enumerate([5, 3, 3]):
         tap(page, f"tricks_{seat}", value)
