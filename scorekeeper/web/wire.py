@@ -5,7 +5,7 @@
   request with the current hash is answered ``Cache-Control: public, max-age=31536000,
   immutable`` (a changed file has a new URL, so nothing stale is ever kept).
 - A hashed static file is compressed once per process at the strongest level (brotli 11,
-  gzip 9) and kept: it never changes under its URL, so the phone's first load is as small
+  gzip 9), scripts and style sheets minified first (rjsmin, rcssmin), and kept: it never changes under its URL, so the phone's first load is as small
   as it can be and no request pays for that compression twice.
 - The session (it holds the CSRF token) is made permanent when it is written, and its
   cookie is never sent with a static file or a 304: those touch no session at all.
@@ -19,6 +19,8 @@ import threading
 from pathlib import Path
 
 import brotli
+import rcssmin
+import rjsmin
 from flask import Flask, Response, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_compress import Compress
@@ -73,11 +75,22 @@ class PackedStatic:
         key = (filename, digest, encoding)
         body = self.packed.get(key)
         if body is None:
-            raw = (self.folder / filename).read_bytes()
+            raw = minified(filename, (self.folder / filename).read_bytes())
             body = brotli.compress(raw, quality=11) if encoding == "br" else gzip.compress(raw, 9, mtime=0)
             with self.lock:
                 self.packed[key] = body
         return body
+
+
+def minified(filename: str, raw: bytes) -> bytes:
+    """A script or style sheet without its comments and spaces (the repo keeps them readable)."""
+    if filename.endswith(".min.js"):
+        return raw  # minified by its makers (htmx)
+    if filename.endswith(".js"):
+        return rjsmin.jsmin(raw.decode()).encode()
+    if filename.endswith(".css"):
+        return rcssmin.cssmin(raw.decode()).encode()
+    return raw
 
 
 def accepted_encoding() -> str | None:
