@@ -29,6 +29,14 @@ def test_consecutive_api_deals_replay_nothing(client, monkeypatch):
     assert replays == []
 
 
+def nothing_shared(monkeypatch) -> None:
+    """As if the versions since were written by another worker, and no shared cache (Redis on
+    CI's PostgreSQL run) holds their results either: only this process's latest results remain."""
+    from scorekeeper import cache
+
+    monkeypatch.setattr(cache, "get", lambda name: cache._MISSING)
+
+
 def counting_plays(monkeypatch) -> list[tuple[int, int]]:
     """(deals scored from, deals in all) of every play."""
     plays: list[tuple[int, int]] = []
@@ -51,6 +59,7 @@ def test_a_process_that_missed_versions_scores_on_from_the_deals_it_knows(app, c
         assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
     app.extensions.get("scorekeeper.objects", {}).clear()
     latest = app.extensions["scorekeeper.latest_results"]
+    nothing_shared(monkeypatch)
     plays = counting_plays(monkeypatch)
     with app.app_context():
         from scorekeeper import read
@@ -77,6 +86,7 @@ def test_a_correction_among_the_known_deals_is_replayed_whole(app, client, monke
     sweep = {"tricks": [13, 0, 0, 0], "agents": ["S", "L", "O", "R"]}
     assert client.put(f"/api/games/{gid}/deals/1", json=sweep, headers=auth(key)).status_code == 200
     app.extensions.get("scorekeeper.objects", {}).clear()
+    nothing_shared(monkeypatch)
     plays = counting_plays(monkeypatch)
     with app.app_context():
         from scorekeeper import read
