@@ -155,6 +155,8 @@ def check_bids(setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
                         seat=seat,
                     )
                 )
+            elif bid is None:  # a choice still to make, not a wrong number
+                errors.append(FieldError("bids", msg(N_("Choose {player}'s bid."), player=player), seat=seat))
             elif not is_int(bid) or not lo <= bid <= hi:
                 errors.append(
                     FieldError(

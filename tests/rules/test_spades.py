@@ -590,11 +590,17 @@ def test_nil_is_refused_in_cutthroat():
     assert "nil" in text and "partnership" in text and "from 1 to 13" in text
 
 
-@pytest.mark.parametrize("bad", [14, -1, "nil", None])
+@pytest.mark.parametrize("bad", [14, -1, "nil"])
 def test_partnership_bid_out_of_range(bad):
     (error,) = only_error(pairs(), deal([4, 4, bad, 4], [4, 4, 4, 1]), "bids")
     assert error.seat == 2
     assert error.message.render() == "Cid: a bid is a whole number from 0 to 13."
+
+
+def test_a_bid_not_chosen_is_named_as_a_choice_to_make():
+    (error,) = only_error(pairs(), deal([4, 4, None, 4], [4, 4, 4, 1]), "bids")
+    assert error.seat == 2
+    assert error.message.render() == "Choose Cid's bid."
 
 
 def test_bids_one_per_player():
@@ -826,8 +832,8 @@ def test_invalid_deals_are_refused(game, mutation, data):
     elif mutation == "type":
         key = data.draw(st.sampled_from(["bids", "tricks"]))
         facts[key][seat] = data.draw(st.sampled_from([True, "1", 1.0, None]))
-        # A blank trick count is a choice to make ("Choose Ann's tricks").
-        field, words = key, "Choose" if key == "tricks" and facts[key][seat] is None else "whole number"
+        # A blank trick count or bid is a choice to make ("Choose Ann's tricks", "Choose Ann's bid").
+        field, words = key, "Choose" if facts[key][seat] is None else "whole number"
     elif mutation == "blind_where_not_allowed":
         if partnership and options["blind_nil"]:
             facts["blind"] = [True] * n

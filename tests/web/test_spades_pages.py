@@ -536,8 +536,9 @@ def test_a_missing_bid_is_named(app, client):
     path = start(client)
     response = client.post(f"{path}/draft", data={"bids_0": "4", "bids_2": "x", "bids_3": "3"})
     assert response.status_code == 422
+    # A bid not chosen is a choice to make; one that is no number is out of the rules' range.
     assert errors_in(response.get_data(as_text=True)) == [
-        "Bob: a bid is a whole number from 1 to 13.",
+        "Choose Bob's bid.",
         "Cid: a bid is a whole number from 1 to 13.",
     ]
     assert draft_of(app, path) is None
@@ -547,7 +548,7 @@ def test_tricks_without_bids_are_refused(app, client):
     path = start(client)
     response = client.post(f"{path}/deals", data=tricks_form([4, 3, 3, 3]))
     assert response.status_code == 422
-    assert "Ann: a bid is a whole number from 1 to 13." in errors_in(response.get_data(as_text=True))
+    assert "Choose Ann's bid." in errors_in(response.get_data(as_text=True))
     assert deal_count(app) == 0
 
 
