@@ -55,6 +55,11 @@ class TallyEntry(RulesForm):
             facts["note"] = self.note.data
         return facts
 
+    def repeat(self) -> None:
+        """ "Same as last deal": the last deal's points and note, to check and record."""
+        if self.previous is not None:
+            self.process(formdata=None, data=self.data_from(self.previous))
+
     @staticmethod
     def data_from(facts: Mapping[str, Any]) -> dict[str, Any]:
         data: dict[str, Any] = {"note": facts.get("note") or ""}

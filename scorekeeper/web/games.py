@@ -111,10 +111,9 @@ def page_context(game: Game, view: GameView, **extra: Any) -> dict[str, Any]:
 def game_context(
     game: Game, view: GameView | None = None, form: RulesForm | None = None, same: bool = False
 ) -> dict[str, Any]:
-    """What the game page shows; ``same``: its entry filled with the last deal's facts, and
-    (where the game previews) what the rules make of them at once. A game that offers "Same as
-    last deal" (``Plugin.same_as_last``) fills it from the last deal's facts; Secrets repeats the
-    last turn's orders as far as this turn allows them (its form's ``repeat``)."""
+    """What the game page shows; ``same``: its entry filled from the last deal as far as the
+    next one allows (the form's ``repeat``: Tally's whole deal, Secrets' orders still legal), and
+    (where the game previews) what the rules make of it at once."""
     view = view or read.game_view(game, role())
     plugin = plugin_of(game)
     deals = view.result.deals
@@ -122,10 +121,7 @@ def game_context(
     same_from = len(deals) if same and offer_same and form is None else None
     shown: dict[str, Any] = {}
     if form is None and view.editable and not view.finished:
-        if same_from:
-            form = entry_form(game, plugin.entry_form.data_from(deals[-1].facts), fresh=True)
-        else:
-            form = entry_form(game, fresh=True, same=same)
+        form = entry_form(game, fresh=True, same=same)
         if same and plugin.preview:
             shown = preview_of(game, form)
     preview_url = url_for("games.preview", game_id=game.id) if form is not None and plugin.preview else None
