@@ -8,10 +8,23 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, ForeignKey, Integer, String, UniqueConstraint, false
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    bindparam,
+    false,
+    func,
+    select,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import db
@@ -101,7 +114,11 @@ class Change(db.Model):
     """
 
     __tablename__ = "game_change"
-    __table_args__ = (UniqueConstraint("game_id", "token"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "token"),
+        # The highest position a game's history used, read by every write: one index lookup.
+        Index("ix_game_change_game_position", "game_id", "position"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
@@ -159,3 +176,90 @@ class GameSummary(db.Model):
     leaders: Mapped[list[int]] = mapped_column(JSON)
     winners: Mapped[list[int]] = mapped_column(JSON)
     last_activity: Mapped[datetime]
+
+
+class GameHead:
+    """A game's own row and its players, without its deals: what the JSON API's append and export read.
+
+    One Core query instead of the ORM's load (which costs several times the query itself on
+    every request). It reads like a :class:`Game` for the write gate and the read side;
+    its deals' facts are read only when asked for. It is a snapshot: the write gate moves
+    its version on as it writes, and :meth:`reload` reads it anew after a lost race.
+    """
+
+    __slots__ = (
+        "id",
+        "kind",
+        "options",
+        "first_dealer",
+        "edit_key_hash",
+        "version",
+        "draft",
+        "created_at",
+        "updated_at",
+        "deleted_at",
+        "archived",
+        "_players",
+        "top_position",
+    )
+
+    def __init__(self, rows: Sequence[Any]):
+        first = rows[0]
+        for name in self.__slots__[:-2]:
+            setattr(self, name, getattr(first, name))
+        self._players = tuple(row.seat_name for row in rows if row.seat_name is not None)
+        # The highest deal position ever used (None: none yet), as of this snapshot's version.
+        self.top_position = max(
+            (p for p in (first.top_change, first.top_deal) if p is not None), default=None
+        )
+
+    @classmethod
+    def load(cls, game_id: str) -> GameHead | None:
+        rows = db.session.connection().execute(_HEAD, {"game_key": game_id}).all()
+        return cls(rows) if rows else None
+
+    def reload(self) -> None:
+        """Read the row again (another writer took the version this one was about to write)."""
+        fresh = GameHead.load(self.id)
+        if fresh is None:
+            raise LookupError(self.id)
+        for name in self.__slots__:
+            setattr(self, name, getattr(fresh, name))
+
+    @property
+    def players(self) -> list[str]:
+        return list(self._players)
+
+    @property
+    def facts(self) -> list[dict[str, Any]]:
+        return [row.facts for row in db.session.connection().execute(_FACTS, {"game_key": self.id})]
+
+
+_GAME_TABLE, _SEAT_TABLE, _DEAL_TABLE = Game.__table__, Seat.__table__, Deal.__table__
+_CHANGE_TABLE = Change.__table__
+_HEAD = (
+    select(
+        _GAME_TABLE,
+        _SEAT_TABLE.c.name.label("seat_name"),
+        # What the write gate asks before an append, read in the same snapshot: the highest
+        # position the history and the deals have used (a deleted deal's stays taken).
+        select(func.max(_CHANGE_TABLE.c.position))
+        .where(_CHANGE_TABLE.c.game_id == _GAME_TABLE.c.id)
+        .scalar_subquery()
+        .label("top_change"),
+        select(func.max(_DEAL_TABLE.c.position))
+        .where(_DEAL_TABLE.c.game_id == _GAME_TABLE.c.id)
+        .scalar_subquery()
+        .label("top_deal"),
+    )
+    .outerjoin(_SEAT_TABLE, _SEAT_TABLE.c.game_id == _GAME_TABLE.c.id)
+    .where(_GAME_TABLE.c.id == bindparam("game_key"))
+    .order_by(_SEAT_TABLE.c.position)
+)
+_FACTS = (
+    select(_DEAL_TABLE.c.facts)
+    .where(_DEAL_TABLE.c.game_id == bindparam("game_key"))
+    .order_by(_DEAL_TABLE.c.position)
+)
+# A game as the write gate and the read side take it: the ORM's, or the API's lighter one.
+AnyGame = Game | GameHead

@@ -17,6 +17,7 @@ Lists read through :func:`list_views`, one replay per listed game.
 from __future__ import annotations
 
 import functools
+import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -29,7 +30,7 @@ from sqlalchemy import select
 
 from . import cache, plugins, rules, service
 from .db import db
-from .models import Change, Game, GameSummary
+from .models import AnyGame, Change, Game, GameSummary
 from .rules import GameResult, InvalidFacts, Setup
 
 
@@ -165,7 +166,7 @@ def _memo(name: str) -> dict:
     return memo
 
 
-def full_result(game: Game) -> GameResult:
+def full_result(game: AnyGame) -> GameResult:
     """The game's unredacted result, scored once per version per request.
 
     For the write side's checks only (a draft judged against the rules): never shown.
@@ -178,7 +179,7 @@ def full_result(game: Game) -> GameResult:
     return memo[key]
 
 
-def _score(game: Game) -> GameResult:
+def _score(game: AnyGame) -> GameResult:
     """The game scored at its version: from where this process last scored it, when that is the
     start of the same game (another worker wrote the versions between), else a whole replay."""
     kept = _latest().get(game.id)
@@ -211,7 +212,7 @@ def _latest() -> OrderedDict[str, tuple[int, GameResult]]:
     return current_app.extensions.setdefault("scorekeeper.latest_results", OrderedDict())
 
 
-def _keep_latest(game: Game, result: GameResult) -> None:
+def _keep_latest(game: AnyGame, result: GameResult) -> None:
     latest = _latest()
     latest[game.id] = (game.version, result)
     latest.move_to_end(game.id)
@@ -235,7 +236,7 @@ def facts_before(game: Game, k: int) -> tuple[Mapping[str, Any], ...]:
     return tuple(deal.facts for deal in full_result(game).deals[:k])
 
 
-def remember(game: Game, result: GameResult | None) -> None:
+def remember(game: AnyGame, result: GameResult | None) -> None:
     """A write scored the game at its new version already: reads in this request reuse that."""
     if isinstance(result, GameResult):
         _memo("read_results")[(game.id, game.version)] = result
@@ -388,7 +389,7 @@ class Summary:
         )
 
 
-def summarize(game: Game, result: GameResult) -> dict[str, Any]:
+def summarize(game: AnyGame, result: GameResult) -> dict[str, Any]:
     """The :class:`GameSummary` columns of ``game`` scored as ``result`` (its full result): public figures only."""
     kind = service.game_rules(game)
     public = redact(kind, result)
@@ -519,7 +520,7 @@ def chart_series(public: GameResult) -> ChartSeries:
 
 
 def public_record(
-    game: Game, result: GameResult | None = None, render: Callable[[Any], str] | None = None
+    game: AnyGame, result: GameResult | None = None, render: Callable[[Any], str] | None = None
 ) -> dict[str, Any]:
     """The game record of the spec as anyone may read it: the full record, with the
     game's public figures in place of hidden ones until the end."""
@@ -531,6 +532,64 @@ def public_record(
         # Private facts (Hidden Secrets' values) stay out of the public record until the end.
         record.update(rendered(kind.public_export(result.setup, result) or {}, render))
     return record
+
+
+def public_record_json(game: AnyGame, result: GameResult | None = None) -> str:
+    """:func:`public_record` as the API sends it: the JSON text Flask's ``jsonify`` would write.
+
+    The API answers every write with the whole record, so a long game's earlier deals are
+    encoded once per process: a deal scored on from a known result is the same object as
+    before (an append keeps them), and its encoded parts are reused. A correction that
+    rescores the game encodes it anew; a game hiding values takes the plain way.
+    """
+    result = result or full_result(game)
+    provider = current_app.json
+    if (provider.compact is None and current_app.debug) or provider.compact is False:
+        return provider.dumps(public_record(game, result))
+    kind = service.game_rules(game)
+    if kind.hides_scores(result.setup) and not result.finished:
+        return _dumps(public_record(game, result))
+    store = current_app.extensions.setdefault("scorekeeper.record_parts", OrderedDict())
+    known = store.get(game.id, [])
+    parts = []
+    for k, deal in enumerate(result.deals):
+        if k < len(known) and known[k][0] is deal:
+            parts.append(known[k])
+            continue
+        parts.append(
+            (
+                deal,
+                _dumps(deal.facts),
+                _dumps(list(deal.scores)),
+                _dumps([plain_text(x) for x in deal.explanations]),
+            )
+        )
+    store[game.id] = parts
+    store.move_to_end(game.id)
+    while len(store) > RECORD_PARTS_SIZE:
+        store.popitem(last=False)
+    # The record without its deals, each list a placeholder string that its encoded deals replace.
+    record = service.full_record(game, replace(result, deals=()), plain_text)
+    lists = {kind.record_key: 1, "scores": 2, "explanations": 3}
+    for key in lists:
+        record[key] = f"{_SLOT}{key}"
+    text = _dumps(record)
+    for key, part in lists.items():
+        text = text.replace(f'"{_SLOT}{key}"', "[" + ",".join(p[part] for p in parts) + "]", 1)
+    return text
+
+
+def _dumps(value: Any) -> str:
+    """JSON text as Flask's ``jsonify`` writes it (its provider's settings, compact)."""
+    return current_app.json.dumps(value, separators=(",", ":"))
+
+
+# No text of a record holds this (128 random bits, drawn per process), nor its JSON escapes.
+_SLOT = "slot-" + secrets.token_hex(16) + "-"
+
+
+# Games whose record parts this process keeps (a long game's parts are a few hundred KB at most).
+RECORD_PARTS_SIZE = 128
 
 
 @functools.lru_cache(maxsize=4096)

@@ -13,18 +13,18 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 from flask.cli import with_appcontext
-from sqlalchemy import case, func, insert, inspect, null, select, update
+from sqlalchemy import bindparam, case, func, insert, inspect, null, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import ObjectDeletedError
 
 from .. import rules
 from ..db import db, one_writer
-from ..models import Change, Deal, Game, GameSummary, Seat, hash_key, utcnow
+from ..models import AnyGame, Change, Deal, Game, GameHead, GameSummary, Seat, hash_key, utcnow
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
 from .record import game_rules, new_token, score, score_appended
@@ -79,7 +79,16 @@ class CannotUndo(Exception):
 # A write without a version retries on a newer state; each round one writer wins.
 RETRIES = 24
 
-Plan = tuple[Any, Callable[[], Change]]
+
+class Plan(NamedTuple):
+    """A judged change: the result to hand back, and the function that applies it (returns its history)."""
+
+    result: Any
+    apply: Callable[[], Change]
+    # An append: the half-entered deal is now a whole one, and the version claim clears it.
+    clears_draft: bool = False
+
+
 # The result of a game as stored at its current version.
 Stored = Callable[[Game], GameResult]
 # A planner gets the highest deal position the game's history has used (read by ``_guard``).
@@ -90,7 +99,32 @@ class _Raced(Exception):
     pass
 
 
-def _guard(game: Game, via: Via, deleted_ok: bool = False) -> int | None:
+# The hot path's statements, built once: a write executes them with its values as parameters
+# (building a statement per write cost more than running it).
+_GAME, _DEAL, _CHANGE, _SUMMARY = Game.__table__, Deal.__table__, Change.__table__, GameSummary.__table__
+_GUARD = select(
+    func.max(_CHANGE.c.position),
+    # A token never matches NULL: without one, nothing is "already done".
+    func.max(case((_CHANGE.c.token == bindparam("token"), _CHANGE.c.id))),
+    # The deals' own positions too: a game's first deals (an import) have no history of their own.
+    select(func.max(_DEAL.c.position)).where(_DEAL.c.game_id == bindparam("game_id")).scalar_subquery(),
+).where(_CHANGE.c.game_id == bindparam("game_id"))
+_CLAIM = update(_GAME).where(_GAME.c.id == bindparam("game_id"), _GAME.c.version == bindparam("old"))
+# SQL NULL, as the ORM writes a None draft (not JSON 'null').
+_CLAIM_CLEARING = _CLAIM.values(draft=null())
+_KEEP_SUMMARY = update(_SUMMARY).where(_SUMMARY.c.game_id == bindparam("game_key"))
+_MOVE_SUMMARY = update(_SUMMARY).where(
+    _SUMMARY.c.game_id == bindparam("game_key"), _SUMMARY.c.version == bindparam("old")
+)
+_INSERT_SUMMARY, _INSERT_DEAL, _INSERT_CHANGE = insert(_SUMMARY), insert(_DEAL), insert(_CHANGE)
+
+
+def _run(statement: Any, params: dict[str, Any]) -> Any:
+    """One prepared statement on the session's connection (its transaction), ORM-free."""
+    return db.session.connection().execute(statement, params)
+
+
+def _guard(game: AnyGame, via: Via, deleted_ok: bool = False) -> int | None:
     """Refuse a replayed, stale or deleted write; return the highest deal position ever used.
 
     One query reads all three: whether this token is recorded, the highest position in the
@@ -100,12 +134,11 @@ def _guard(game: Game, via: Via, deleted_ok: bool = False) -> int | None:
         version, deleted_at = game.version, game.deleted_at
     except ObjectDeletedError:
         raise GameGone(game.id) from None
-    done = func.max(case((Change.token == via.token, Change.id))) if via.token else null()
-    # The deals' own positions too: a game's first deals (an import) have no history of their own.
-    dealt = select(func.max(Deal.position)).where(Deal.game_id == game.id).scalar_subquery()
-    top, done_id, top_dealt = db.session.execute(
-        select(func.max(Change.position), done, dealt).where(Change.game_id == game.id)
-    ).one()
+    if isinstance(game, GameHead) and via.token is None:
+        # Nothing to look up: the highest positions came with the game's row, at its version.
+        top, done_id, top_dealt = game.top_position, None, None
+    else:
+        top, done_id, top_dealt = _run(_GUARD, {"game_id": game.id, "token": via.token}).one()
     top = max((p for p in (top, top_dealt) if p is not None), default=None)
     if done_id is not None:
         raise AlreadyDone(db.session.get(Change, done_id))
@@ -116,7 +149,7 @@ def _guard(game: Game, via: Via, deleted_ok: bool = False) -> int | None:
     return top
 
 
-def _claim(game: Game, touch: bool = True) -> None:
+def _claim(game: AnyGame, touch: bool = True, clear_draft: bool = False) -> None:
     """Take the next version, if nobody took it since ``game`` was read: the gate every write passes.
 
     A conditional UPDATE is the first statement of the write: on PostgreSQL it
@@ -124,20 +157,24 @@ def _claim(game: Game, touch: bool = True) -> None:
     SQLite it takes the database's write lock. Either way one writer per
     version gets through, and the other sees the newer state and is judged again.
     """
-    table = Game.__table__
     old, now = game.version, utcnow() if touch else game.updated_at
-    result = db.session.execute(
-        update(table)
-        .where(table.c.id == game.id, table.c.version == old)
-        .values(version=old + 1, updated_at=now)
+    result = _run(
+        _CLAIM_CLEARING if clear_draft else _CLAIM,
+        {"game_id": game.id, "old": old, "version": old + 1, "updated_at": now},
     )
     if result.rowcount != 1:
         raise _Raced
-    set_committed_value(game, "version", old + 1)
-    set_committed_value(game, "updated_at", now)
+    written = {"version": old + 1, "updated_at": now, **({"draft": None} if clear_draft else {})}
+    for name, value in written.items():
+        if isinstance(game, GameHead):
+            setattr(game, name, value)
+        else:
+            set_committed_value(game, name, value)  # as stored: nothing left for the ORM to flush
 
 
-def _write(game: Game, via: Via | None, plan: Planner, deleted_ok: bool = False, touch: bool = True) -> Any:
+def _write(
+    game: AnyGame, via: Via | None, plan: Planner, deleted_ok: bool = False, touch: bool = True
+) -> Any:
     """Judge ``plan`` on the game as stored, then apply it and record it, exactly once.
 
     ``plan(top)`` checks the change against the rules (raising what refuses it)
@@ -147,22 +184,39 @@ def _write(game: Game, via: Via | None, plan: Planner, deleted_ok: bool = False,
     via = via or Via()
     for attempt in range(RETRIES):
         top = _guard(game, via, deleted_ok)
-        result, apply = plan(top)
+        result, apply, clears_draft = plan(top)
         try:
             with one_writer():
-                _claim(game, touch)
+                _claim(game, touch, clear_draft=clears_draft)
                 change = apply()
                 _keep_summary(game, result)
-                change.game_id = game.id
-                change.version = game.version
-                change.token = via.token
-                change.device_id = via.device_id
-                change.device = (via.device or "")[:80]
-                db.session.add(change)
+                # The history row by one INSERT: no ORM unit of work for a row nobody reads back here.
+                _run(
+                    _INSERT_CHANGE,
+                    {
+                        "game_id": game.id,
+                        "version": game.version,
+                        "kind": change.kind,
+                        "deal_index": change.deal_index,
+                        "position": change.position,
+                        "before": change.before,
+                        "after": change.after,
+                        "undoes": change.undoes,
+                        "token": via.token,
+                        "device_id": via.device_id,
+                        "device": (via.device or "")[:80],
+                        "created_at": utcnow(),
+                    },
+                )
                 db.session.commit()
         except (_Raced, IntegrityError):
             # Someone else changed the game meanwhile: read it again and judge anew.
-            db.session.rollback()
+            db.session.rollback()  # an ORM game is expired by it, and read again when next used
+            if isinstance(game, GameHead):
+                try:
+                    game.reload()
+                except LookupError:
+                    raise GameGone(game.id) from None
             time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
             continue
         except BaseException:
@@ -173,7 +227,7 @@ def _write(game: Game, via: Via | None, plan: Planner, deleted_ok: bool = False,
     raise Conflict(game, via.version)
 
 
-def _keep_summary(game: Game, result: Any) -> None:
+def _keep_summary(game: AnyGame, result: Any) -> None:
     """Write the game's list summary at its new version, in the change's transaction.
 
     A change that scores (``result``, the game's full result at the new version) rewrites
@@ -183,21 +237,21 @@ def _keep_summary(game: Game, result: Any) -> None:
     """
     from ..read import summarize
 
-    table = GameSummary.__table__
     if isinstance(result, GameResult):
         columns = summarize(game, result)
         # One statement for a game that has its summary (the usual case): the version claim
         # already holds this game's row, so nobody else writes its summary meanwhile.
-        if (
-            db.session.execute(update(table).where(table.c.game_id == game.id).values(**columns)).rowcount
-            == 0
-        ):
-            db.session.execute(insert(table).values(game_id=game.id, **columns))
+        if _run(_KEEP_SUMMARY, {"game_key": game.id, **columns}).rowcount == 0:
+            _run(_INSERT_SUMMARY, {"game_id": game.id, **columns})
         return
-    db.session.execute(
-        update(table)
-        .where(table.c.game_id == game.id, table.c.version == game.version - 1)
-        .values(version=game.version, last_activity=game.updated_at)
+    _run(
+        _MOVE_SUMMARY,
+        {
+            "game_key": game.id,
+            "old": game.version - 1,
+            "version": game.version,
+            "last_activity": game.updated_at,
+        },
     )
 
 
@@ -249,7 +303,7 @@ def create_game(
     return game, key
 
 
-def _next_position(game: Game, top: int | None) -> int:
+def _next_position(game: AnyGame, top: int | None) -> int:
     """A position no deal of this game has had: a deleted deal's place stays free for its undo.
 
     ``top``, the highest position in the history and the deals, was read by ``_guard``
@@ -265,20 +319,24 @@ def _deal_at(game: Game, k: int) -> Deal:
     return game.deals[k]
 
 
-def _plan_append(game: Game, facts: dict[str, Any], top: int | None, stored: Stored) -> Plan:
+def _plan_append(game: AnyGame, facts: dict[str, Any], top: int | None, stored: Stored) -> Plan:
     result = score_appended(game, stored(game), facts)
 
     def apply() -> Change:
         position = _next_position(game, top)
-        deal = Deal(game_id=game.id, position=position, facts=copy.deepcopy(facts))
-        if "deals" in inspect(game).unloaded:
-            db.session.add(deal)  # the deals are not read for an append; a later read finds this one
+        if isinstance(game, GameHead):
+            game.top_position = position  # the snapshot stays true for a next write
+        if isinstance(game, GameHead) or "deals" in inspect(game).unloaded:
+            # The deals are not read for an append: one INSERT, and a later read finds the row.
+            _run(
+                _INSERT_DEAL,
+                {"game_id": game.id, "position": position, "facts": facts, "created_at": game.updated_at},
+            )
         else:
-            game.deals.append(deal)
-        game.draft = None  # the half-entered deal is now a whole one
-        return Change(kind="append", deal_index=len(game.deals) - 1, position=position, after=facts)
+            game.deals.append(Deal(game_id=game.id, position=position, facts=copy.deepcopy(facts)))
+        return Change(kind="append", deal_index=len(result.deals) - 1, position=position, after=facts)
 
-    return result, apply
+    return Plan(result, apply, clears_draft=True)
 
 
 def _plan_replace(game: Game, k: int, facts: dict[str, Any]) -> Plan:
@@ -292,7 +350,7 @@ def _plan_replace(game: Game, k: int, facts: dict[str, Any]) -> Plan:
         deal.facts = copy.deepcopy(facts)
         return Change(kind="replace", deal_index=k, position=deal.position, before=before, after=facts)
 
-    return result, apply
+    return Plan(result, apply)
 
 
 def _plan_correct_end(game: Game, k: int, facts: dict[str, Any], keep: int) -> Plan:
@@ -317,7 +375,7 @@ def _plan_correct_end(game: Game, k: int, facts: dict[str, Any], keep: int) -> P
         del game.deals[keep:]
         return Change(kind="correct_end", deal_index=k, position=deal.position, before=before, after=facts)
 
-    return result, apply
+    return Plan(result, apply)
 
 
 def _plan_uncorrect_end(game: Game, change: Change) -> Plan:
@@ -335,7 +393,7 @@ def _plan_uncorrect_end(game: Game, change: Change) -> Plan:
             game.deals.append(Deal(position=position, facts=copy.deepcopy(facts)))
         return Change(kind="restore_end", deal_index=k, position=change.position, after=len(removed))
 
-    return result, apply
+    return Plan(result, apply)
 
 
 def _plan_delete(game: Game, k: int) -> Plan:
@@ -350,7 +408,7 @@ def _plan_delete(game: Game, k: int) -> Plan:
         game.deals.pop(k)
         return Change(kind="delete", deal_index=k, position=deal.position, before=before)
 
-    return result, apply
+    return Plan(result, apply)
 
 
 def _plan_restore(game: Game, position: int, facts: dict[str, Any]) -> Plan:
@@ -365,7 +423,7 @@ def _plan_restore(game: Game, position: int, facts: dict[str, Any]) -> Plan:
         game.deals.insert(k, Deal(position=position, facts=copy.deepcopy(facts)))
         return Change(kind="restore", deal_index=k, position=position, after=facts)
 
-    return result, apply
+    return Plan(result, apply)
 
 
 def _plan_draft(game: Game, draft: dict[str, Any] | None) -> Plan:
@@ -374,7 +432,7 @@ def _plan_draft(game: Game, draft: dict[str, Any] | None) -> Plan:
         game.draft = copy.deepcopy(draft)
         return Change(kind="draft", before=before, after=draft)
 
-    return None, apply
+    return Plan(None, apply)
 
 
 def _plan_game_deleted(game: Game, deleted: bool) -> Plan:
@@ -385,7 +443,7 @@ def _plan_game_deleted(game: Game, deleted: bool) -> Plan:
         game.deleted_at = utcnow() if deleted else None
         return Change(kind="delete_game" if deleted else "restore_game")
 
-    return None, apply
+    return Plan(None, apply)
 
 
 def _plan_archived(game: Game, archived: bool) -> Plan:
@@ -396,7 +454,7 @@ def _plan_archived(game: Game, archived: bool) -> Plan:
         game.archived = archived
         return Change(kind="archive" if archived else "unarchive")
 
-    return None, apply
+    return Plan(None, apply)
 
 
 def _plan_rename(game: Game, seat: int, old: str, new: str) -> Plan:
@@ -413,11 +471,11 @@ def _plan_rename(game: Game, seat: int, old: str, new: str) -> Plan:
         game.seats[seat].name = new
         return Change(kind="rename", before={"seat": seat, "name": old}, after={"seat": seat, "name": new})
 
-    return None, apply
+    return Plan(None, apply)
 
 
 def append_deal(
-    game: Game, facts: Mapping[str, Any], via: Via | None = None, stored: Stored = score
+    game: AnyGame, facts: Mapping[str, Any], via: Via | None = None, stored: Stored = score
 ) -> GameResult:
     """Add the next deal; raise :class:`InvalidFacts` (deal index set) and change nothing if refused.
 
@@ -507,7 +565,7 @@ def set_options(
             game.options = copy.deepcopy(options)
             return Change(kind="options")
 
-        return result, apply
+        return Plan(result, apply)
 
     return _write(game, via, plan)
 

@@ -133,14 +133,14 @@ def undo(game: Game, change: Change, via: Via | None = None) -> Any:
         current = find_change(game, change_id)
         if current is None:
             raise CannotUndo(change_id)
-        result, apply = _undo_plan(game, current)
+        undoing = _undo_plan(game, current)
 
         def apply_undo() -> Change:
-            made = apply()
+            made = undoing.apply()
             made.undoes = change_id
             return made
 
-        return result, apply_undo
+        return undoing._replace(apply=apply_undo)
 
     # Undoing a rename is a rename: the game keeps its place in time.
     touch = change.kind != "rename"

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import rules
-from ..models import Game
+from ..models import AnyGame
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
 
@@ -26,18 +26,18 @@ def new_token(nbytes: int) -> str:
     return secrets.token_urlsafe(nbytes)
 
 
-def game_rules(game: Game) -> rules.Game:
+def game_rules(game: AnyGame) -> rules.Game:
     found = rules.get(game.kind)
     if found is None:  # a game kind removed from the registry: nothing can score it
         raise LookupError(game.kind)
     return found
 
 
-def setup_of(game: Game) -> Setup:
+def setup_of(game: AnyGame) -> Setup:
     return Setup(tuple(game.players), dict(game.options), game.first_dealer)
 
 
-def score(game: Game, deals: Sequence[Mapping[str, Any]] | None = None) -> GameResult:
+def score(game: AnyGame, deals: Sequence[Mapping[str, Any]] | None = None) -> GameResult:
     """The derived state of ``game``, or of ``game`` with other deals in its place.
 
     Pages do not call this: they read through :mod:`scorekeeper.read`, which scores once per version.
@@ -51,7 +51,7 @@ def score(game: Game, deals: Sequence[Mapping[str, Any]] | None = None) -> GameR
     return rules.play(game_rules(game), setup_of(game), game.facts if deals is None else deals)
 
 
-def score_on(game: Game, facts: Sequence[Mapping[str, Any]], known: GameResult) -> GameResult:
+def score_on(game: AnyGame, facts: Sequence[Mapping[str, Any]], known: GameResult) -> GameResult:
     """``game`` with its deals ``facts``, scored on from ``known``, the result of their first deals."""
     if facts:
         errors = game_rules(game).check_setup(setup_of(game))
@@ -60,7 +60,7 @@ def score_on(game: Game, facts: Sequence[Mapping[str, Any]], known: GameResult) 
     return rules.play(game_rules(game), setup_of(game), facts, after=known)
 
 
-def score_appended(game: Game, stored: GameResult, facts: Mapping[str, Any]) -> GameResult:
+def score_appended(game: AnyGame, stored: GameResult, facts: Mapping[str, Any]) -> GameResult:
     """The game with one more deal, scored on from ``stored`` (the game as stored) without a replay."""
     errors = game_rules(game).check_setup(setup_of(game))
     if errors:
@@ -117,7 +117,7 @@ def parse_record(data: Any, waiting_ok: bool = False) -> tuple[rules.Game, Setup
     return game, setup, deals
 
 
-def full_record(game: Game, result: GameResult, render) -> dict[str, Any]:
+def full_record(game: AnyGame, result: GameResult, render) -> dict[str, Any]:
     """The game record of the spec: the input facts plus every derived field, unredacted.
 
     What anyone may read is :func:`scorekeeper.read.public_record`: it applies the game's redaction.

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, Response, abort, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
 from .. import club, ratings, read, rules, service
 from ..db import db
-from ..models import Game
+from ..models import AnyGame, Game
 from ..rules import N_, FieldError, GameResult, InvalidFacts, msg
 from . import errors
 from .auth import game_route
@@ -55,10 +55,11 @@ def create_game() -> ResponseReturnValue:
     return jsonify(record), 201
 
 
-def record_response(game: Game, result: GameResult | None, status: int) -> Response:
+def record_response(game: AnyGame, result: GameResult | None, status: int) -> Response:
     read.remember(game, result)
-    response = jsonify(read.public_record(game))
-    response.status_code = status
+    response = current_app.response_class(
+        read.public_record_json(game) + "\n", status=status, mimetype="application/json"
+    )
     response.set_etag(str(game.version))
     response.headers["Cache-Control"] = "no-cache"
     return response
@@ -80,12 +81,12 @@ def export_game(game_id: str) -> ResponseReturnValue:
     return record_of(game_id)
 
 
-@game_route()
-def record_of(game: Game) -> Response:
+@game_route(lean=True)
+def record_of(game: AnyGame) -> Response:
     return record_response(game, None, 200)
 
 
-def write(game: Game, status: int, change: Callable[[service.Via], GameResult]) -> ResponseReturnValue:
+def write(game: AnyGame, status: int, change: Callable[[service.Via], GameResult]) -> ResponseReturnValue:
     """Run one write with the request's If-Match and Idempotency-Key; answer the record."""
     via = api_via(game)
     try:
@@ -112,8 +113,8 @@ def write(game: Game, status: int, change: Callable[[service.Via], GameResult]) 
 
 
 @bp.post("/games/<game_id>/deals")
-@game_route(scorer=True, message=NEEDS_KEY)
-def append_deal(game: Game) -> ResponseReturnValue:
+@game_route(scorer=True, message=NEEDS_KEY, lean=True)
+def append_deal(game: AnyGame) -> ResponseReturnValue:
     """Append one deal's (or turn's) facts."""
     try:
         facts = deal_body()

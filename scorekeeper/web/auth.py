@@ -24,7 +24,7 @@ from flask import abort, current_app, g, request
 
 from ..models import Game, hash_key
 from ..read import SCORER, VIEWER, Role, seat_role
-from .common import KEY_COOKIE, load_game
+from .common import KEY_COOKIE, load_game, load_game_head
 
 
 def presented_key() -> str | None:
@@ -60,7 +60,11 @@ def role_for(key_hash: str) -> Role:
 
 
 def game_route(
-    scorer: bool = False, deleted: bool = False, seat_link: bool = False, message: str | None = None
+    scorer: bool = False,
+    deleted: bool = False,
+    seat_link: bool = False,
+    message: str | None = None,
+    lean: bool = False,
 ) -> Callable:
     """Load the URL's game (404 if absent, or deleted unless ``deleted``), resolve the role once
     (``g.role``) and call the view with ``game`` in place of ``game_id``.
@@ -68,12 +72,15 @@ def game_route(
     ``scorer``: anyone else gets 403 (with ``message``, for API clients).
     ``seat_link``: the URL's ``seat`` and ``token`` must be that seat's private link (else 404);
     the role is that seat, whoever opens it.
+    ``lean``: the view gets a :class:`~scorekeeper.models.GameHead` (row and players, read
+    without the ORM) for the JSON API's hot calls, which never touch a deal row.
     """
+    load = load_game_head if lean else load_game
 
     def decorate(view: Callable) -> Callable:
         @wraps(view)
         def wrapper(game_id: str, **kwargs: Any) -> Any:
-            game = load_game(game_id, deleted)
+            game = load(game_id, deleted)
             if seat_link:
                 if not seat_link_ok(game, kwargs["seat"], kwargs["token"]):
                     abort(404)

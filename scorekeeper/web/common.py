@@ -13,7 +13,7 @@ from flask_babel import get_locale
 from sqlalchemy.orm import joinedload, lazyload
 
 from ..db import db
-from ..models import Game
+from ..models import AnyGame, Game, GameHead
 from ..service import Via, new_token
 
 KEY_COOKIE = "edit_key"
@@ -39,6 +39,14 @@ def load_game(game_id: str, deleted: bool = False) -> Game:
     view and board come from the cache never parses a long game's deals.
     """
     game = db.session.get(Game, game_id, options=DEALS_LATER) if GAME_ID.fullmatch(game_id) else None
+    if game is None or (game.deleted_at is not None and not deleted):
+        abort(404)
+    return game
+
+
+def load_game_head(game_id: str, deleted: bool = False) -> GameHead:
+    """:func:`load_game` for the JSON API's append and export: the game's row and players, no ORM."""
+    game = GameHead.load(game_id) if GAME_ID.fullmatch(game_id) else None
     if game is None or (game.deleted_at is not None and not deleted):
         abort(404)
     return game
@@ -145,7 +153,7 @@ def form_via() -> Via:
     return Via(version, token if TOKEN.fullmatch(token) else None, device_id, label)
 
 
-def api_via(game: Game) -> Via:
+def api_via(game: AnyGame) -> Via:
     """An API write: ``If-Match: "<version>"`` (the ETag the API answered) and ``Idempotency-Key``."""
     version = None
     if "If-Match" in request.headers and not request.if_match.star_tag:
