@@ -116,8 +116,10 @@ class Change(db.Model):
     __tablename__ = "game_change"
     __table_args__ = (
         UniqueConstraint("game_id", "token"),
-        # The highest position a game's history used, read by every write: one index lookup.
+        # The highest position a game's history used, read by every write: one index lookup;
+        # and the changes since a version, read by a worker that missed them.
         Index("ix_game_change_game_position", "game_id", "position"),
+        Index("ix_game_change_game_version", "game_id", "version"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -26,7 +26,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app, g, has_app_context
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from . import cache, plugins, rules, service
 from .db import db
@@ -187,9 +187,7 @@ def _score(game: AnyGame) -> GameResult:
         version, known = kept
         # Only deals appended since (the usual case: the other worker recorded them): their facts
         # are in the history, and the deals already known need not be read at all.
-        since = db.session.execute(
-            select(Change.kind, Change.after).where(Change.game_id == game.id, Change.version > version)
-        ).all()
+        since = db.session.connection().execute(_SINCE, {"game_key": game.id, "known": version}).all()
         if len(since) == game.version - version and all(row.kind in QUIET for row in since):
             appended = [row.after for row in since if row.kind == "append"]
             return service.score_on(game, [*(d.facts for d in known.deals), *appended], known)
@@ -201,6 +199,13 @@ def _score(game: AnyGame) -> GameResult:
             return service.score_on(game, facts, known)
     return service.score(game)
 
+
+# What changed since a version this process knows; built once (a statement costs more to build than to run).
+_SINCE = (
+    select(Change.__table__.c.kind, Change.__table__.c.after)
+    .where(Change.__table__.c.game_id == bindparam("game_key"), Change.__table__.c.version > bindparam("known"))
+    .order_by(Change.__table__.c.version)
+)
 
 # Changes that leave every recorded deal as it was (an append only adds one).
 QUIET = frozenset({"append", "draft", "archive", "unarchive"})

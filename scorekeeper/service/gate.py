@@ -13,6 +13,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, NamedTuple
 
 import click
@@ -80,11 +81,24 @@ class CannotUndo(Exception):
 RETRIES = 24
 
 
+@dataclass
+class Entry:
+    """A change's line in the history, as a plan's ``apply`` returns it (``_write`` stores it)."""
+
+    kind: str
+    deal_index: int | None = None
+    position: int | None = None
+    before: Any = None
+    after: Any = None
+    # The change this one undid, if it is an undo.
+    undoes: int | None = None
+
+
 class Plan(NamedTuple):
     """A judged change: the result to hand back, and the function that applies it (returns its history)."""
 
     result: Any
-    apply: Callable[[], Change]
+    apply: Callable[[], Entry]
     # An append: the half-entered deal is now a whole one, and the version claim clears it.
     clears_draft: bool = False
 
@@ -149,7 +163,7 @@ def _guard(game: AnyGame, via: Via, deleted_ok: bool = False) -> int | None:
     return top
 
 
-def _claim(game: AnyGame, touch: bool = True, clear_draft: bool = False) -> None:
+def _claim(game: AnyGame, now: datetime, clear_draft: bool = False) -> None:
     """Take the next version, if nobody took it since ``game`` was read: the gate every write passes.
 
     A conditional UPDATE is the first statement of the write: on PostgreSQL it
@@ -157,7 +171,7 @@ def _claim(game: AnyGame, touch: bool = True, clear_draft: bool = False) -> None
     SQLite it takes the database's write lock. Either way one writer per
     version gets through, and the other sees the newer state and is judged again.
     """
-    old, now = game.version, utcnow() if touch else game.updated_at
+    old = game.version
     result = _run(
         _CLAIM_CLEARING if clear_draft else _CLAIM,
         {"game_id": game.id, "old": old, "version": old + 1, "updated_at": now},
@@ -185,11 +199,15 @@ def _write(
     for attempt in range(RETRIES):
         top = _guard(game, via, deleted_ok)
         result, apply, clears_draft = plan(top)
+        # Everything that needs no lock is done before taking SQLite's write turn: a writer
+        # holding it while it computes would hold up every other writer of every process.
+        now = utcnow() if touch else game.updated_at
+        summary = _summary(game, result)
         try:
             with one_writer():
-                _claim(game, touch, clear_draft=clears_draft)
+                _claim(game, now, clear_draft=clears_draft)
                 change = apply()
-                _keep_summary(game, result)
+                _keep_summary(game, summary)
                 # The history row by one INSERT: no ORM unit of work for a row nobody reads back here.
                 _run(
                     _INSERT_CHANGE,
@@ -227,18 +245,24 @@ def _write(
     raise Conflict(game, via.version)
 
 
-def _keep_summary(game: AnyGame, result: Any) -> None:
-    """Write the game's list summary at its new version, in the change's transaction.
-
-    A change that scores (``result``, the game's full result at the new version) rewrites
-    it; one that changes no score (a draft, deleting or restoring the game) only moves an
-    up-to-date summary to the new version. A missing or stale one stays so: lists replay
-    that game until ``scorekeeper db rescore`` or its next scored change.
-    """
+def _summary(game: AnyGame, result: Any) -> dict[str, Any] | None:
+    """The list summary's columns for a change that scores (``result``, the game's full result at
+    the new version); None for one that changes no score. Version and time are the claim's."""
     from ..read import summarize
 
-    if isinstance(result, GameResult):
-        columns = summarize(game, result)
+    return summarize(game, result) if isinstance(result, GameResult) else None
+
+
+def _keep_summary(game: AnyGame, columns: dict[str, Any] | None) -> None:
+    """Write the game's list summary at its new version, in the change's transaction.
+
+    A change that scores (``columns``, from :func:`_summary`) rewrites it; one that changes
+    no score (a draft, deleting or restoring the game) only moves an up-to-date summary to
+    the new version. A missing or stale one stays so: lists replay that game until
+    ``scorekeeper db rescore`` or its next scored change.
+    """
+    if columns is not None:
+        columns = {**columns, "version": game.version, "last_activity": game.updated_at}
         # One statement for a game that has its summary (the usual case): the version claim
         # already holds this game's row, so nobody else writes its summary meanwhile.
         if _run(_KEEP_SUMMARY, {"game_key": game.id, **columns}).rowcount == 0:
@@ -286,7 +310,7 @@ def create_game(
         except (InvalidFacts, LookupError):
             result = None  # a set-up still waiting for its seats' parts (Hidden Secrets): no summary yet
     if result is not None:
-        _keep_summary(game, result)
+        _keep_summary(game, _summary(game, result))
     db.session.add(
         Change(
             game_id=game.id,
@@ -322,7 +346,7 @@ def _deal_at(game: Game, k: int) -> Deal:
 def _plan_append(game: AnyGame, facts: dict[str, Any], top: int | None, stored: Stored) -> Plan:
     result = score_appended(game, stored(game), facts)
 
-    def apply() -> Change:
+    def apply() -> Entry:
         position = _next_position(game, top)
         if isinstance(game, GameHead):
             game.top_position = position  # the snapshot stays true for a next write
@@ -334,7 +358,7 @@ def _plan_append(game: AnyGame, facts: dict[str, Any], top: int | None, stored: 
             )
         else:
             game.deals.append(Deal(game_id=game.id, position=position, facts=copy.deepcopy(facts)))
-        return Change(kind="append", deal_index=len(result.deals) - 1, position=position, after=facts)
+        return Entry(kind="append", deal_index=len(result.deals) - 1, position=position, after=facts)
 
     return Plan(result, apply, clears_draft=True)
 
@@ -345,10 +369,10 @@ def _plan_replace(game: Game, k: int, facts: dict[str, Any]) -> Plan:
     candidate[k] = facts
     result = score(game, candidate)
 
-    def apply() -> Change:
+    def apply() -> Entry:
         before = copy.deepcopy(deal.facts)
         deal.facts = copy.deepcopy(facts)
-        return Change(kind="replace", deal_index=k, position=deal.position, before=before, after=facts)
+        return Entry(kind="replace", deal_index=k, position=deal.position, before=before, after=facts)
 
     return Plan(result, apply)
 
@@ -363,7 +387,7 @@ def _plan_correct_end(game: Game, k: int, facts: dict[str, Any], keep: int) -> P
     candidate[k] = facts
     result = score(game, candidate)
 
-    def apply() -> Change:
+    def apply() -> Entry:
         removed = game.deals[keep:]
         before = {
             "deal": copy.deepcopy(deal.facts),
@@ -373,7 +397,7 @@ def _plan_correct_end(game: Game, k: int, facts: dict[str, Any], keep: int) -> P
         for gone in removed:
             db.session.delete(gone)
         del game.deals[keep:]
-        return Change(kind="correct_end", deal_index=k, position=deal.position, before=before, after=facts)
+        return Entry(kind="correct_end", deal_index=k, position=deal.position, before=before, after=facts)
 
     return Plan(result, apply)
 
@@ -387,11 +411,11 @@ def _plan_uncorrect_end(game: Game, change: Change) -> Plan:
     candidate += [copy.deepcopy(f) for _p, f in removed]
     result = score(game, candidate)
 
-    def apply() -> Change:
+    def apply() -> Entry:
         game.deals[k].facts = copy.deepcopy(change.before["deal"])
         for position, facts in removed:
             game.deals.append(Deal(position=position, facts=copy.deepcopy(facts)))
-        return Change(kind="restore_end", deal_index=k, position=change.position, after=len(removed))
+        return Entry(kind="restore_end", deal_index=k, position=change.position, after=len(removed))
 
     return Plan(result, apply)
 
@@ -402,11 +426,11 @@ def _plan_delete(game: Game, k: int) -> Plan:
     del candidate[k]
     result = score(game, candidate)
 
-    def apply() -> Change:
+    def apply() -> Entry:
         before = copy.deepcopy(deal.facts)
         db.session.delete(deal)
         game.deals.pop(k)
-        return Change(kind="delete", deal_index=k, position=deal.position, before=before)
+        return Entry(kind="delete", deal_index=k, position=deal.position, before=before)
 
     return Plan(result, apply)
 
@@ -419,18 +443,18 @@ def _plan_restore(game: Game, position: int, facts: dict[str, Any]) -> Plan:
     candidate.insert(k, facts)
     result = score(game, candidate)
 
-    def apply() -> Change:
+    def apply() -> Entry:
         game.deals.insert(k, Deal(position=position, facts=copy.deepcopy(facts)))
-        return Change(kind="restore", deal_index=k, position=position, after=facts)
+        return Entry(kind="restore", deal_index=k, position=position, after=facts)
 
     return Plan(result, apply)
 
 
 def _plan_draft(game: Game, draft: dict[str, Any] | None) -> Plan:
-    def apply() -> Change:
+    def apply() -> Entry:
         before = copy.deepcopy(game.draft)
         game.draft = copy.deepcopy(draft)
-        return Change(kind="draft", before=before, after=draft)
+        return Entry(kind="draft", before=before, after=draft)
 
     return Plan(None, apply)
 
@@ -439,9 +463,9 @@ def _plan_game_deleted(game: Game, deleted: bool) -> Plan:
     if (game.deleted_at is not None) == deleted:
         raise CannotUndo(game.id)
 
-    def apply() -> Change:
+    def apply() -> Entry:
         game.deleted_at = utcnow() if deleted else None
-        return Change(kind="delete_game" if deleted else "restore_game")
+        return Entry(kind="delete_game" if deleted else "restore_game")
 
     return Plan(None, apply)
 
@@ -450,9 +474,9 @@ def _plan_archived(game: Game, archived: bool) -> Plan:
     if game.archived == archived:
         raise CannotUndo(game.id)
 
-    def apply() -> Change:
+    def apply() -> Entry:
         game.archived = archived
-        return Change(kind="archive" if archived else "unarchive")
+        return Entry(kind="archive" if archived else "unarchive")
 
     return Plan(None, apply)
 
@@ -467,9 +491,9 @@ def _plan_rename(game: Game, seat: int, old: str, new: str) -> Plan:
     if errors:
         raise InvalidFacts(errors)
 
-    def apply() -> Change:
+    def apply() -> Entry:
         game.seats[seat].name = new
-        return Change(kind="rename", before={"seat": seat, "name": old}, after={"seat": seat, "name": new})
+        return Entry(kind="rename", before={"seat": seat, "name": old}, after={"seat": seat, "name": new})
 
     return Plan(None, apply)
 
@@ -561,9 +585,9 @@ def set_options(
             raise InvalidFacts(errors)
         result = rules.play(kind, Setup(tuple(game.players), options, game.first_dealer), game.facts)
 
-        def apply() -> Change:
+        def apply() -> Entry:
             game.options = copy.deepcopy(options)
-            return Change(kind="options")
+            return Entry(kind="options")
 
         return Plan(result, apply)
 
@@ -618,7 +642,7 @@ def rescore(batch: int = 200) -> tuple[int, int]:
                     db.session.delete(row)
                 skipped += 1
                 continue
-            _keep_summary(game, result)
+            _keep_summary(game, _summary(game, result))
             done += 1
         last = games[-1].id
         db.session.commit()

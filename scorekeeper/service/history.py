@@ -11,6 +11,7 @@ from ..db import db
 from ..models import Change, Game
 from .gate import (
     CannotUndo,
+    Entry,
     GameGone,
     Plan,
     Via,
@@ -135,7 +136,7 @@ def undo(game: Game, change: Change, via: Via | None = None) -> Any:
             raise CannotUndo(change_id)
         undoing = _undo_plan(game, current)
 
-        def apply_undo() -> Change:
+        def apply_undo() -> Entry:
             made = undoing.apply()
             made.undoes = change_id
             return made

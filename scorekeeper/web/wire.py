@@ -104,6 +104,12 @@ def accepted_encoding() -> str | None:
 class SessionInterface(SecureCookieSessionInterface):
     """Flask's signed-cookie session, permanent once written, and left alone on static files and 304s."""
 
+    def open_session(self, app, request):
+        if not request.cookies.get(self.get_cookie_name(app)) and app.secret_key:
+            # Nothing to read (an API client, a first visit): no signer is built for it.
+            return self.session_class()
+        return super().open_session(app, request)
+
     def save_session(self, app, session, response) -> None:
         if request.endpoint == "static" or response.status_code == 304:
             return
