@@ -190,7 +190,7 @@ def _score(game: AnyGame) -> GameResult:
         since = db.session.connection().execute(_SINCE, {"game_key": game.id, "known": version}).all()
         if len(since) == game.version - version and all(row.kind in QUIET for row in since):
             appended = [row.after for row in since if row.kind == "append"]
-            return service.score_on(game, [*(d.facts for d in known.deals), *appended], known)
+            return service.score_more(game, known, appended)
         facts = game.facts
         if len(known.deals) <= len(facts) and all(
             d.facts == f for d, f in zip(known.deals, facts, strict=False)
@@ -555,33 +555,50 @@ def public_record_json(game: AnyGame, result: GameResult | None = None) -> str:
     if kind.hides_scores(result.setup) and not result.finished:
         return _dumps(public_record(game, result))
     store = current_app.extensions.setdefault("scorekeeper.record_parts", OrderedDict())
-    known = store.get(game.id, [])
-    parts = []
-    for k, deal in enumerate(result.deals):
-        if k < len(known) and known[k][0] is deal:
-            parts.append(known[k])
-            continue
-        parts.append(
-            (
-                deal,
-                _dumps(deal.facts),
-                _dumps(list(deal.scores)),
-                _dumps([plain_text(x) for x in deal.explanations]),
-            )
-        )
-    store[game.id] = parts
+    encoded = store.get(game.id)
+    deals = result.deals
+    # The deals encoded last time, if this result starts with them: the same objects (compared
+    # by identity first, so a long prefix costs a pointer each) or equal ones encode the same.
+    if encoded is None or len(encoded.deals) > len(deals) or deals[: len(encoded.deals)] != encoded.deals:
+        encoded = _Encoded((), "", "", "")
+    if len(deals) > len(encoded.deals):
+        encoded = encoded.plus(deals[len(encoded.deals) :])
+    store[game.id] = encoded
     store.move_to_end(game.id)
     while len(store) > RECORD_PARTS_SIZE:
         store.popitem(last=False)
     # The record without its deals, each list a placeholder string that its encoded deals replace.
     record = service.full_record(game, replace(result, deals=()), plain_text)
-    lists = {kind.record_key: 1, "scores": 2, "explanations": 3}
+    lists = {kind.record_key: encoded.facts, "scores": encoded.scores, "explanations": encoded.explanations}
     for key in lists:
         record[key] = f"{_SLOT}{key}"
     text = _dumps(record)
-    for key, part in lists.items():
-        text = text.replace(f'"{_SLOT}{key}"', "[" + ",".join(p[part] for p in parts) + "]", 1)
+    for key, items in lists.items():
+        text = text.replace(f'"{_SLOT}{key}"', f"[{items}]", 1)
     return text
+
+
+@dataclass(frozen=True)
+class _Encoded:
+    """A game's deals as the record's three lists hold them, each list's items already JSON."""
+
+    deals: tuple[Any, ...]
+    facts: str
+    scores: str
+    explanations: str
+
+    def plus(self, deals: Sequence[Any]) -> _Encoded:
+        """These lists with ``deals`` encoded after them."""
+
+        def extend(text: str, items: Iterable[str]) -> str:
+            return ",".join([text, *items] if self.deals else items)
+
+        return _Encoded(
+            self.deals + tuple(deals),
+            extend(self.facts, (_dumps(d.facts) for d in deals)),
+            extend(self.scores, (_dumps(list(d.scores)) for d in deals)),
+            extend(self.explanations, (_dumps([plain_text(x) for x in d.explanations]) for d in deals)),
+        )
 
 
 def _dumps(value: Any) -> str:

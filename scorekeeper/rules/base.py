@@ -512,9 +512,9 @@ def play(
     if after is not None:
         totals, state, results = after.totals, after.state, list(after.deals)
         finished, winners, tied = after.finished, after.winners, after.tiebreak
-    for k, facts in enumerate(deals):
-        if k < len(results):
-            continue
+    # Only the deals after ``after``'s are played: a long game's append costs one deal, not a loop.
+    for k in range(len(results), len(deals)):
+        facts = deals[k]
         if not isinstance(facts, Mapping):
             raise InvalidFacts([FieldError("deals", msg(N_("A deal must be an object.")), deal=k)])
         if finished:
@@ -574,6 +574,29 @@ def play(
         state=state,
         low_wins=game.low_wins(setup),
     )
+
+
+def play_on(game: Game, setup: Setup, known: GameResult, more: Sequence[Mapping[str, Any]]) -> GameResult:
+    """``known`` (the result of a game's first deals) with the deals ``more`` played after them."""
+    return play(game, setup, _Continued(known.deals, more), after=known)
+
+
+class _Continued(Sequence[Mapping[str, Any]]):
+    """The facts of ``known``'s deals and then ``more``, without copying a long game's facts."""
+
+    def __init__(self, known: Sequence[DealResult], more: Sequence[Mapping[str, Any]]):
+        self.known, self.more = known, more
+
+    def __len__(self) -> int:
+        return len(self.known) + len(self.more)
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if k < 0:
+            k += len(self)
+        n = len(self.known)
+        return self.known[k].facts if k < n else self.more[k - n]
 
 
 def check(game: Game, setup: Setup, deals: Sequence[Mapping[str, Any]]) -> list[FieldError]:

@@ -47,6 +47,7 @@ from .record import (
     parse_record,
     score,
     score_appended,
+    score_more,
     score_on,
     setup_of,
 )
@@ -87,6 +88,7 @@ __all__ = [
     "latest_change",
     "new_token",
     "score_appended",
+    "score_more",
     "score_on",
     "parse_record",
     "rename_seat",

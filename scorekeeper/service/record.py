@@ -13,7 +13,7 @@ from typing import Any
 from .. import rules
 from ..models import AnyGame
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
-from ..rules.base import N_, check_setup
+from ..rules.base import N_, check_setup, play_on
 
 FORMAT = "scorekeeper-game/1"
 
@@ -66,9 +66,16 @@ def score_appended(game: AnyGame, stored: GameResult, facts: Mapping[str, Any]) 
     if errors:
         raise InvalidFacts(errors)
     # The stored deals' facts come with their results: a long game's deals are not read again.
-    return rules.play(
-        game_rules(game), setup_of(game), [*(d.facts for d in stored.deals), facts], after=stored
-    )
+    return play_on(game_rules(game), setup_of(game), stored, [facts])
+
+
+def score_more(game: AnyGame, known: GameResult, more: Sequence[Mapping[str, Any]]) -> GameResult:
+    """``game`` as ``known`` (its result at an earlier version) and the deals ``more`` appended since."""
+    if more:
+        errors = game_rules(game).check_setup(setup_of(game))
+        if errors:
+            raise InvalidFacts(errors)
+    return play_on(game_rules(game), setup_of(game), known, more)
 
 
 def check_record(
