@@ -49,8 +49,13 @@ SEED = 13
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 # Far beyond any total 240 random deals reach: the long games never end.
 HUGE_TARGET = 1_000_000
-# The worker model of both apps (gunicorn's gthread worker: the issue's measurements used it too).
+# The worker model of both apps: the issue's measurements used 2 sync workers. A sync worker
+# serves one connection at a time and closes it, so wrk's connections spread over both workers
+# on every request. With gthread, wrk's keep-alive connections stay with whichever worker
+# accepted them first, and all 8 often land on one: a figure then halves from one run to the next.
+# ``--worker-class gthread`` measures the threaded model ``scorekeeper serve`` runs (4 threads).
 WORKERS, THREADS = 2, 4
+WORKER_CLASS = "sync"
 PHONE = {"Accept-Encoding": "gzip, br"}
 
 # Goals of issue #13, shown beside the figures.
@@ -305,34 +310,12 @@ def free_port() -> int:
 
 
 def serve_command(port: int) -> list[str]:
-    """``scorekeeper serve`` when this checkout has one that takes the worker model, else gunicorn."""
-    bind = f"127.0.0.1:{port}"
-    probe = subprocess.run(
-        [sys.executable, "-c", "from scorekeeper.cli import main; main()", "serve", "--help"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    text = probe.stdout
-    if probe.returncode == 0 and all(flag in text for flag in ("--bind", "--workers", "--threads")):
-        return [
-            sys.executable,
-            "-c",
-            "from scorekeeper.cli import main; main()",
-            "serve",
-            "--bind",
-            bind,
-            "--workers",
-            str(WORKERS),
-            "--threads",
-            str(THREADS),
-        ]
-    return gunicorn_command(bind, ROOT, "scorekeeper:create_app()")
+    """The app under gunicorn with the bare app's worker model (``scorekeeper serve`` adds an access log)."""
+    return gunicorn_command(f"127.0.0.1:{port}", ROOT, "scorekeeper:create_app()")
 
 
 def gunicorn_command(bind: str, chdir: Path, target: str) -> list[str]:
+    threads = ["--threads", str(THREADS)] if WORKER_CLASS == "gthread" else []
     return [
         sys.executable,
         "-m",
@@ -340,9 +323,8 @@ def gunicorn_command(bind: str, chdir: Path, target: str) -> list[str]:
         "-w",
         str(WORKERS),
         "-k",
-        "gthread",
-        "--threads",
-        str(THREADS),
+        WORKER_CLASS,
+        *threads,
         "-b",
         bind,
         "--chdir",
@@ -695,7 +677,16 @@ def main(argv: list[str] | None = None) -> int:
         "--database-url", help="run on this database (e.g. PostgreSQL) instead of a throwaway SQLite file"
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
+    parser.add_argument(
+        "--worker-class",
+        choices=("sync", "gthread"),
+        default="sync",
+        help="gunicorn's worker model for both apps (default sync, 2 workers, as in issue #13; "
+        "gthread: 2 workers of 4 threads, as `scorekeeper serve` runs)",
+    )
     args = parser.parse_args(argv)
+    global WORKER_CLASS  # noqa: PLW0603 - one run, one worker model, read by the command builders
+    WORKER_CLASS = args.worker_class
     if shutil.which("wrk") is None:
         parser.error("wrk is needed (apt-get install wrk)")
 
@@ -763,7 +754,8 @@ def run(args, tmp: Path, servers: Servers) -> Report:
     shown = " ".join(command[2:] if command[1] == "-m" else command)
     say("starting: " + shown)
     server = "scorekeeper serve" if "serve" in command else "gunicorn"
-    server += f" -w {WORKERS} -k gthread --threads {THREADS} (both apps)"
+    server += f" -w {WORKERS} -k {WORKER_CLASS}"
+    server += (f" --threads {THREADS}" if WORKER_CLASS == "gthread" else "") + " (both apps)"
     # What the figures depend on besides the code, for whoever compares two runs.
     report.data["context"] = (
         f"{time.strftime('%Y-%m-%d %H:%M')} · {os.cpu_count()} CPUs · load {os.getloadavg()[0]:.1f} · "

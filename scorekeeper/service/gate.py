@@ -24,7 +24,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import ObjectDeletedError
 
 from .. import rules
-from ..db import db, one_writer
+from ..db import Prepared, db, one_writer
 from ..models import AnyGame, Change, Deal, Game, GameHead, GameSummary, Seat, hash_key, utcnow
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
@@ -124,13 +124,25 @@ _GUARD = select(
     select(func.max(_DEAL.c.position)).where(_DEAL.c.game_id == bindparam("game_id")).scalar_subquery(),
 ).where(_CHANGE.c.game_id == bindparam("game_id"))
 _CLAIM = update(_GAME).where(_GAME.c.id == bindparam("game_id"), _GAME.c.version == bindparam("old"))
-# SQL NULL, as the ORM writes a None draft (not JSON 'null').
-_CLAIM_CLEARING = _CLAIM.values(draft=null())
-_KEEP_SUMMARY = update(_SUMMARY).where(_SUMMARY.c.game_id == bindparam("game_key"))
-_MOVE_SUMMARY = update(_SUMMARY).where(
-    _SUMMARY.c.game_id == bindparam("game_key"), _SUMMARY.c.version == bindparam("old")
+_CLAIMS = {
+    False: Prepared(_CLAIM, ("version", "updated_at")),
+    # SQL NULL, as the ORM writes a None draft (not JSON 'null').
+    True: Prepared(_CLAIM.values(draft=null()), ("version", "updated_at")),
+}
+_SUMMARY_COLUMNS = [c.key for c in _SUMMARY.c if c.key != "game_id"]
+_KEEP_SUMMARY = Prepared(
+    update(_SUMMARY).where(_SUMMARY.c.game_id == bindparam("game_key")), _SUMMARY_COLUMNS
 )
-_INSERT_SUMMARY, _INSERT_DEAL, _INSERT_CHANGE = insert(_SUMMARY), insert(_DEAL), insert(_CHANGE)
+_MOVE_SUMMARY = Prepared(
+    update(_SUMMARY).where(
+        _SUMMARY.c.game_id == bindparam("game_key"), _SUMMARY.c.version == bindparam("old")
+    ),
+    ("version", "last_activity"),
+)
+_INSERT_SUMMARY = Prepared(insert(_SUMMARY), [c.key for c in _SUMMARY.c])
+_INSERT_DEAL = Prepared(insert(_DEAL), ("game_id", "position", "facts", "created_at"))
+_HISTORY_COLUMNS = [c.key for c in _CHANGE.c if c.key != "id"]
+_INSERT_CHANGE = Prepared(insert(_CHANGE), _HISTORY_COLUMNS)
 
 
 def _run(statement: Any, params: dict[str, Any]) -> Any:
@@ -172,11 +184,10 @@ def _claim(game: AnyGame, now: datetime, clear_draft: bool = False) -> None:
     version gets through, and the other sees the newer state and is judged again.
     """
     old = game.version
-    result = _run(
-        _CLAIM_CLEARING if clear_draft else _CLAIM,
-        {"game_id": game.id, "old": old, "version": old + 1, "updated_at": now},
+    claimed = _CLAIMS[clear_draft].run(
+        {"game_id": game.id, "old": old, "version": old + 1, "updated_at": now}
     )
-    if result.rowcount != 1:
+    if claimed != 1:
         raise _Raced
     written = {"version": old + 1, "updated_at": now, **({"draft": None} if clear_draft else {})}
     for name, value in written.items():
@@ -209,8 +220,7 @@ def _write(
                 change = apply()
                 _keep_summary(game, summary)
                 # The history row by one INSERT: no ORM unit of work for a row nobody reads back here.
-                _run(
-                    _INSERT_CHANGE,
+                _INSERT_CHANGE.run(
                     {
                         "game_id": game.id,
                         "version": game.version,
@@ -265,11 +275,10 @@ def _keep_summary(game: AnyGame, columns: dict[str, Any] | None) -> None:
         columns = {**columns, "version": game.version, "last_activity": game.updated_at}
         # One statement for a game that has its summary (the usual case): the version claim
         # already holds this game's row, so nobody else writes its summary meanwhile.
-        if _run(_KEEP_SUMMARY, {"game_key": game.id, **columns}).rowcount == 0:
-            _run(_INSERT_SUMMARY, {"game_id": game.id, **columns})
+        if _KEEP_SUMMARY.run({"game_key": game.id, **columns}) == 0:
+            _INSERT_SUMMARY.run({"game_id": game.id, **columns})
         return
-    _run(
-        _MOVE_SUMMARY,
+    _MOVE_SUMMARY.run(
         {
             "game_key": game.id,
             "old": game.version - 1,
@@ -352,8 +361,7 @@ def _plan_append(game: AnyGame, facts: dict[str, Any], top: int | None, stored: 
             game.top_position = position  # the snapshot stays true for a next write
         if isinstance(game, GameHead) or "deals" in inspect(game).unloaded:
             # The deals are not read for an append: one INSERT, and a later read finds the row.
-            _run(
-                _INSERT_DEAL,
+            _INSERT_DEAL.run(
                 {"game_id": game.id, "position": position, "facts": facts, "created_at": game.updated_at},
             )
         else:

@@ -194,3 +194,25 @@ def test_play_on_equals_a_replay():
     known = rules_base.play(kind, setup, deals[:7])
     assert rules_base.play_on(kind, setup, known, deals[7:]) == result
     assert rules_base.play_on(kind, setup, result, []) == result
+
+
+def test_a_prepared_statement_raises_what_sqlalchemy_raises(app, client):
+    """A duplicate deal position (a writer that lost the race) is SQLAlchemy's IntegrityError,
+    which the write gate takes as "read the game again"."""
+    import pytest
+    from sqlalchemy.exc import IntegrityError
+
+    from scorekeeper.models import utcnow
+    from scorekeeper.service import gate
+
+    gid, _ = api_game(client, deals=[FLAT])
+    with app.app_context():
+        with pytest.raises(IntegrityError):
+            gate._INSERT_DEAL.run({"game_id": gid, "position": 0, "facts": FLAT, "created_at": utcnow()})
+        db.session.rollback()
+        assert (
+            gate._INSERT_DEAL.run({"game_id": gid, "position": 5, "facts": SWEEP, "created_at": utcnow()})
+            == 1
+        )
+        db.session.commit()
+        assert db.session.get(Game, gid).facts == [FLAT, SWEEP]
