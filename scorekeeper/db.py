@@ -119,6 +119,36 @@ class Prepared:
             found = self._compiled[dialect.name] = (compiled.string, order, processors)
         return found
 
+    def rows(self, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """A SELECT's rows, each a dict by column name, with the values as the driver gives them:
+        :meth:`convert` turns the ones a caller reads into what SQLAlchemy would have given."""
+        connection = db.session.connection()
+        sql, order, processors = self._for(connection.dialect)
+        names, _results = self._results(connection.dialect)
+        values = {k: (processors[k](v) if k in processors else v) for k, v in params.items()}
+        cursor = connection.connection.dbapi_connection.cursor()
+        try:
+            cursor.execute(sql, [values[k] for k in order] if order is not None else values)
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        finally:
+            cursor.close()
+
+    def convert(self, name: str, value: Any) -> Any:
+        """Column ``name``'s raw value as its type reads it (JSON text, SQLite's date strings)."""
+        processor = self._results(db.session.connection().dialect)[1].get(name)
+        return value if value is None or processor is None else processor(value)
+
+    def _results(self, dialect: Dialect) -> tuple[list[str], dict[str, Callable | None]]:
+        key = f"{dialect.name}:results"
+        found = self._compiled.get(key)
+        if found is None:
+            columns = list(self.statement.selected_columns)
+            processors = {
+                c.key: c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns
+            }
+            found = self._compiled[key] = ([c.key for c in columns], processors)  # type: ignore[assignment]
+        return found  # type: ignore[return-value]
+
     def run(self, params: Mapping[str, Any]) -> int:
         """Execute with ``params`` on the session's connection; the rows it matched or wrote."""
         connection = db.session.connection()

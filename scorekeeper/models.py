@@ -27,7 +27,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .db import db
+from .db import Prepared, db
 
 
 def utcnow() -> datetime:
@@ -205,19 +205,19 @@ class GameHead:
         "top_position",
     )
 
-    def __init__(self, rows: Sequence[Any]):
-        first = rows[0]
+    def __init__(self, rows: Sequence[dict[str, Any]]):
+        first = rows[0]  # the game's columns repeat on each seat's row: read once
         for name in self.__slots__[:-2]:
-            setattr(self, name, getattr(first, name))
-        self._players = tuple(row.seat_name for row in rows if row.seat_name is not None)
+            setattr(self, name, _HEAD.convert(name, first[name]))
+        self._players = tuple(row["seat_name"] for row in rows if row["seat_name"] is not None)
         # The highest deal position ever used (None: none yet), as of this snapshot's version.
         self.top_position = max(
-            (p for p in (first.top_change, first.top_deal) if p is not None), default=None
+            (p for p in (first["top_change"], first["top_deal"]) if p is not None), default=None
         )
 
     @classmethod
     def load(cls, game_id: str) -> GameHead | None:
-        rows = db.session.connection().execute(_HEAD, {"game_key": game_id}).all()
+        rows = _HEAD.rows({"game_key": game_id})
         return cls(rows) if rows else None
 
     def reload(self) -> None:
@@ -239,7 +239,7 @@ class GameHead:
 
 _GAME_TABLE, _SEAT_TABLE, _DEAL_TABLE = Game.__table__, Seat.__table__, Deal.__table__
 _CHANGE_TABLE = Change.__table__
-_HEAD = (
+_HEAD = Prepared(
     select(
         _GAME_TABLE,
         _SEAT_TABLE.c.name.label("seat_name"),
