@@ -81,6 +81,33 @@ def test_the_scorer_enters_a_deal_through_the_real_form_in_two_steps(bench, clie
     assert record["deals"][-1] == deal and len(record["deals"]) == 13
 
 
+def test_the_scorer_enters_a_deal_as_the_pages_script_does(bench, client):
+    """What Scorer.record_deal sends: the bids kept in the background (the answer is the form's new
+    stamp only), then Record with bids and tricks from the same form."""
+    rng = random.Random(2)
+    created = client.post("/api/games", json=bench.long_game_record(12, rng)).get_json()
+    game_id = created["id"]
+    client.set_cookie("edit_key", created["edit_key"], path=f"/g/{game_id}")
+    deal = bench.deal_bodies(1, rng)[0]
+    form = bench.EntryForm(client.get(f"/g/{game_id}").get_data(as_text=True))
+    assert form.save.endswith("/draft") and form.record.endswith("/deals")
+    bids = {f"bids_{s}": str(v) for s, v in enumerate(deal["bids"])}
+    kept = client.post(
+        form.save, data={**form.hidden, **bids, "autosave": "1"}, headers={"HX-Request": "true"}
+    )
+    assert kept.status_code == 200
+    stamp = bench.EntryForm(f'<form id="entry">{kept.get_data(as_text=True)}</form>').hidden
+    assert int(stamp["base_version"]) == int(form.hidden["base_version"]) + 1
+    assert stamp["submit_token"] != form.hidden["submit_token"]
+    form.hidden.update(stamp)
+    tricks = {f"tricks_{s}": str(v) for s, v in enumerate(deal["tricks"])}
+    reply = client.post(form.record, data={**form.hidden, **bids, **tricks}, headers={"HX-Request": "true"})
+    assert reply.status_code == 200
+    assert bench.EntryForm(reply.get_data(as_text=True)).save  # the next deal's form, bids first
+    record = client.get(f"/api/games/{game_id}").get_json()
+    assert record["deals"][-1] == deal and len(record["deals"]) == 13
+
+
 def test_a_chunked_reply_is_counted_as_sent_and_read_as_one_body(bench):
     raw = (
         b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nSet-Cookie: session=abc; Path=/\r\n"
