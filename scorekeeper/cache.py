@@ -17,7 +17,7 @@ import hashlib
 import logging
 import os
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache as once
 from pathlib import Path
 from typing import Any, TypeVar
@@ -65,6 +65,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("CACHE_TYPE", config["CACHE_TYPE"])
     cache.init_app(app, config)
     app.jinja_env.globals["cached"] = cached_fragment
+    app.jinja_env.globals["cached_row"] = row_fragment
 
 
 def key(*parts: Any) -> str:
@@ -151,6 +152,38 @@ def cached_fragment(*parts: Any, caller: Callable[[], str]) -> Markup:
     The key must name everything the block shows besides the game's facts (the version stands for those).
     """
     return Markup(remember(key("html", *parts), lambda: str(caller())))
+
+
+def row_fragment(
+    game_id: str, players: Sequence[str], deal: Any, *parts: Any, caller: Callable[[], str]
+) -> Markup:
+    """``{% call cached_row(game.id, game.players, deal, ...) %}…{% endcall %}``: a board row.
+
+    Drawn once per process while its deal is the same scored object: an append scores on
+    from the known deals and keeps them, so a board after one more deal draws one row, not
+    all of them. A change to a deal scores it and every later one anew (new objects), so
+    those are drawn again, which covers a row that shows something of the deal before it
+    (Spades' bags held). ``parts``: what else the row is drawn by (language, role).
+    """
+    store = current_app.extensions.setdefault("scorekeeper.rows", OrderedDict())
+    rows = store.get(game_id)
+    if rows is None:
+        rows = store[game_id] = {}
+        while len(store) > ROW_GAMES:
+            store.popitem(last=False)
+    store.move_to_end(game_id)
+    slot = (deal.index, *parts)
+    players = tuple(players)
+    kept = rows.get(slot)
+    if kept is not None and kept[0] is deal and kept[1] == players:
+        return kept[2]
+    html = Markup(str(caller()))
+    rows[slot] = (deal, players, html)
+    return html
+
+
+# Games whose board rows this process keeps drawn (a long game's are a few hundred KB).
+ROW_GAMES = 64
 
 
 def instance_file(*parts: str) -> Path:
