@@ -104,7 +104,7 @@ class Plan(NamedTuple):
 
 
 # The result of a game as stored at its current version.
-Stored = Callable[[Game], GameResult]
+Stored = Callable[[AnyGame], GameResult]
 # A planner gets the highest deal position the game's history has used (read by ``_guard``).
 Planner = Callable[[int | None], Plan]
 
@@ -146,7 +146,7 @@ _INSERT_CHANGE = Prepared(insert(_CHANGE), _HISTORY_COLUMNS)
 
 
 def _run(statement: Any, params: dict[str, Any]) -> Any:
-    """One prepared statement on the session's connection (its transaction), ORM-free."""
+    """A statement built once, run by SQLAlchemy Core on the session's connection (its transaction)."""
     return db.session.connection().execute(statement, params)
 
 
