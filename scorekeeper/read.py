@@ -203,7 +203,9 @@ def _score(game: AnyGame) -> GameResult:
 # What changed since a version this process knows; built once (a statement costs more to build than to run).
 _SINCE = (
     select(Change.__table__.c.kind, Change.__table__.c.after)
-    .where(Change.__table__.c.game_id == bindparam("game_key"), Change.__table__.c.version > bindparam("known"))
+    .where(
+        Change.__table__.c.game_id == bindparam("game_key"), Change.__table__.c.version > bindparam("known")
+    )
     .order_by(Change.__table__.c.version)
 )
 

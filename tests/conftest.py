@@ -36,19 +36,22 @@ def database_url(tmp_path_factory) -> str:
     return url
 
 
+def app_config(database_url: str, **extra) -> dict:
+    """A test app's config on the session's database (another "worker" takes one more of these)."""
+    return {
+        "TESTING": True,
+        "SECRET_KEY": "test",
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        "AUTO_MIGRATE": False,
+        "WTF_CSRF_ENABLED": False,
+        **extra,
+    }
+
+
 @pytest.fixture
 def app(database_url, tmp_path):
-    app = create_app(
-        {
-            "TESTING": True,
-            # Printed sheets are kept per version: each test its own folder.
-            "PDF_FOLDER": str(tmp_path / "pdf"),
-            "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": database_url,
-            "AUTO_MIGRATE": False,
-            "WTF_CSRF_ENABLED": False,
-        }
-    )
+    # Printed sheets are kept per version: each test its own folder.
+    app = create_app(app_config(database_url, PDF_FOLDER=str(tmp_path / "pdf")))
     yield app
     with app.app_context():
         db.session.remove()

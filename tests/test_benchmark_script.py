@@ -62,13 +62,18 @@ def test_long_games_hold_their_deals_and_never_end(bench, client):
     assert len(client.get(f"/api/games/{created['id']}").get_json()["deals"]) == 248
 
 
-def test_the_scorer_enters_a_deal_through_the_real_form_in_two_steps(bench, client):
-    rng = random.Random(1)
+def scorers_page(bench, client, seed: int):
+    """A 12-deal game on its scorer's device: (game id, the next deal, the page's entry form)."""
+    rng = random.Random(seed)
     created = client.post("/api/games", json=bench.long_game_record(12, rng)).get_json()
     game_id = created["id"]
     client.set_cookie("edit_key", created["edit_key"], path=f"/g/{game_id}")
     deal = bench.deal_bodies(1, rng)[0]
-    form = bench.EntryForm(client.get(f"/g/{game_id}").get_data(as_text=True))
+    return game_id, deal, bench.EntryForm(client.get(f"/g/{game_id}").get_data(as_text=True))
+
+
+def test_the_scorer_enters_a_deal_through_the_real_form_in_two_steps(bench, client):
+    game_id, deal, form = scorers_page(bench, client, 1)
     assert form.step == "bids" and form.action.endswith("/draft")
     assert {"base_version", "submit_token"} <= form.hidden.keys()
     reply = client.post(form.action, data=bench.entry_post(form, deal), headers={"HX-Request": "true"})
@@ -84,12 +89,7 @@ def test_the_scorer_enters_a_deal_through_the_real_form_in_two_steps(bench, clie
 def test_the_scorer_enters_a_deal_as_the_pages_script_does(bench, client):
     """What Scorer.record_deal sends: the bids kept in the background (the answer is the form's new
     stamp only), then Record with bids and tricks from the same form."""
-    rng = random.Random(2)
-    created = client.post("/api/games", json=bench.long_game_record(12, rng)).get_json()
-    game_id = created["id"]
-    client.set_cookie("edit_key", created["edit_key"], path=f"/g/{game_id}")
-    deal = bench.deal_bodies(1, rng)[0]
-    form = bench.EntryForm(client.get(f"/g/{game_id}").get_data(as_text=True))
+    game_id, deal, form = scorers_page(bench, client, 2)
     assert form.save.endswith("/draft") and form.record.endswith("/deals")
     bids = {f"bids_{s}": str(v) for s, v in enumerate(deal["bids"])}
     kept = client.post(

@@ -14,6 +14,7 @@ from scorekeeper import create_app, read, rules, service
 from scorekeeper.db import db
 from scorekeeper.models import Change, Deal, Game, GameHead, GameSummary
 from scorekeeper.rules import base as rules_base
+from tests.conftest import app_config
 from tests.web.table_helpers import FLAT, SWEEP, api_game, auth
 
 SPADES = {"bids": [3, 3, 3, 3], "tricks": [4, 3, 3, 3]}
@@ -101,17 +102,11 @@ def test_two_workers_answer_the_same_records_through_appends_corrections_and_del
 ):
     """Two apps on one database (two workers): each answers every write with exactly the record a
     fresh replay gives, whichever of them wrote the versions between (their caches are their own)."""
-    config = {
-        "TESTING": True,
-        "SECRET_KEY": "test",
-        "SQLALCHEMY_DATABASE_URI": database_url,
-        "AUTO_MIGRATE": False,
-        "WTF_CSRF_ENABLED": False,
-        "PDF_FOLDER": str(tmp_path / "pdf"),
-        # Each worker its own cache, as without Redis.
-        "CACHE_REDIS_URL": "",
-    }
-    workers = [create_app(dict(config, CACHE_KEY_PREFIX=f"w{i}:")) for i in range(2)]
+    # Each worker its own cache, as without Redis.
+    workers = [
+        create_app(app_config(database_url, PDF_FOLDER=str(tmp_path / "pdf"), CACHE_KEY_PREFIX=f"w{i}:"))
+        for i in range(2)
+    ]
     clients = [w.test_client() for w in workers]
     rng = random.Random(13)
     kind = rules.get("spades")

@@ -51,7 +51,9 @@ def test_a_board_with_kept_rows_reads_as_one_drawn_from_nothing(app, client, kin
             answer = client.post(f"/api/games/{gid}/deals", json=facts, headers=auth(key))
         elif roll < 0.85:
             k = rng.randrange(len(deals))
-            facts = game.random_deal(setup, result.deals[k - 1].state if k else None, result.deals[k].dealer, rng)
+            facts = game.random_deal(
+                setup, result.deals[k - 1].state if k else None, result.deals[k].dealer, rng
+            )
             answer = client.put(f"/api/games/{gid}/deals/{k}", json=facts, headers=auth(key))
         else:
             answer = client.delete(f"/api/games/{gid}/deals/{rng.randrange(len(deals))}", headers=auth(key))

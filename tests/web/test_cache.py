@@ -17,6 +17,7 @@ from scorekeeper import create_app, rules
 from scorekeeper.cache import cache
 from scorekeeper.db import db
 from scorekeeper.rules import base as rules_base
+from tests.conftest import app_config
 from tests.web.table_helpers import FLAT, SWEEP, api_game, auth
 
 REDIS = os.environ.get("CACHE_REDIS_URL")
@@ -101,14 +102,7 @@ def test_a_failing_cache_is_a_miss_not_an_error(app, client, monkeypatch):
 def test_with_redis_every_worker_shares_the_entries(database_url):
     """Two apps (two workers) on one Redis: what one scored, the other reads."""
     prefix = f"test-{uuid.uuid4().hex}:"
-    config = {
-        "TESTING": True,
-        "SECRET_KEY": "test",
-        "SQLALCHEMY_DATABASE_URI": database_url,
-        "AUTO_MIGRATE": False,
-        "WTF_CSRF_ENABLED": False,
-        "CACHE_KEY_PREFIX": prefix,
-    }
+    config = app_config(database_url, CACHE_KEY_PREFIX=prefix)
     one, two = create_app(dict(config)), create_app(dict(config))
     assert one.config["CACHE_TYPE"] == "RedisCache"
     try:
