@@ -127,11 +127,21 @@ class Prepared:
         names, _results = self._results(connection.dialect)
         values = {k: (processors[k](v) if k in processors else v) for k, v in params.items()}
         cursor = connection.connection.dbapi_connection.cursor()
+        args = [values[k] for k in order] if order is not None else values
+        self._announce(connection, cursor, sql, args)
         try:
-            cursor.execute(sql, [values[k] for k in order] if order is not None else values)
+            cursor.execute(sql, args)
             return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
         finally:
             cursor.close()
+
+    @staticmethod
+    def _announce(connection: Any, cursor: Any, sql: str, args: Any) -> None:
+        """Tell SQLAlchemy's ``before_cursor_execute`` listeners (statement counters, tracing),
+        as its own execution would: these statements are the app's too. (Engine echo does not
+        log them.)"""
+        for listener in connection.dispatch.before_cursor_execute:
+            listener(connection, cursor, sql, args, None, False)
 
     def convert(self, name: str, value: Any) -> Any:
         """Column ``name``'s raw value as its type reads it (JSON text, SQLite's date strings)."""
@@ -156,8 +166,10 @@ class Prepared:
         values = {k: (processors[k](v) if k in processors else v) for k, v in params.items()}
         cursor = connection.connection.dbapi_connection.cursor()
         dbapi_error = connection.dialect.loaded_dbapi.Error
+        args = [values[k] for k in order] if order is not None else values
+        self._announce(connection, cursor, sql, args)
         try:
-            cursor.execute(sql, [values[k] for k in order] if order is not None else values)
+            cursor.execute(sql, args)
             return cursor.rowcount
         except dbapi_error as exc:
             # As SQLAlchemy raises it (an IntegrityError is a lost race to the write gate).

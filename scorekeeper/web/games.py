@@ -69,13 +69,15 @@ def entry_form(
         # A half-entered deal survives a reload and another device.
         data = form_class.data_from(game.draft)
     form = form_class.for_setup(service.setup_of(game), data)
-    # The game's state before the deal entered: what the form may offer (Secrets' free spies).
-    form.prior = prior_state(game, len(game.deals) if k is None else k)
+    at = k
     if k is None:
         # From the scored result (kept per version): a long game's deal rows are not read for it.
         known = read.full_result(game).deals
         form.previous = known[-1].facts if known else None
-    form.earlier = earlier_facts(game, len(game.deals) if k is None else k)
+        at = len(known)
+    # The game's state before the deal entered: what the form may offer (Secrets' free spies).
+    form.prior = prior_state(game, at)
+    form.earlier = earlier_facts(game, at)
     if fresh and request.method == "POST":
         # The next form after a write starts from the record and the draft, not from what was posted.
         form.process(formdata=None, data=data)
@@ -84,6 +86,11 @@ def entry_form(
             form.repeat()
         form.prefill()
     return stamp_form(form, game, fresh)
+
+
+def next_deal(game: Game) -> int:
+    """The index of the deal being entered, from the scored result: the deal rows are not read."""
+    return len(read.full_result(game).deals)
 
 
 def prior_state(game: Game, k: int):
@@ -348,7 +355,7 @@ def save_draft(game: Game) -> ResponseReturnValue:
     if not plugin.drafts:
         abort(404)
     form = stamp_form(plugin.entry_form.for_setup(service.setup_of(game)), game)
-    form.prior = prior_state(game, len(game.deals))
+    form.prior = prior_state(game, next_deal(game))
     # Kept in the background while the scorer goes on entering (Spades' bids, by app.js):
     # the page stays as it is, so the answer is only the form's new stamp.
     background = bool(request.form.get("autosave")) and is_htmx()
@@ -412,7 +419,7 @@ CONFLICT = N_(
 def conflict(game: Game, form: RulesForm) -> ResponseReturnValue:
     """409: the game as it is now, a clear message, and the entry as typed, now based on this state."""
     stamp_form(form, game)
-    form.prior = prior_state(game, len(game.deals))
+    form.prior = prior_state(game, next_deal(game))
     context = game_context(game, form=form)
     return render_region("games/show.html", "games/_live.html", 409, conflict=_(CONFLICT), **context)
 

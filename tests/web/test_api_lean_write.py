@@ -211,3 +211,25 @@ def test_a_prepared_statement_raises_what_sqlalchemy_raises(app, client):
         )
         db.session.commit()
         assert db.session.get(Game, gid).facts == [FLAT, SWEEP]
+
+
+def test_a_scorers_page_reads_no_deal_row_and_the_gates_statements_are_counted(client, count_queries):
+    """The entry form counts the deals from the scored result (kept per version), not from the rows;
+    the gate's prepared statements reach SQLAlchemy's statement listeners like any other."""
+    gid, key = spades_game(client, deals=[SPADES] * 30)
+    client.set_cookie("edit_key", key, path=f"/g/{gid}")
+    client.get(f"/api/games/{gid}")  # this process has scored the game
+    with count_queries() as seen:
+        page = client.get(f"/g/{gid}")
+    assert page.status_code == 200 and 'id="entry"' in page.get_data(as_text=True)
+    assert not [s for s in seen.statements if "FROM deal" in s]
+    with count_queries() as seen:
+        assert client.post(f"/api/games/{gid}/deals", json=SPADES, headers=auth(key)).status_code == 201
+    written = " ".join(seen.statements)
+    for statement in (
+        "UPDATE game SET",
+        "INSERT INTO deal",
+        "UPDATE game_summary",
+        "INSERT INTO game_change",
+    ):
+        assert statement in written, statement
