@@ -10,7 +10,7 @@ import hashlib
 import hmac
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import (
     JSON,
@@ -23,9 +23,11 @@ from sqlalchemy import (
     bindparam,
     false,
     func,
+    inspect,
     select,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .db import Prepared, db
 
@@ -74,9 +76,22 @@ class Game(db.Model):
     def key_matches(self, key: str | None) -> bool:
         return bool(key) and hmac.compare_digest(hash_key(key), self.edit_key_hash)
 
-    def touch(self) -> None:
-        self.version += 1
-        self.updated_at = utcnow()
+    # What the write gate asks of a game, answered alike by the API's lighter GameHead.
+    # A Game has not read the highest deal position its history used: the gate asks for it.
+    top_known: ClassVar[bool] = False
+    top_position: ClassVar[int | None] = None
+
+    def written(self, **values: Any) -> None:
+        """The columns the write gate just stored: the loaded object shows them, nothing to flush."""
+        for name, value in values.items():
+            set_committed_value(self, name, value)
+
+    def reread(self) -> None:
+        """After a lost race: the session's rollback expired this object, read again when next used."""
+
+    @property
+    def deals_loaded(self) -> bool:
+        return "deals" not in inspect(self).unloaded
 
 
 class Seat(db.Model):
@@ -220,8 +235,19 @@ class GameHead:
         rows = _HEAD.rows({"game_key": game_id})
         return cls(rows) if rows else None
 
-    def reload(self) -> None:
-        """Read the row again (another writer took the version this one was about to write)."""
+    # The highest deal position came with the row (see ``_HEAD``), and the deals are never loaded.
+    top_known = True
+    deals_loaded = False
+
+    def written(self, **values: Any) -> None:
+        """The columns the write gate just stored (and the deal position it used)."""
+        for name, value in values.items():
+            setattr(self, name, value)
+
+    def reread(self) -> None:
+        """Read the row again (another writer took the version this one was about to write).
+
+        Raises LookupError when the game is gone meanwhile."""
         fresh = GameHead.load(self.id)
         if fresh is None:
             raise LookupError(self.id)

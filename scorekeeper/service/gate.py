@@ -18,14 +18,13 @@ from typing import Any, NamedTuple
 
 import click
 from flask.cli import with_appcontext
-from sqlalchemy import bindparam, case, func, insert, inspect, null, select, update
+from sqlalchemy import bindparam, case, func, insert, null, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import ObjectDeletedError
 
 from .. import rules
 from ..db import Prepared, db, one_writer
-from ..models import AnyGame, Change, Deal, Game, GameHead, GameSummary, Seat, hash_key, utcnow
+from ..models import AnyGame, Change, Deal, Game, GameSummary, Seat, hash_key, utcnow
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
 from .record import game_rules, new_token, score, score_appended
@@ -160,7 +159,7 @@ def _guard(game: AnyGame, via: Via, deleted_ok: bool = False) -> int | None:
         version, deleted_at = game.version, game.deleted_at
     except ObjectDeletedError:
         raise GameGone(game.id) from None
-    if isinstance(game, GameHead) and via.token is None:
+    if game.top_known and via.token is None:
         # Nothing to look up: the highest positions came with the game's row, at its version.
         top, done_id, top_dealt = game.top_position, None, None
     else:
@@ -189,12 +188,7 @@ def _claim(game: AnyGame, now: datetime, clear_draft: bool = False) -> None:
     )
     if claimed != 1:
         raise _Raced
-    written = {"version": old + 1, "updated_at": now, **({"draft": None} if clear_draft else {})}
-    for name, value in written.items():
-        if isinstance(game, GameHead):
-            setattr(game, name, value)
-        else:
-            set_committed_value(game, name, value)  # as stored: nothing left for the ORM to flush
+    game.written(version=old + 1, updated_at=now, **({"draft": None} if clear_draft else {}))
 
 
 def _write(
@@ -239,12 +233,11 @@ def _write(
                 db.session.commit()
         except (_Raced, IntegrityError):
             # Someone else changed the game meanwhile: read it again and judge anew.
-            db.session.rollback()  # an ORM game is expired by it, and read again when next used
-            if isinstance(game, GameHead):
-                try:
-                    game.reload()
-                except LookupError:
-                    raise GameGone(game.id) from None
+            db.session.rollback()
+            try:
+                game.reread()
+            except LookupError:
+                raise GameGone(game.id) from None
             time.sleep(random.uniform(0, 0.002 * (attempt + 1)))
             continue
         except BaseException:
@@ -357,9 +350,9 @@ def _plan_append(game: AnyGame, facts: dict[str, Any], top: int | None, stored: 
 
     def apply() -> Entry:
         position = _next_position(game, top)
-        if isinstance(game, GameHead):
-            game.top_position = position  # the snapshot stays true for a next write
-        if isinstance(game, GameHead) or "deals" in inspect(game).unloaded:
+        if game.top_known:
+            game.written(top_position=position)  # the snapshot stays true for a next write
+        if not game.deals_loaded:
             # The deals are not read for an append: one INSERT, and a later read finds the row.
             _INSERT_DEAL.run(
                 {"game_id": game.id, "position": position, "facts": facts, "created_at": game.updated_at},
