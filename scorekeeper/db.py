@@ -119,60 +119,63 @@ class Prepared:
             found = self._compiled[dialect.name] = (compiled.string, order, processors)
         return found
 
-    def rows(self, params: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """A SELECT's rows, each a dict by column name, with the values as the driver gives them:
-        :meth:`convert` turns the ones a caller reads into what SQLAlchemy would have given."""
+    def _execute(self, params: Mapping[str, Any]) -> Any:
+        """Run on the session's connection with ``params`` converted by their columns' types;
+        the open DBAPI cursor (the caller closes it). A DBAPI error is raised as SQLAlchemy's
+        (an IntegrityError is a lost race to the write gate)."""
         connection = db.session.connection()
         sql, order, processors = self._for(connection.dialect)
-        names, _results = self._results(connection.dialect)
         values = {k: (processors[k](v) if k in processors else v) for k, v in params.items()}
-        cursor = connection.connection.dbapi_connection.cursor()
         args = [values[k] for k in order] if order is not None else values
-        self._announce(connection, cursor, sql, args)
+        # SQLAlchemy's statement listeners (counters, tracing) see these statements too, as its own
+        # execution would show them. (The engine's echo does not log them.)
+        cursor = connection.connection.dbapi_connection.cursor()
+        for listener in connection.dispatch.before_cursor_execute:
+            listener(connection, cursor, sql, args, None, False)
+        dbapi_error = connection.dialect.loaded_dbapi.Error
         try:
             cursor.execute(sql, args)
+        except dbapi_error as exc:
+            cursor.close()
+            raise DBAPIError.instance(sql, values, exc, dbapi_error) from exc
+        return cursor
+
+    def run(self, params: Mapping[str, Any]) -> int:
+        """Execute with ``params``; the rows it matched or wrote."""
+        cursor = self._execute(params)
+        try:
+            return cursor.rowcount
+        finally:
+            cursor.close()
+
+    def rows(self, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """A SELECT's rows, each a dict by column name, with the values as the driver gives them:
+        :meth:`readers` turn the ones a caller reads into what SQLAlchemy would have given."""
+        names = [c.key for c in self.statement.selected_columns]
+        cursor = self._execute(params)
+        try:
             return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
         finally:
             cursor.close()
 
-    @staticmethod
-    def _announce(connection: Any, cursor: Any, sql: str, args: Any) -> None:
-        """Tell SQLAlchemy's ``before_cursor_execute`` listeners (statement counters, tracing),
-        as its own execution would: these statements are the app's too. (Engine echo does not
-        log them.)"""
-        for listener in connection.dispatch.before_cursor_execute:
-            listener(connection, cursor, sql, args, None, False)
-
-    def convert(self, name: str, value: Any) -> Any:
-        """Column ``name``'s raw value as its type reads it (JSON text, SQLite's date strings)."""
-        processor = self._results(db.session.connection().dialect)[1].get(name)
-        return value if value is None or processor is None else processor(value)
-
-    def _results(self, dialect: Dialect) -> tuple[list[str], dict[str, Callable | None]]:
-        key = f"{dialect.name}:results"
+    def readers(self) -> dict[str, Callable[[Any], Any]]:
+        """Per selected column, what turns its raw value into the column type's (JSON text,
+        SQLite's date strings), for the session's database; None passes through."""
+        dialect = db.session.connection().dialect
+        key = f"{dialect.name}:readers"
         found = self._compiled.get(key)
         if found is None:
-            columns = list(self.statement.selected_columns)
-            processors = {
-                c.key: c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns
-            }
-            found = self._compiled[key] = ([c.key for c in columns], processors)  # type: ignore[assignment]
+            found = {}
+            for column in self.statement.selected_columns:
+                processor = column.type.dialect_impl(dialect).result_processor(dialect, None)
+                found[column.key] = _none_kept(processor) if processor else _same
+            self._compiled[key] = found  # type: ignore[assignment]
         return found  # type: ignore[return-value]
 
-    def run(self, params: Mapping[str, Any]) -> int:
-        """Execute with ``params`` on the session's connection; the rows it matched or wrote."""
-        connection = db.session.connection()
-        sql, order, processors = self._for(connection.dialect)
-        values = {k: (processors[k](v) if k in processors else v) for k, v in params.items()}
-        cursor = connection.connection.dbapi_connection.cursor()
-        dbapi_error = connection.dialect.loaded_dbapi.Error
-        args = [values[k] for k in order] if order is not None else values
-        self._announce(connection, cursor, sql, args)
-        try:
-            cursor.execute(sql, args)
-            return cursor.rowcount
-        except dbapi_error as exc:
-            # As SQLAlchemy raises it (an IntegrityError is a lost race to the write gate).
-            raise DBAPIError.instance(sql, values, exc, dbapi_error) from exc
-        finally:
-            cursor.close()
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _none_kept(processor: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: None if value is None else processor(value)

@@ -201,7 +201,7 @@ class GameHead:
     One Core query instead of the ORM's load (which costs several times the query itself on
     every request). It reads like a :class:`Game` for the write gate and the read side;
     its deals' facts are read only when asked for. It is a snapshot: the write gate moves
-    its version on as it writes, and :meth:`reload` reads it anew after a lost race.
+    its version on as it writes, and :meth:`reread` reads it anew after a lost race.
     """
 
     __slots__ = (
@@ -222,8 +222,9 @@ class GameHead:
 
     def __init__(self, rows: Sequence[dict[str, Any]]):
         first = rows[0]  # the game's columns repeat on each seat's row: read once
+        read = _HEAD.readers()
         for name in self.__slots__[:-2]:
-            setattr(self, name, _HEAD.convert(name, first[name]))
+            setattr(self, name, read[name](first[name]))
         self._players = tuple(row["seat_name"] for row in rows if row["seat_name"] is not None)
         # The highest deal position ever used (None: none yet), as of this snapshot's version.
         self.top_position = max(

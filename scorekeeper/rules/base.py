@@ -591,10 +591,7 @@ class _Continued(Sequence[Mapping[str, Any]]):
         return len(self.known) + len(self.more)
 
     def __getitem__(self, k):  # type: ignore[override]
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(len(self)))]
-        if k < 0:
-            k += len(self)
+        # ``play`` asks by index from the first new deal on (no slices, no negative indexes).
         n = len(self.known)
         return self.known[k].facts if k < n else self.more[k - n]
 

@@ -62,11 +62,8 @@ def score_on(game: AnyGame, facts: Sequence[Mapping[str, Any]], known: GameResul
 
 def score_appended(game: AnyGame, stored: GameResult, facts: Mapping[str, Any]) -> GameResult:
     """The game with one more deal, scored on from ``stored`` (the game as stored) without a replay."""
-    errors = game_rules(game).check_setup(setup_of(game))
-    if errors:
-        raise InvalidFacts(errors)
     # The stored deals' facts come with their results: a long game's deals are not read again.
-    return play_on(game_rules(game), setup_of(game), stored, [facts])
+    return score_more(game, stored, [facts])
 
 
 def score_more(game: AnyGame, known: GameResult, more: Sequence[Mapping[str, Any]]) -> GameResult:

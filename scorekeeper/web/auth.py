@@ -24,7 +24,7 @@ from flask import abort, current_app, g, request
 
 from ..models import Game, hash_key
 from ..read import SCORER, VIEWER, Role, seat_role
-from .common import KEY_COOKIE, load_game, load_game_head
+from .common import KEY_COOKIE, load_game
 
 
 def presented_key() -> str | None:
@@ -75,12 +75,11 @@ def game_route(
     ``lean``: the view gets a :class:`~scorekeeper.models.GameHead` (row and players, read
     without the ORM) for the JSON API's hot calls, which never touch a deal row.
     """
-    load = load_game_head if lean else load_game
 
     def decorate(view: Callable) -> Callable:
         @wraps(view)
         def wrapper(game_id: str, **kwargs: Any) -> Any:
-            game = load(game_id, deleted)
+            game = load_game(game_id, deleted, lean)
             if seat_link:
                 if not seat_link_ok(game, kwargs["seat"], kwargs["token"]):
                     abort(404)

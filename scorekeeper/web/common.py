@@ -32,21 +32,16 @@ TOKEN_FIELD = "submit_token"
 DEALS_LATER = (joinedload(Game.seats), lazyload(Game.deals))
 
 
-def load_game(game_id: str, deleted: bool = False) -> Game:
+def load_game(game_id: str, deleted: bool = False, lean: bool = False) -> AnyGame:
     """The game with this id (seats loaded with it), or 404; a deleted one only if asked.
 
     Its deals are read only when asked for (a write, the scorer's entry form): a page whose
-    view and board come from the cache never parses a long game's deals.
+    view and board come from the cache never parses a long game's deals. ``lean``: its row
+    and players only, without the ORM (:class:`GameHead`), for the JSON API's append and export.
     """
-    game = db.session.get(Game, game_id, options=DEALS_LATER) if GAME_ID.fullmatch(game_id) else None
-    if game is None or (game.deleted_at is not None and not deleted):
-        abort(404)
-    return game
-
-
-def load_game_head(game_id: str, deleted: bool = False) -> GameHead:
-    """:func:`load_game` for the JSON API's append and export: the game's row and players, no ORM."""
-    game = GameHead.load(game_id) if GAME_ID.fullmatch(game_id) else None
+    game = None
+    if GAME_ID.fullmatch(game_id):
+        game = GameHead.load(game_id) if lean else db.session.get(Game, game_id, options=DEALS_LATER)
     if game is None or (game.deleted_at is not None and not deleted):
         abort(404)
     return game
