@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
+from scorekeeper.games import GAMES
+
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
 # `python benchmarks/run.py` puts benchmarks/ first on the path: import this checkout's package.
@@ -74,10 +76,9 @@ GOALS = {
 
 
 def spades_setup(options: dict[str, Any]):
-    from scorekeeper import rules
     from scorekeeper.rules.base import check_setup
 
-    game = rules.get("spades")
+    game = GAMES.get("spades")
     errors, setup = check_setup(game, PLAYERS, options, 0)
     if errors:
         raise ValueError(errors)
@@ -640,6 +641,57 @@ def seed_games(client, record: dict[str, Any]) -> tuple[str, str]:
     return data["id"], data["edit_key"]
 
 
+def seed_event(app, client, tables: int) -> tuple[str, list[tuple[str, str]]]:
+    """A progressive Euchre night of ``tables`` tables, round 1 started and one hand played at
+    each table; returns the event and each table's (game, key) for corrections."""
+    from scorekeeper.events import service as events
+
+    players = [f"P{i}" for i in range(4 * tables)]
+    with app.app_context():
+        event, _ = events.create_event(
+            {
+                "name": f"{tables} tables",
+                "format": "progressive",
+                "game": "euchre",
+                "players": players,
+                "rounds": 3,
+            }
+        )
+        rnd = events.start_round(event)
+        games = [(t.game_id, events.table_key(t.game_id)) for t in rnd.tables]
+        event_id = event.id
+    hand = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
+    for game_id, key in games:
+        client.post(f"/api/games/{game_id}/deals", json=hand, headers={"Authorization": f"Bearer {key}"})
+    return event_id, games
+
+
+def standings_after_correction(
+    app, client, event_id: str, games: list[tuple[str, str]], rounds: int = 15
+) -> float:
+    """Median seconds to correct one table's hand and derive the event's document anew (in-process)."""
+    from scorekeeper.db import db
+    from scorekeeper.events import service as events
+    from scorekeeper.events.models import Event
+
+    hands = [
+        {"trump": "S", "maker": 1, "alone": False, "defender_alone": None, "maker_tricks": 5},
+        {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3},
+    ]
+    times = []
+    for i in range(rounds):
+        game_id, key = games[i % len(games)]
+        started = time.perf_counter()
+        client.put(
+            f"/api/games/{game_id}/deals/0", json=hands[i % 2], headers={"Authorization": f"Bearer {key}"}
+        )
+        with app.test_request_context():
+            events.document(db.session.get(Event, event_id))
+            db.session.remove()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
 def time_pages(client, paths: list[str], budget: float, least: int = 5) -> list[float]:
     """Median seconds per GET of each path in-process, within about ``budget`` s.
 
@@ -773,10 +825,20 @@ def run(args, tmp: Path, servers: Servers) -> Report:
     entry_games = [seed_games(client, long_game_record(12, rng)) for _ in range(16)]
     table_games = [seed_games(client, long_game_record(10, rng)) for _ in range(args.tables)]
     bodies = deal_bodies(64, rng)
+    events_seeded = {tables: seed_event(app, client, tables) for tables in (4, 40)}
 
     say("in-process page cost at 12 and 240 deals")
     t12, t240 = time_pages(client, [f"/g/{id12}", f"/g/{id240}"], max(2.0, args.duration))
     report.data["page 240 vs 12 deals"] = {"ms12": t12 * 1000, "ms240": t240 * 1000, "ratio": t240 / t12}
+    say("in-process: an event's standings after a correction, at 4 and 40 tables")
+    for tables, (event_id, corrections) in events_seeded.items():
+        ms = standings_after_correction(app, client, event_id, corrections) * 1000
+        report.data[f"standings after a correction, {tables} tables"] = {"ms": ms}
+        report.add(
+            f"standings after a correction, {tables} tables",
+            f"{ms:.1f} ms",
+            note="in-process: PUT one table's deal, then the event document anew (median)",
+        )
     with app.app_context():
         from scorekeeper.db import db
 
@@ -819,6 +881,13 @@ def run(args, tmp: Path, servers: Servers) -> Report:
         ("API GET", sk + f"/api/games/{finished_id}", {}, None),
         ("API POST deal", sk + "/", {}, lua),
     ]
+    for tables, (event_id, _) in events_seeded.items():
+        board = f"/e/{event_id}/board"
+        tag = fetch(sk_port, "GET", board, {"HX-Request": "true"}).headers["etag"]
+        figures.append(
+            (f"board 304, {tables} tables", sk + board, {"HX-Request": "true", "If-None-Match": tag}, None)
+        )
+        figures.append((f"board 200, {tables} tables", sk + board, {"HX-Request": "true"}, None))
     measured = []
     for name, target, headers, script in figures:
         say(f"wrk: {name}")
@@ -832,6 +901,8 @@ def run(args, tmp: Path, servers: Servers) -> Report:
         "/live 304": "viewer, If-None-Match + HX-Request",
         "/live 200": "viewer, whole live region",
         "API POST deal": f"round-robin over {len(post_games)} games",
+        **{f"board 304, {t} tables": "wall screen's poll, If-None-Match + HX-Request" for t in (4, 40)},
+        **{f"board 200, {t} tables": "wall screen's poll, whole board (standings, tables)" for t in (4, 40)},
     }
     for name, rate, bad in measured:
         rate_row(report, name, rate, bad, bare_rate, note=notes.get(name, ""))

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import os
-from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask
 
+from ._version import __version__ as __version__  # re-exported: scorekeeper.__version__
+
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent
 DEFAULT_SECRET_KEY = "dev-only-change-me"
-# Settings that may also come from the environment (a container, a process manager), beside
-# SECRET_KEY and DATABASE_URL: number of proxies in front (0: none), and whether a start migrates.
-INT_ENV_SETTINGS = ("PROXY_FIX", "AUTO_MIGRATE")
 
 
 def site_folder(name: str) -> Path:
@@ -48,11 +46,12 @@ def database_url(url: str) -> str:
 
 
 def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
-    """Build the app: config from instance/ and the environment, then extensions and blueprints.
+    """Build the app: its settings, then each part in the order its hooks must run.
 
-    ``start=False`` builds it without touching anything (no instance folder, key or
-    database): the command line does so to list its commands and print help, and
-    starts the app (:func:`start_app`) only for a command that really uses it.
+    ``test_config`` replaces ``config.py`` and the environment. ``start=False`` builds it
+    without touching anything (no instance folder, key or database): the command line does
+    so to list its commands and print help, and starts the app (:func:`start_app`) only for
+    a command that really uses it.
     """
     app = Flask(
         __name__,
@@ -61,93 +60,144 @@ def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
         template_folder=str(site_folder("templates")),
         static_folder=str(site_folder("static")),
     )
-    app.config.from_mapping(
-        # None: this instance's own random key, kept in instance/secret_key (web/security.py).
-        SECRET_KEY=None,
-        SQLALCHEMY_DATABASE_URI=f"sqlite:///{Path(app.instance_path) / 'scorekeeper.sqlite'}",
-        # A scoring page stays open all evening: its CSRF token must not expire.
-        WTF_CSRF_TIME_LIMIT=None,
-        PERMANENT_SESSION_LIFETIME=timedelta(days=365),
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Lax",
-        # Request size limits: a whole game record fits well within them.
-        MAX_CONTENT_LENGTH=1024 * 1024,
-        MAX_FORM_MEMORY_SIZE=64 * 1024,
-        MAX_FORM_PARTS=1000,
-        AUTO_MIGRATE=True,
-        # Behind a reverse proxy: how many set X-Forwarded-* (Werkzeug's ProxyFix); 0 trusts none.
-        PROXY_FIX=0,
-        LANGUAGES=("en", "pl", "pt"),
-        BABEL_DEFAULT_LOCALE="en",
-    )
-    if test_config is None:
-        app.config.from_pyfile("config.py", silent=True)
-        if os.environ.get("SECRET_KEY"):
-            app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
-        if os.environ.get("CLUB_KEY"):  # guards the players list's renames and privacy (web/club.py)
-            app.config["CLUB_KEY"] = os.environ["CLUB_KEY"]
-        if os.environ.get("DATABASE_URL"):
-            app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
-        for name in INT_ENV_SETTINGS:
-            value = os.environ.get(name, "").strip().lower()
-            if value:
-                words = {"true": 1, "yes": 1, "on": 1, "false": 0, "no": 0, "off": 0}
-                app.config[name] = words[value] if value in words else int(value)
-    else:
-        app.config.from_mapping(test_config)
-    app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
-    from . import i18n
-    from .db import db, migrate
-    from .web import api, errors, games, main, security, table, templating
-
-    db.init_app(app)
-    migrate.init_app(app, db)
-    from flask_migrate.cli import db as db_commands
-
-    from .service.gate import rescore_command
-
-    db_commands.add_command(rescore_command)  # scorekeeper db rescore: the lists' summaries anew
-    i18n.init_app(app)
-    from flask_wtf.csrf import CSRFProtect
-
-    csrf = CSRFProtect(app)
-    csrf.exempt(api.bp)
-    app.register_blueprint(main.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(table.bp)
-    from .web import ends
-
-    app.register_blueprint(ends.bp)  # rematch, a new game with these players, archiving
-    security.init_app(app)
-    from .web import records
-
-    app.register_blueprint(records.bp)  # lists, players, exports, import, backup commands
-    from .web import secrets as secrets_pages
-
-    app.register_blueprint(secrets_pages.bp)  # Secrets: allotments, private links and reports
-    from .web import club
-
-    app.register_blueprint(club.bp)  # ratings leaderboards, the players list, `ratings rebuild`
-    errors.init_app(app)
-    templating.init_app(app)
-
-    from . import cache
-    from .web import wire
-
-    cache.init_app(app)  # views, regions and QR codes, once per game version
-    wire.init_app(app)  # compression, static files cached for a year, the session cookie only when written
-    from . import middleware
-    from .web import pwa
-
-    app.register_blueprint(pwa.bp)  # the installable app: manifest, service worker, offline page
-    from .web import livepoll
-
-    livepoll.init_app(app)  # an unchanged /live poll: 304 below Flask after one query
-    middleware.init_app(app)  # /healthz, request ids, ProxyFix
+    _configure_settings(app, test_config)
+    _configure_database(app)
+    _configure_i18n(app)
+    _configure_csrf(app)
+    _configure_blueprints(app)
+    _configure_security(app)
+    _configure_pages(app)
+    _configure_caching(app)
+    _configure_wire(app)
+    _configure_middleware(app)
     if start:
         start_app(app)
     return app
+
+
+def owner_only_sqlite(url: str) -> None:
+    """Create a new SQLite database file readable and writable by its owner only."""
+    from sqlalchemy.engine import make_url
+
+    found = make_url(url)
+    if found.get_backend_name() != "sqlite" or not found.database or found.database == ":memory:":
+        return
+    path = Path(found.database)
+    if not path.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+
+
+def _configure_settings(app: Flask, test_config: dict | None) -> None:
+    """The defaults, then ``config.py`` and the environment (docs/settings.md), or the test's."""
+    from . import settings
+
+    app.config.from_mapping(settings.defaults(app.instance_path))
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        settings.from_environment(app.config)
+    else:
+        app.config.from_mapping(test_config)
+
+
+def _configure_database(app: Flask) -> None:
+    """SQLAlchemy and the migrations; ``scorekeeper db rescore`` rebuilds the lists' summaries."""
+    from flask_migrate.cli import db as db_commands
+
+    from .db import db, migrate
+    from .service.gate import rescore_command
+
+    app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        from .extras import require
+
+        require("psycopg", "DATABASE_URL (PostgreSQL)")
+    db.init_app(app)
+    migrate.init_app(app, db)
+    db_commands.add_command(rescore_command)
+
+
+def _configure_i18n(app: Flask) -> None:
+    """Babel, the catalogs compiled at start, the language of each request."""
+    from . import i18n
+
+    i18n.init_app(app)
+
+
+def _configure_csrf(app: Flask) -> None:
+    """Every form post carries a CSRF token; the JSON API, which takes no cookie as a key, is exempt."""
+    from flask_wtf.csrf import CSRFProtect
+
+    from .events import api as events_api
+    from .web import api
+
+    csrf = CSRFProtect(app)
+    csrf.exempt(api.bp)
+    csrf.exempt(events_api.bp)
+
+
+def _configure_blueprints(app: Flask) -> None:
+    from .events import api as events_api
+    from .events import pages as events_pages
+    from .web import api, club, docs, ends, games, main, pwa, records, table
+    from .web import help as help_pages
+    from .web import secrets as secrets_pages
+
+    for bp in (
+        main.bp,
+        games.bp,
+        api.bp,
+        table.bp,
+        ends.bp,  # rematch, a new game with these players, archiving
+        records.bp,  # lists, players, exports, import, backup commands
+        secrets_pages.bp,  # Secrets: allotments, private links and reports
+        club.bp,  # ratings leaderboards, the players list, `ratings rebuild`
+        pwa.bp,  # the installable app: manifest, service worker, offline page
+        events_api.bp,  # club evenings: the event document, rounds, players
+        events_pages.bp,  # the director's page, the board, print sheets, the CSV
+        help_pages.bp,  # the rules of each game for the players, /help
+        docs.bp,  # /api/openapi.json
+    ):
+        app.register_blueprint(bp)
+
+
+def _configure_security(app: Flask) -> None:
+    """Request limits, no NUL in any input, the security headers, the device cookie."""
+    from .web import security
+
+    security.init_app(app)
+
+
+def _configure_pages(app: Flask) -> None:
+    """Error pages (JSON for the API) and the templates' helpers."""
+    from .web import errors, templating
+
+    errors.init_app(app)
+    templating.init_app(app)
+
+
+def _configure_caching(app: Flask) -> None:
+    """Views, regions and QR codes, once per game version (in the process, or in Redis)."""
+    from . import cache
+
+    cache.init_app(app)
+
+
+def _configure_wire(app: Flask) -> None:
+    """Compression, static files cached for a year, the session cookie only when written."""
+    from .web import wire
+
+    wire.init_app(app)
+
+
+def _configure_middleware(app: Flask) -> None:
+    """Below Flask, outermost last: an unchanged /live poll answers 304 after one query,
+    then /healthz, request ids and ProxyFix."""
+    from . import middleware
+    from .web import livepoll
+
+    livepoll.init_app(app)
+    middleware.init_app(app)
 
 
 def start_app(app: Flask) -> Flask:
@@ -158,7 +208,10 @@ def start_app(app: Flask) -> Flask:
     from .db import upgrade_schema
     from .web import security
 
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    # The instance folder and the SQLite database are the owner's only: they hold every game and
+    # the secret key. (SQLite gives its -wal and -shm files the database file's permissions.)
+    Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)
+    owner_only_sqlite(app.config["SQLALCHEMY_DATABASE_URI"])
     security.ensure_secret_key(app, DEFAULT_SECRET_KEY)
     if app.config["AUTO_MIGRATE"]:
         upgrade_schema(app)

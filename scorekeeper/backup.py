@@ -27,8 +27,10 @@ import click
 from flask.cli import with_appcontext
 from sqlalchemy import select
 
-from . import rules, service
+from . import read, rules, service
 from .db import db
+from .games import GAMES
+from .i18n import counted
 from .models import Deal, Game, Player, Seat
 from .rules import FieldError, InvalidFacts, Setup
 from .rules import Game as Rules
@@ -47,7 +49,7 @@ class BackupError(ValueError):
 
 def backup_record(game: Game) -> dict[str, Any]:
     """A game's full record for a backup: the export plus its key hash, dates, version and draft."""
-    record = service.export_record(game)
+    record = read.export_record(game)
     # A backup restores the facts exactly, so it carries the stored options even
     # where a public record would withhold one (Hidden Secrets' values).
     record["options"] = dict(game.options)
@@ -145,7 +147,7 @@ def first_problem(errors: Sequence[FieldError], kind: Rules | None = None) -> st
 def kind_of(record: Any) -> Rules | None:
     """The registered game a record names, if it names one."""
     name = record.get("game") if isinstance(record, Mapping) else None
-    return rules.get(name) if isinstance(name, str) else None
+    return GAMES.get(name) if isinstance(name, str) else None
 
 
 def parse_time(value: Any, what: str) -> datetime:
@@ -355,14 +357,30 @@ def export_command(everything: bool, output, ids: tuple[str, ...]) -> None:
         missing = set(ids) - {g.id for g in games}
         if missing:
             raise click.ClickException(f"No game with id {', '.join(sorted(missing))}.")
-    unknown = [g.id for g in games if rules.get(g.kind) is None]
+    unknown = [g.id for g in games if GAMES.get(g.kind) is None]
     if unknown:
-        click.echo(f"Left out {len(unknown)} games of a kind no rules score: {', '.join(unknown)}.", err=True)
-        games = [g for g in games if rules.get(g.kind) is not None]
+        click.echo(
+            counted(
+                "Left out %(num)s game of a kind no rules score: %(ids)s.",
+                "Left out %(num)s games of a kind no rules score: %(ids)s.",
+                len(unknown),
+                ids=", ".join(unknown),
+            ),
+            err=True,
+        )
+        games = [g for g in games if GAMES.get(g.kind) is not None]
     json.dump(dump(games), output, ensure_ascii=False, indent=1)
     output.write("\n")
     if output.name != "<stdout>":
-        click.echo(f"Exported {len(games)} games to {output.name}.", err=True)
+        click.echo(
+            counted(
+                "Exported %(num)s game to %(file)s.",
+                "Exported %(num)s games to %(file)s.",
+                len(games),
+                file=output.name,
+            ),
+            err=True,
+        )
 
 
 @click.command("import")
@@ -389,18 +407,35 @@ def import_command(file, dry_run: bool) -> None:
     changed = [g.game_id for g in games if g.totals_changed]
     if changed:
         click.echo(
-            f"Note: the rules give other totals than the file for {len(changed)} games "
-            f"({', '.join(changed[:5])}{'…' if len(changed) > 5 else ''}); the rules' totals are kept.",
+            counted(
+                "Note: the rules give other totals than the file for %(num)s game (%(ids)s); the rules' totals are kept.",
+                "Note: the rules give other totals than the file for %(num)s games (%(ids)s); the rules' totals are kept.",
+                len(changed),
+                ids=", ".join(changed[:5]) + ("…" if len(changed) > 5 else ""),
+            ),
             err=True,
         )
     if dry_run:
-        click.echo(f"{len(games)} games checked; nothing written (--dry-run).")
+        click.echo(
+            counted(
+                "%(num)s game checked; nothing written (--dry-run).",
+                "%(num)s games checked; nothing written (--dry-run).",
+                len(games),
+            )
+        )
         return
     restored, skipped = restore(games)
     restore_players(data.get("players"))
-    click.echo(f"Restored {len(restored)} games.")
+    click.echo(counted("Restored %(num)s game.", "Restored %(num)s games.", len(restored)))
     if skipped:
-        click.echo(f"Skipped {len(skipped)} already there: {', '.join(g.game_id for g in skipped)}.")
+        click.echo(
+            counted(
+                "Skipped %(num)s game already there: %(ids)s.",
+                "Skipped %(num)s games already there: %(ids)s.",
+                len(skipped),
+                ids=", ".join(g.game_id for g in skipped),
+            )
+        )
 
 
 def import_one(data: Any, dry_run: bool) -> None:
@@ -410,7 +445,14 @@ def import_one(data: Any, dry_run: bool) -> None:
     except InvalidFacts as exc:
         raise click.ClickException(f"Nothing imported: {first_problem(exc.errors, kind_of(data))}.") from None
     if dry_run:
-        click.echo(f"One {game_rules.key} game with {len(deals)} deals checked; nothing written (--dry-run).")
+        click.echo(
+            counted(
+                "One %(kind)s game with %(num)s deal checked; nothing written (--dry-run).",
+                "One %(kind)s game with %(num)s deals checked; nothing written (--dry-run).",
+                len(deals),
+                kind=game_rules.key,
+            )
+        )
         return
     game, key = service.create_game(game_rules, setup, deals)
     click.echo(f"Imported as game {game.id}. Its scoring link: /g/{game.id}?key={key}")

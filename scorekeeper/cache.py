@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import cache as once
 from pathlib import Path
@@ -26,7 +25,8 @@ from flask import Flask, current_app, has_app_context
 from flask_caching import Cache
 from markupsafe import Markup
 
-from . import PACKAGE, site_folder
+from .catalogs import PACKAGE, ROOT
+from .lru import LocalLRU, per_app
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -41,7 +41,10 @@ _MISSING = object()
 def code_hash() -> str:
     """A short hash of the package's code and the templates: what a cached view or region was made by."""
     digest = hashlib.sha256()
-    roots = [PACKAGE, site_folder("templates")]
+    # The templates as the factory's site_folder finds them (in a wheel: inside the package); named
+    # here from the package's place, not imported from the factory that this module serves.
+    templates = PACKAGE / "templates"
+    roots = [PACKAGE, templates if templates.is_dir() else ROOT / "templates"]
     for root in roots:
         for path in sorted(root.rglob("*")):
             if path.suffix in (".py", ".html", ".po") and path.is_file():
@@ -100,9 +103,10 @@ def remember(name: str, compute: Callable[[], T], objects: bool = False) -> T:
     also keeps it as it is, so a request reuses it without unpickling it again.
     """
     local = _local() if objects else None
-    if local is not None and name in local:
-        local.move_to_end(name)
-        return local[name]
+    if local is not None:
+        value = local.get(name, _MISSING)
+        if value is not _MISSING:
+            return value
     value = get(name)
     if value is _MISSING:
         value = compute()
@@ -129,21 +133,18 @@ def keep(name: str, value: Any) -> None:
 def _keep_local(name: str, value: Any) -> None:
     local = _local()
     if local is not None:
-        local[name] = value
-        local.move_to_end(name)
-        while len(local) > LOCAL_SIZE:
-            local.popitem(last=False)
+        local.put(name, value)
 
 
 # Objects kept as they are in each process, most recently used last: a few dozen games' views.
 LOCAL_SIZE = 256
 
 
-def _local() -> OrderedDict | None:
+def _local() -> LocalLRU | None:
     if not has_app_context():
         return None
     # Per app: each app (a test's) has its own database, and so its own games.
-    return current_app.extensions.setdefault("scorekeeper.objects", OrderedDict())
+    return per_app(current_app.extensions, "scorekeeper.objects", LOCAL_SIZE)
 
 
 def cached_fragment(*parts: Any, caller: Callable[[], str]) -> Markup:
@@ -165,13 +166,8 @@ def row_fragment(
     those are drawn again, which covers a row that shows something of the deal before it
     (Spades' bags held). ``parts``: what else the row is drawn by (language, role).
     """
-    store = current_app.extensions.setdefault("scorekeeper.rows", OrderedDict())
-    rows = store.get(game_id)
-    if rows is None:
-        rows = store[game_id] = {}
-        while len(store) > ROW_GAMES:
-            store.popitem(last=False)
-    store.move_to_end(game_id)
+    # A game's rows: a plain dict, whose single gets and sets are atomic; the LRU around it is locked.
+    rows = per_app(current_app.extensions, "scorekeeper.rows", ROW_GAMES).setdefault(game_id, dict)
     slot = (deal.index, *parts)
     players = tuple(players)
     kept = rows.get(slot)

@@ -13,7 +13,7 @@ import sys
 import click
 from flask.cli import FlaskGroup, ScriptInfo, run_command
 
-from . import create_app, start_app
+from . import __version__, create_app, start_app
 
 
 def set_instance(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
@@ -53,7 +53,9 @@ class ScorekeeperGroup(FlaskGroup):
             app = sub_ctx.ensure_object(ScriptInfo).load_app()
             if name == "db":
                 os.makedirs(app.instance_path, exist_ok=True)
-            else:
+            elif not (name == "import" and sub_ctx.params.get("dry_run")):
+                # A dry run only reads the file and checks it by the rules: no instance folder,
+                # no database, no secret key is made for it.
                 start_app(app)
             return inner(sub_ctx)
 
@@ -101,14 +103,52 @@ def serve(host: str, port: int, workers: int | None, threads: int) -> None:
     server.serve(host=host, port=port, workers=workers or server.default_workers(), threads=threads)
 
 
+def print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(f"Scorekeeper {__version__}")
+        ctx.exit()
+
+
+# Flask-Migrate's commands that write migration scripts into the package: a checkout's tools.
+# In an installed package they would write into site-packages, so it does not offer them.
+DEVELOPMENT_DB_COMMANDS = ("init", "migrate", "revision", "merge", "edit", "list-templates", "check")
+
+
+def is_checkout() -> bool:
+    from . import ROOT
+
+    return (ROOT / "pyproject.toml").is_file()
+
+
+def installed_db_commands() -> None:
+    from flask_migrate.cli import db as db_group
+
+    for name in DEVELOPMENT_DB_COMMANDS:
+        db_group.commands.pop(name, None)
+
+
 def build_cli() -> click.Group:
     cli = ScorekeeperGroup(
         create_app=lambda: create_app(start=False),
         help="Scorekeeper: scoring for card games played with real cards.",
-        params=[instance_option()],
+        # Our version, not Flask's and Werkzeug's (which FlaskGroup's own --version prints).
+        add_version_option=False,
+        params=[
+            instance_option(),
+            click.Option(
+                ["--version"],
+                is_flag=True,
+                expose_value=False,
+                is_eager=True,
+                callback=print_version,
+                help="Show Scorekeeper's version and exit.",
+            ),
+        ],
     )
     cli.add_command(run)
     cli.add_command(serve)
+    if not is_checkout():
+        installed_db_commands()
     return cli
 
 

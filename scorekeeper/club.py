@@ -25,8 +25,9 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import func, select
 
-from . import ratings, read, rules, service
+from . import ratings, read, service
 from .db import db
+from .games import GAMES
 from .models import Change, Game, Player, Seat
 from .ratings import Match, Ratings
 from .rules import InvalidFacts
@@ -52,7 +53,7 @@ def ratings_key() -> tuple[Any, ...]:
 
 def match_of(game: Game) -> Match | None:
     """The match a stored game counts as (None while unfinished, or if its rules refuse it now)."""
-    kind = rules.get(game.kind)
+    kind = GAMES.get(game.kind)
     if kind is None:
         return None
     try:
@@ -112,7 +113,7 @@ def club_ratings(game: str | None = None) -> Ratings:
 def from_scratch(scopes: Iterable[str | None] | None = None) -> dict[str | None, Ratings]:
     """Every scope's ratings derived from the games alone, neither reading nor filling a cache."""
     matches = _matches_from_scratch()
-    wanted = list(scopes) if scopes is not None else [None, *sorted(rules.GAMES)]
+    wanted = list(scopes) if scopes is not None else [None, *sorted(GAMES)]
     return {scope: ratings.rate(matches, scope) for scope in wanted}
 
 

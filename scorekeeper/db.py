@@ -13,8 +13,7 @@ from flask_migrate import Migrate
 from flask_migrate import upgrade as alembic_upgrade
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
-from sqlalchemy.engine import Dialect, Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.engine import CursorResult, Dialect, Engine
 from sqlalchemy.orm import DeclarativeBase
 
 MIGRATIONS = str(Path(__file__).resolve().parent / "migrations")
@@ -92,85 +91,89 @@ def upgrade_schema(app: Flask) -> None:
 
 
 class Prepared:
-    """A hot statement SQLAlchemy compiles once per dialect and the DBAPI cursor runs directly.
+    """A hot statement as SQL text this module owns, run with :meth:`Connection.exec_driver_sql`.
 
-    SQLAlchemy's own execution builds a context per statement, which on the API's append
-    cost several times the statement itself. Here SQLAlchemy still writes the SQL (each
-    dialect's own) and converts the values (each column type's bind processor: JSON, dates),
-    once per parameter set; the statement then runs on the session's connection, inside its
-    transaction. For statements whose parameters are plain values: no expanding IN lists.
+    SQLAlchemy's execution of a Core statement (its compiled cache, a context, the result's
+    type processing) cost several times the statement itself on the API's append. Here the
+    statement is rendered to its SQL once per database, with named parameters each driver
+    takes from a dict (SQLite's ``:name``, psycopg's ``%(name)s``), and runs as driver SQL
+    on the session's connection, inside its transaction. That path is public and still
+    SQLAlchemy's: a DBAPI error comes back as SQLAlchemy's exception (an IntegrityError is
+    a lost race to the write gate) and statement listeners (``before_cursor_execute``) see it.
+
+    The values of the columns written (``columns``) are converted by their column types
+    (JSON, SQLite's dates); every other parameter (the WHERE clause's) must be a plain value
+    the driver takes as it is: a string or a number. No expanding IN lists.
     """
 
     def __init__(self, statement: Any, columns: Sequence[str] = ()):
         self.statement = statement
         self.columns = list(columns)  # the INSERT/UPDATE columns given (the rest are WHERE binds)
-        self._compiled: dict[str, tuple[str, list[str] | None, dict[str, Callable]]] = {}
+        self._sql: dict[str, tuple[str, dict[str, Callable[[Any], Any]]]] = {}
+        self._readers: dict[str, dict[str, Callable[[Any], Any]]] = {}
 
-    def _for(self, dialect: Dialect) -> tuple[str, list[str] | None, dict[str, Callable]]:
-        found = self._compiled.get(dialect.name)
+    def _for(self, dialect: Dialect) -> tuple[str, dict[str, Callable[[Any], Any]]]:
+        """This database's SQL text and the written columns' value converters, made once."""
+        found = self._sql.get(dialect.name)
         if found is None:
-            compiled = self.statement.compile(dialect=dialect, column_keys=self.columns or None)
+            sql = self.statement.compile(
+                dialect=_named_parameters(dialect), column_keys=self.columns or None
+            ).string
+            table = self.statement.table.c if self.columns else {}
             processors = {}
-            for name, bind in compiled.binds.items():
-                processor = bind.type.dialect_impl(dialect).bind_processor(dialect)
+            for name in self.columns:
+                processor = table[name].type.dialect_impl(dialect).bind_processor(dialect)
                 if processor is not None:
                     processors[name] = processor
-            order = list(compiled.positiontup) if compiled.positional else None
-            found = self._compiled[dialect.name] = (compiled.string, order, processors)
+            found = self._sql[dialect.name] = (sql, processors)
         return found
 
-    def _execute(self, params: Mapping[str, Any]) -> Any:
-        """Run on the session's connection with ``params`` converted by their columns' types;
-        the open DBAPI cursor (the caller closes it). A DBAPI error is raised as SQLAlchemy's
-        (an IntegrityError is a lost race to the write gate)."""
+    def _execute(self, params: Mapping[str, Any]) -> CursorResult[Any]:
+        """Run on the session's connection with ``params`` converted by their columns' types."""
         connection = db.session.connection()
-        sql, order, processors = self._for(connection.dialect)
+        sql, processors = self._for(connection.dialect)
         values = {k: (processors[k](v) if k in processors else v) for k, v in params.items()}
-        args = [values[k] for k in order] if order is not None else values
-        # SQLAlchemy's statement listeners (counters, tracing) see these statements too, as its own
-        # execution would show them. (The engine's echo does not log them.)
-        cursor = connection.connection.dbapi_connection.cursor()
-        for listener in connection.dispatch.before_cursor_execute:
-            listener(connection, cursor, sql, args, None, False)
-        dbapi_error = connection.dialect.loaded_dbapi.Error
-        try:
-            cursor.execute(sql, args)
-        except dbapi_error as exc:
-            cursor.close()
-            raise DBAPIError.instance(sql, values, exc, dbapi_error) from exc
-        return cursor
+        return connection.exec_driver_sql(sql, values)
 
     def run(self, params: Mapping[str, Any]) -> int:
         """Execute with ``params``; the rows it matched or wrote."""
-        cursor = self._execute(params)
-        try:
-            return cursor.rowcount
-        finally:
-            cursor.close()
+        with self._execute(params) as result:
+            return result.rowcount
 
     def rows(self, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         """A SELECT's rows, each a dict by column name, with the values as the driver gives them:
         :meth:`readers` turn the ones a caller reads into what SQLAlchemy would have given."""
         names = [c.key for c in self.statement.selected_columns]
-        cursor = self._execute(params)
-        try:
-            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
-        finally:
-            cursor.close()
+        with self._execute(params) as result:
+            return [dict(zip(names, row, strict=True)) for row in result.fetchall()]
 
     def readers(self) -> dict[str, Callable[[Any], Any]]:
         """Per selected column, what turns its raw value into the column type's (JSON text,
         SQLite's date strings), for the session's database; None passes through."""
         dialect = db.session.connection().dialect
-        key = f"{dialect.name}:readers"
-        found = self._compiled.get(key)
+        found = self._readers.get(dialect.name)
         if found is None:
             found = {}
             for column in self.statement.selected_columns:
                 processor = column.type.dialect_impl(dialect).result_processor(dialect, None)
                 found[column.key] = _none_kept(processor) if processor else _same
-            self._compiled[key] = found  # type: ignore[assignment]
-        return found  # type: ignore[return-value]
+            self._readers[dialect.name] = found
+        return found
+
+
+def _named_parameters(dialect: Dialect) -> Dialect:
+    """A dialect that writes this database's SQL with named parameters, taken from a dict.
+
+    psycopg's (``%(name)s``) already does. SQLite's writes ``?`` in an order only the
+    compiler knows; its driver takes ``:name`` as well, which a dialect of the same kind
+    with the named parameter style writes (used to write SQL only: it never connects).
+    """
+    if not dialect.positional:
+        return dialect
+    if dialect.name != "sqlite":
+        raise NotImplementedError(f"Prepared statements need named parameters; {dialect.name} has none")
+    same_kind: Callable[..., Dialect] = type(dialect)  # every dialect takes create_engine's paramstyle
+    return same_kind(paramstyle="named")
 
 
 def _same(value: Any) -> Any:

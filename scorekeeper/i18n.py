@@ -126,3 +126,12 @@ def init_app(app: Flask) -> None:
         response.vary.add("Accept-Language")
         response.vary.add("Cookie")
         return response
+
+
+def counted(singular: str, plural: str, num: int, **variables: object) -> str:
+    """A command-line message in the operator's English, its form chosen by ``num`` through
+    Babel's plural rules ("1 game", "2 games"). The command line is not translated: these are
+    not catalog messages."""
+    from babel.support import NullTranslations
+
+    return NullTranslations().ngettext(singular, plural, num) % {"num": num, **variables}

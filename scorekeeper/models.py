@@ -6,11 +6,9 @@ computes them from these rows, so a corrected deal rescores what follows.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from sqlalchemy import (
     JSON,
@@ -34,10 +32,6 @@ from .db import Prepared, db
 
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
-
-
-def hash_key(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
 
 
 class Game(db.Model):
@@ -73,11 +67,8 @@ class Game(db.Model):
     def facts(self) -> list[dict[str, Any]]:
         return [deal.facts for deal in self.deals]
 
-    def key_matches(self, key: str | None) -> bool:
-        return bool(key) and hmac.compare_digest(hash_key(key), self.edit_key_hash)
-
-    # What the write gate asks of a game, answered alike by the API's lighter GameHead.
-    # A Game has not read the highest deal position its history used: the gate asks for it.
+    # What the write gate asks of a game (:class:`AnyGame`), answered alike by the API's GameHead.
+    # A Game has not read the highest deal position its history used: the gate looks it up.
     top_known: ClassVar[bool] = False
     top_position: ClassVar[int | None] = None
 
@@ -219,6 +210,19 @@ class GameHead:
         "_players",
         "top_position",
     )
+    id: str
+    kind: str
+    options: dict[str, Any]
+    first_dealer: int
+    edit_key_hash: str
+    version: int
+    draft: dict[str, Any] | None
+    created_at: datetime
+    updated_at: datetime
+    deleted_at: datetime | None
+    archived: bool
+    _players: tuple[str, ...]
+    top_position: int | None
 
     def __init__(self, rows: Sequence[dict[str, Any]]):
         first = rows[0]  # the game's columns repeat on each seat's row: read once
@@ -237,8 +241,8 @@ class GameHead:
         return cls(rows) if rows else None
 
     # The highest deal position came with the row (see ``_HEAD``), and the deals are never loaded.
-    top_known = True
-    deals_loaded = False
+    top_known: ClassVar[bool] = True
+    deals_loaded: ClassVar[bool] = False
 
     def written(self, **values: Any) -> None:
         """The columns the write gate just stored (and the deal position it used)."""
@@ -290,5 +294,64 @@ _FACTS = (
     .where(_DEAL_TABLE.c.game_id == bindparam("game_key"))
     .order_by(_DEAL_TABLE.c.position)
 )
-# A game as the write gate and the read side take it: the ORM's, or the API's lighter one.
-AnyGame = Game | GameHead
+
+
+class AnyGame(Protocol):
+    """A game as the read side and the write gate take it: the ORM's :class:`Game` (pages, every
+    change) or the API's lighter :class:`GameHead` (append, export). Both are one by their shape,
+    checked by the type checker; nothing asks which one it has.
+
+    Read-only here: a change goes through the write gate, which tells the game what it stored
+    (:meth:`written`). What only the ORM's game has (its deals, seats) is asked of a ``Game``.
+    """
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    @property
+    def first_dealer(self) -> int: ...
+    @property
+    def edit_key_hash(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def draft(self) -> dict[str, Any] | None: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def updated_at(self) -> datetime: ...
+    @property
+    def deleted_at(self) -> datetime | None: ...
+    @property
+    def archived(self) -> bool: ...
+    @property
+    def players(self) -> list[str]: ...
+    @property
+    def facts(self) -> list[dict[str, Any]]: ...
+
+    # What the write gate asks before and after it writes.
+    @property
+    def top_known(self) -> bool:
+        """Whether the highest deal position ever used came with the game (then ``top_position``)."""
+        ...
+
+    @property
+    def top_position(self) -> int | None:
+        """The highest deal position the history and the deals have used (None: none), if ``top_known``."""
+        ...
+
+    @property
+    def deals_loaded(self) -> bool:
+        """Whether the deals are in memory (an append then adds to them, else inserts the row)."""
+        ...
+
+    def written(self, **values: Any) -> None:
+        """The columns the write gate just stored: the game shows them without reading them back."""
+        ...
+
+    def reread(self) -> None:
+        """After a lost race: read anew (now or when next used). LookupError: the game is gone."""
+        ...

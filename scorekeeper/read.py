@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import secrets
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from dataclasses import fields as dataclass_fields
@@ -26,11 +25,13 @@ from datetime import datetime
 from typing import Any
 
 from flask import current_app, g, has_app_context
-from sqlalchemy import bindparam, select
+from sqlalchemy import select
 
-from . import cache, plugins, rules, service
+from . import cache, rules, scoring
 from .db import db
-from .models import AnyGame, Change, Game, GameSummary
+from .events.refs import event_of
+from .lru import per_app
+from .models import AnyGame, Game, GameSummary
 from .rules import GameResult, InvalidFacts, Setup
 
 
@@ -166,69 +167,10 @@ def _memo(name: str) -> dict:
     return memo
 
 
-def full_result(game: AnyGame) -> GameResult:
-    """The game's unredacted result, scored once per version per request.
-
-    For the write side's checks only (a draft judged against the rules): never shown.
-    """
-    key = (game.id, game.version)
-    memo = _memo("read_results")
-    if key not in memo:
-        memo[key] = cache.remember(cache.key("result", *key), lambda: _score(game), objects=True)
-        _keep_latest(game, memo[key])
-    return memo[key]
-
-
-def _score(game: AnyGame) -> GameResult:
-    """The game scored at its version: from where this process last scored it, when that is the
-    start of the same game (another worker wrote the versions between), else a whole replay."""
-    kept = _latest().get(game.id)
-    if kept is not None and kept[1].setup == service.setup_of(game):
-        version, known = kept
-        # Only deals appended since (the usual case: the other worker recorded them): their facts
-        # are in the history, and the deals already known need not be read at all.
-        since = db.session.connection().execute(_SINCE, {"game_key": game.id, "known": version}).all()
-        if len(since) == game.version - version and all(row.kind in QUIET for row in since):
-            appended = [row.after for row in since if row.kind == "append"]
-            return service.score_more(game, known, appended)
-        facts = game.facts
-        if len(known.deals) <= len(facts) and all(
-            d.facts == f for d, f in zip(known.deals, facts, strict=False)
-        ):
-            # The same setup and the same first deals score the same: only the rest is played.
-            return service.score_on(game, facts, known)
-    return service.score(game)
-
-
-# What changed since a version this process knows; built once (a statement costs more to build than to run).
-_SINCE = (
-    select(Change.__table__.c.kind, Change.__table__.c.after)
-    .where(
-        Change.__table__.c.game_id == bindparam("game_key"), Change.__table__.c.version > bindparam("known")
-    )
-    .order_by(Change.__table__.c.version)
-)
-
-# Changes that leave every recorded deal as it was (an append only adds one).
-QUIET = frozenset({"append", "draft", "archive", "unarchive"})
-
-
-def _latest() -> OrderedDict[str, tuple[int, GameResult]]:
-    if not has_app_context():
-        return OrderedDict()
-    return current_app.extensions.setdefault("scorekeeper.latest_results", OrderedDict())
-
-
-def _keep_latest(game: AnyGame, result: GameResult) -> None:
-    latest = _latest()
-    latest[game.id] = (game.version, result)
-    latest.move_to_end(game.id)
-    while len(latest) > LATEST_SIZE:
-        latest.popitem(last=False)
-
-
-# Games whose latest result this process keeps, to score on from it: a few hundred tables.
-LATEST_SIZE = 512
+# The game's unredacted result at its version, for the write side's checks and what the read side
+# draws from it (never shown as it is): scored once per version below both sides.
+full_result = scoring.score
+remember = scoring.remember
 
 
 def state_before(game: Game, k: int) -> Any:
@@ -243,14 +185,11 @@ def facts_before(game: Game, k: int) -> tuple[Mapping[str, Any], ...]:
     return tuple(deal.facts for deal in full_result(game).deals[:k])
 
 
-def remember(game: AnyGame, result: GameResult | None) -> None:
-    """A write scored the game at its new version already: reads in this request reuse that."""
-    if isinstance(result, GameResult):
-        _memo("read_results")[(game.id, game.version)] = result
-        _keep_latest(game, result)
-        # Shared too: the next page (or the next deal's scoring) starts from it, not from a replay;
-        # and kept as it is in this process, so the next write here does not unpickle it again.
-        cache.keep(cache.key("result", game.id, game.version), result)
+def preview_deal(game: Game, facts: Mapping[str, Any]) -> GameResult:
+    """The game with one more deal, not recorded, as its scorer may see it before Record:
+    scored on from the game's result here, on the read side, and redacted by :func:`preview`.
+    Raises :class:`InvalidFacts` with the rules' refusal."""
+    return preview(game, scoring.score(game, (facts,)))
 
 
 def preview(game: Game, result: GameResult) -> GameResult:
@@ -259,7 +198,7 @@ def preview(game: Game, result: GameResult) -> GameResult:
     A preview is never the end of the game: the end would make every hidden value public, and
     the last turn's preview could then be asked about any secret to learn its value.
     """
-    kind = service.game_rules(game)
+    kind = scoring.game_rules(game)
     if result.finished and kind.hides_scores(result.setup):
         result = replace(result, finished=False, winners=())
     return redact(kind, result)
@@ -277,12 +216,11 @@ def game_view(game: Game, role: Role = VIEWER) -> GameView:
 
 def build_view(game: Game, role: Role, result: GameResult) -> GameView:
     """The pure, cacheable part: the view of ``result`` (the game's facts scored) for ``role``."""
-    kind = service.game_rules(game)
+    kind = scoring.game_rules(game)
     public = redact(kind, result)
-    plugin = plugins.get(game.kind)
     seat = role.seat if role.name == "seat" else None
     waiting = tuple(kind.waiting_seats(result.setup.options, result.setup.n))
-    reports = plugin.reports(result.setup, result, seat) if plugin and plugin.reports else None
+    reports = kind.reports(result.setup, result, seat)
     return GameView(
         game_id=game.id,
         version=game.version,
@@ -398,7 +336,7 @@ class Summary:
 
 def summarize(game: AnyGame, result: GameResult) -> dict[str, Any]:
     """The :class:`GameSummary` columns of ``game`` scored as ``result`` (its full result): public figures only."""
-    kind = service.game_rules(game)
+    kind = scoring.game_rules(game)
     public = redact(kind, result)
     planned = kind.planned_deals(result.setup)
     if planned:
@@ -526,6 +464,12 @@ def chart_series(public: GameResult) -> ChartSeries:
 # -- the public record (API, JSON and CSV exports, backups) -----------------------------
 
 
+def export_record(game: Game, result: GameResult | None = None, translate=None) -> dict[str, Any]:
+    """The public game record with its messages in ``translate``'s language (backups, the CLI)."""
+    render = (lambda m: m.render(translate)) if translate else None
+    return public_record(game, result, render)
+
+
 def public_record(
     game: AnyGame, result: GameResult | None = None, render: Callable[[Any], str] | None = None
 ) -> dict[str, Any]:
@@ -533,12 +477,20 @@ def public_record(
     game's public figures in place of hidden ones until the end."""
     result = result or full_result(game)
     render = render or plain_text
-    record = service.full_record(game, result, render)
-    kind = service.game_rules(game)
+    record = scoring.full_record(game, result, render)
+    kind = scoring.game_rules(game)
     if kind.hides_scores(result.setup) and not result.finished:
         # Private facts (Hidden Secrets' values) stay out of the public record until the end.
         record.update(rendered(kind.public_export(result.setup, result) or {}, render))
+    with_event(record, game)
     return record
+
+
+def with_event(record: dict[str, Any], game: AnyGame) -> None:
+    """A table game of an event says where it is played (events.md: derived, never input)."""
+    place = event_of(game.id)
+    if place is not None:
+        record["event"] = place
 
 
 def public_record_json(game: AnyGame, result: GameResult | None = None) -> str:
@@ -553,10 +505,10 @@ def public_record_json(game: AnyGame, result: GameResult | None = None) -> str:
     provider = current_app.json
     if (provider.compact is None and current_app.debug) or provider.compact is False:
         return provider.dumps(public_record(game, result))
-    kind = service.game_rules(game)
+    kind = scoring.game_rules(game)
     if kind.hides_scores(result.setup) and not result.finished:
         return _dumps(public_record(game, result))
-    store = current_app.extensions.setdefault("scorekeeper.record_parts", OrderedDict())
+    store = per_app(current_app.extensions, "scorekeeper.record_parts", RECORD_PARTS_SIZE)
     encoded = store.get(game.id)
     deals = result.deals
     # The deals encoded last time, if this result starts with them: the same objects (compared
@@ -565,12 +517,10 @@ def public_record_json(game: AnyGame, result: GameResult | None = None) -> str:
         encoded = _Encoded((), "", "", "")
     if len(deals) > len(encoded.deals):
         encoded = encoded.plus(deals[len(encoded.deals) :])
-    store[game.id] = encoded
-    store.move_to_end(game.id)
-    while len(store) > RECORD_PARTS_SIZE:
-        store.popitem(last=False)
+    store.put(game.id, encoded)
     # The record without its deals, each list a placeholder string that its encoded deals replace.
-    record = service.full_record(game, replace(result, deals=()), plain_text)
+    record = scoring.full_record(game, replace(result, deals=()), plain_text)
+    with_event(record, game)
     lists = {kind.record_key: encoded.facts, "scores": encoded.scores, "explanations": encoded.explanations}
     for key in lists:
         record[key] = f"{_SLOT}{key}"

@@ -16,16 +16,46 @@ starts; the workers come up with AUTO_MIGRATE off.
 from __future__ import annotations
 
 import os
+import re
 import socket
 import sys
+from datetime import datetime
 
+from gunicorn import glogging
 from gunicorn.app.base import BaseApplication
 
 from . import create_app
 
-# One line per request: client, request line, status, bytes, duration, and the request id
-# (middleware.RequestId), which the proxy's log and a user's report can be matched with.
-ACCESS_LOG_FORMAT = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms id=%({x-request-id}o)s'
+# One line per request: its time (ISO 8601), client, request line, status, bytes, duration, and
+# the request id (middleware.RequestId), which the proxy's log and a user's report can be matched with.
+ACCESS_LOG_FORMAT = '%(t)s %(h)s "%(r)s" %(s)s %(b)s %(M)sms id=%({x-request-id}o)s'
+
+# What a logged request line must not carry: scoring keys, private links' and invites' tokens.
+SECRETS_IN_URL = (
+    (re.compile(r"\b(key|token|invite)=[^&\s]*"), r"\1=…"),
+    (re.compile(r"(/p/\d+/)[^/?\s]+"), r"\1…"),
+    (re.compile(r"(/join/)[^/?\s]+"), r"\1…"),
+)
+
+
+def redact(line: str) -> str:
+    for pattern, replacement in SECRETS_IN_URL:
+        line = pattern.sub(replacement, line)
+    return line
+
+
+class AccessLog(glogging.Logger):
+    """gunicorn's logger with sortable ISO 8601 times, and no credential in an access line."""
+
+    def now(self) -> str:
+        return datetime.now().astimezone().isoformat(timespec="milliseconds")
+
+    def atoms(self, resp, req, environ, request_time):
+        atoms = super().atoms(resp, req, environ, request_time)
+        for name in ("r", "U", "q"):
+            if isinstance(atoms.get(name), str):
+                atoms[name] = redact(atoms[name])
+        return atoms
 
 
 def default_workers() -> int:
@@ -105,6 +135,7 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
             "accesslog": "-",
             "errorlog": "-",
             "access_log_format": ACCESS_LOG_FORMAT,
+            "logger_class": AccessLog,
             "timeout": 30,
             "graceful_timeout": 10,
             "keepalive": 5,

@@ -71,6 +71,23 @@ def main() -> None:
     check((package / "static" / "app.css").is_file(), "static files ship inside the package")
     command = Path(sys.executable).parent / "scorekeeper"
     check(command.is_file(), f"the scorekeeper command is installed ({command})")
+    from importlib import metadata
+
+    dist = metadata.distribution("scorekeeper")
+    check(
+        dist.version == scorekeeper.__version__, f"one version: the wheel's is the package's ({dist.version})"
+    )
+    check(
+        any(str(f).endswith("licenses/LICENSE") for f in dist.files or ())
+        and "MIT" in (dist.read_text("licenses/LICENSE") or ""),
+        "the MIT LICENSE ships in the wheel",
+    )
+    for name in ("api.md", "hosting.md", "openapi.json", "game-record.schema.json"):
+        check((package / "docs" / name).is_file(), f"docs/{name} ships inside the package")
+    for lang in ("en", "pl", "pt"):
+        check((package / "help" / lang / "euchre.md").is_file(), f"the {lang} help pages ship")
+    shown = subprocess.run([str(command), "--version"], capture_output=True, text=True, check=True).stdout
+    check(shown.startswith(f"Scorekeeper {scorekeeper.__version__}\n"), f"scorekeeper --version: {shown!r}")
 
     work = Path(tempfile.mkdtemp(prefix="scorekeeper-smoke-"))
     empty = work / "cwd"
@@ -133,6 +150,12 @@ def main() -> None:
         check(status == 200 and json.loads(body)["icons"], "GET /manifest.webmanifest")
         status, headers, body = ask(base, "/sw.js")
         check(status == 200 and b"caches" in body, "GET /sw.js")
+        status, _, body = ask(base, "/healthz")
+        check(json.loads(body)["version"] == scorekeeper.__version__, "GET /healthz names the version")
+        status, _, body = ask(base, "/api/openapi.json")
+        check(status == 200 and json.loads(body)["openapi"].startswith("3.1"), "GET /api/openapi.json")
+        status, _, body = ask(base, "/help/euchre", headers={"Accept-Language": "pl"})
+        check(status == 200 and b'lang="pl"' in body, "GET /help/euchre in Polish")
     finally:
         server.terminate()
         server.wait(timeout=30)

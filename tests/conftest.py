@@ -12,11 +12,32 @@ from scorekeeper import create_app
 from scorekeeper.db import db, upgrade_schema
 
 
+def worker_database(url: str) -> str:
+    """Under pytest-xdist each worker gets a PostgreSQL database of its own (``test_gw0``...),
+    created from the server's maintenance database when missing: the workers' fixtures empty and
+    migrate their database, which must never be another worker's."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return url
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    given = make_url(url)
+    name = f"{given.database}_{worker}"
+    engine = create_engine(given.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        if not conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name}).first():
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    return given.set(database=name).render_as_string(hide_password=False)
+
+
 @pytest.fixture(scope="session")
 def database_url(tmp_path_factory) -> str:
     """One database for the session, migrated from empty by our own Alembic scripts."""
     url = os.environ.get("DATABASE_URL")
     if url:
+        url = worker_database(url)
         app = create_app({"SQLALCHEMY_DATABASE_URI": url, "AUTO_MIGRATE": False, "SECRET_KEY": "t"})
         with app.app_context():
             # Start from nothing, so the migrations themselves are tested. Reflected into a

@@ -8,6 +8,8 @@ from sqlalchemy import func, select
 
 from scorekeeper import rules, service
 from scorekeeper.db import db
+from scorekeeper.games import GAMES
+from scorekeeper.keys import key_matches
 from scorekeeper.models import Deal, Game, Seat
 from tests.rules.test_contract import random_game
 from tests.web.test_records_pages import FLAT, PLAYERS, setups_of, store
@@ -18,10 +20,10 @@ def every_kind(app, seed=7):
     rng = random.Random(seed)
     keys = {}
     with app.app_context():
-        for kind in sorted(rules.GAMES):
+        for kind in sorted(GAMES):
             for setup in setups_of(kind):
-                deals, _ = random_game(rules.get(kind), setup, rng)
-                game, key = service.create_game(rules.get(kind), setup, deals)
+                deals, _ = random_game(GAMES.get(kind), setup, rng)
+                game, key = service.create_game(GAMES.get(kind), setup, deals)
                 keys[game.id] = key
     return keys
 
@@ -65,7 +67,7 @@ def test_backup_and_restore_gives_every_game_back_as_it_was(app, client, tmp_pat
     with app.app_context():
         for game_id, key in keys.items():
             game = db.session.get(Game, game_id)
-            assert game.key_matches(key)  # the scorer's key still works
+            assert key_matches(game.edit_key_hash, key)  # the scorer's key still works
             assert (game.created_at, game.updated_at) == stamps[game_id]
     # The scorer's cookie still lets them enter deals.
     game_id = next(g for g, r in before.items() if r["game"] == "secret_agent")
@@ -82,7 +84,7 @@ def test_export_to_a_file_and_by_id(app, tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(target.read_text(encoding="utf-8"))
     assert [g["id"] for g in data["games"]] == [one] and data["games"][0]["totals"] == [12, 9, 9, 9]
-    assert "Exported 1 games" in result.output
+    assert "Exported 1 game" in result.output
     assert runner.invoke(args=["export"]).exit_code == 2  # --all or ids
     missing = runner.invoke(args=["export", "nope"])
     assert missing.exit_code == 1 and "No game with id nope" in missing.output
@@ -97,7 +99,7 @@ def test_restore_skips_games_already_there(app, tmp_path):
     assert (
         result.exit_code == 0
         and "Restored 0 games." in result.output
-        and f"Skipped 1 already there: {game_id}" in result.output
+        and f"Skipped 1 game already there: {game_id}" in result.output
     )
     assert count(app) == 1
 
@@ -161,7 +163,7 @@ def test_dry_run_checks_and_writes_nothing(app, tmp_path):
     runner.invoke(args=["export", "--all", "-o", str(path)])
     wipe(app)
     result = runner.invoke(args=["import", "--dry-run", str(path)])
-    assert result.exit_code == 0 and "1 games checked; nothing written" in result.output and count(app) == 0
+    assert result.exit_code == 0 and "1 game checked; nothing written" in result.output and count(app) == 0
 
 
 def test_import_of_one_game_record_makes_a_new_game_and_prints_its_scoring_link(app, client, tmp_path):
@@ -173,7 +175,7 @@ def test_import_of_one_game_record_makes_a_new_game_and_prints_its_scoring_link(
     assert result.exit_code == 0, result.output
     game_id, key = result.output.split("/g/", 1)[1].strip().split("?key=")
     with app.app_context():
-        assert db.session.get(Game, game_id).key_matches(key)
+        assert key_matches(db.session.get(Game, game_id).edit_key_hash, key)
     assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [12, 9, 9, 9]
 
 
@@ -209,7 +211,7 @@ def test_a_hidden_secrets_game_still_waiting_for_allotments_survives_a_restore(a
     ann = [0, 0, 0, 0, 0, 9, 9, 9, 9, 9]
     record = {"game": "secrets", "players": ["Ann", "Bob", "Cid"], "options": {"hidden": True}}
     with app.app_context():
-        kind = rules.get("secrets")
+        kind = GAMES.get("secrets")
         # Ann has given her allotment; Bob and Cid have not yet (turn 1 waits for them).
         setup = rules.Setup(
             ("Ann", "Bob", "Cid"), {"hidden": True, "turns": 5, "values": [ann, None, None]}, 0
@@ -331,7 +333,7 @@ def test_unfinished_hidden_secrets_games_restore_without_a_false_warning(app, cl
     # A total the file does give, and that the rules contradict, is still reported.
     data["games"][0]["totals"] = [None, 5, 0]
     result = restore_file(app, tmp_path, data)
-    assert result.exit_code == 0 and "the rules give other totals than the file for 1 games" in result.output
+    assert result.exit_code == 0 and "the rules give other totals than the file for 1 game" in result.output
     assert client.get(f"/api/games/{game_id}").get_json()["totals"] == [None, 0, 0]
 
 

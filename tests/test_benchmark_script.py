@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import rules
+from scorekeeper.games import GAMES
 from scorekeeper.rules.base import play
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "run.py"
@@ -30,7 +31,7 @@ def bench():
 
 
 def replay(record):
-    game = rules.get(record["game"])
+    game = GAMES.get(record["game"])
     setup = rules.base.check_setup(game, record["players"], record["options"], record["first_dealer"])[1]
     assert not rules.check(game, setup, record["deals"])
     return play(game, setup, record["deals"])

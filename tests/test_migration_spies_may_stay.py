@@ -15,7 +15,9 @@ from flask_migrate import downgrade, upgrade
 
 from scorekeeper import create_app, rules
 from scorekeeper.db import MIGRATIONS, db
+from scorekeeper.games import GAMES
 from scorekeeper.rules.base import check_setup, play
+from tests.conftest import worker_database
 
 BEFORE = "e02ae4bc14e8"
 NAMES = ["Ann", "Bob", "Cid"]
@@ -52,7 +54,8 @@ ONE_HOME = {
 
 
 def database_url(tmp_path) -> str:
-    return os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'spies.sqlite'}"
+    url = os.environ.get("DATABASE_URL")
+    return worker_database(url) if url else f"sqlite:///{tmp_path / 'spies.sqlite'}"
 
 
 def insert_game(conn, game_id, kind, options, turns):
@@ -111,7 +114,7 @@ def test_stored_secrets_games_with_a_spy_at_home_get_spies_may_stay(tmp_path):
         assert options["full"] == {"turns": 5}
         assert options["empty"] == {"hidden": False} and options["other"] == {"deals": 4}
         # Every stored game is valid under the new rules.
-        secrets = rules.get("secrets")
+        secrets = GAMES.get("secrets")
         for game_id, turns in (("home", [ALL_SENT, ONE_HOME]), ("full", [ALL_SENT, ALL_FREE_SENT])):
             errors, setup = check_setup(secrets, NAMES, options[game_id], 0)
             assert not errors

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from scorekeeper import ratings, rules
+from scorekeeper import ratings
+from scorekeeper.games import GAMES
 from scorekeeper.ratings import Match, as_api, match_from, rate
 from scorekeeper.rules.base import DealResult, GameResult, Setup, check_setup, play
 
@@ -131,7 +132,7 @@ def test_equal_ordinals_list_by_name():
 
 
 def played(kind: str, players: list[str], options: dict, deals: list[dict]) -> GameResult:
-    game = rules.get(kind)
+    game = GAMES.get(kind)
     errors, setup = check_setup(game, players, options, 0)
     assert not errors, errors
     return play(game, setup, deals)

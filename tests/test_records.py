@@ -4,7 +4,8 @@ import csv
 import io
 from datetime import datetime
 
-from scorekeeper import records, rules
+from scorekeeper import records
+from scorekeeper.games import GAMES
 from scorekeeper.rules.base import check_setup, play
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
@@ -15,7 +16,7 @@ def sa_deal(tricks, agents):
 
 
 def secret_agent(deals):
-    game = rules.get("secret_agent")
+    game = GAMES.get("secret_agent")
     _, setup = check_setup(game, PLAYERS, {"deals": 4}, 0)
     return play(game, setup, deals)
 
@@ -86,7 +87,7 @@ def test_a_player_with_no_finished_game_has_no_average():
 
 
 def test_pairs_games_count_the_pair_total_and_a_shared_win():
-    game = rules.get("euchre")
+    game = GAMES.get("euchre")
     _, setup = check_setup(game, PLAYERS, {}, 0)
     march = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 5}
     result = play(game, setup, [march] * 5)  # 2 points a march: Ann & Cid reach 10

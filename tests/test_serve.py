@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import re
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -15,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from sqlalchemy import text
 
-from scorekeeper import create_app
+from scorekeeper import __version__, create_app
 from scorekeeper.cli import build_cli
 from scorekeeper.db import db, upgrade_schema
 from scorekeeper.web.health import schema_heads
@@ -58,6 +61,16 @@ def test_help_and_listing_create_no_folder_database_or_key(tmp_path, args):
     assert not instance.exists()
 
 
+def test_an_import_dry_run_writes_nothing_not_even_a_database_or_a_key(tmp_path):
+    instance = tmp_path / "instance"
+    record = tmp_path / "one.json"
+    record.write_text(json.dumps({**RECORD, "deals": []}), encoding="utf-8")
+    result = invoke(["import", "--dry-run", str(record)], instance)
+    assert result.exit_code == 0, result.output
+    assert "One secret_agent game with 0 deals checked; nothing written (--dry-run)." in result.output
+    assert not instance.exists()
+
+
 def test_instance_option_names_the_folder_and_a_real_command_starts_the_app(tmp_path, monkeypatch):
     monkeypatch.delenv("SCOREKEEPER_INSTANCE", raising=False)
     instance = tmp_path / "elsewhere"
@@ -83,13 +96,28 @@ def test_a_checkout_keeps_instance_beside_the_code_unless_told(monkeypatch, tmp_
     assert Path(create_app({"SECRET_KEY": "t"}, start=False).instance_path) == tmp_path / "inst"
 
 
-# ---- /healthz
+# ---- /healthz and the version
+
+
+def test_the_version_is_scorekeepers_own_and_written_once(capsys):
+    from scorekeeper.cli import build_cli
+
+    with pytest.raises(SystemExit) as done:
+        build_cli()(["--version"], prog_name="scorekeeper")
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"Scorekeeper {__version__}\n"
+    # The package metadata reads the same line (pyproject.toml: version from scorekeeper.__version__).
+    pyproject = (Path(__file__).parent.parent / "pyproject.toml").read_text()
+    assert (
+        'version = { attr = "scorekeeper._version.__version__" }' in pyproject
+        and '\nversion = "' not in pyproject
+    )
 
 
 def test_healthz_is_200_when_the_database_answers_at_the_newest_schema(client):
     answer = client.get("/healthz")
     assert answer.status_code == 200
-    assert answer.json == {"status": "ok", "schema": sorted(schema_heads())}
+    assert answer.json == {"status": "ok", "version": __version__, "schema": sorted(schema_heads())}
     # Cheap and stateless: no session, no cookie, never cached.
     assert "Set-Cookie" not in answer.headers and "Cookie" not in answer.headers.get("Vary", "")
     assert answer.headers["Cache-Control"] == "no-store"
@@ -114,6 +142,7 @@ def test_healthz_is_503_when_the_schema_is_behind(tmp_path):
     assert answer.status_code == 503
     assert answer.json == {
         "status": "schema-outdated",
+        "version": __version__,
         "schema": ["a2a667468676"],
         "expected": sorted(schema_heads()),
     }
@@ -228,6 +257,10 @@ def test_serve_migrates_once_prints_the_lan_address_and_logs_a_line_per_request(
         wait_healthy(f"http://127.0.0.1:{port}", server)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as answer:
             request_id = answer.headers["X-Request-Id"]
+        # A scoring link and a private link: their keys must not reach the log.
+        for path in ("/g/nothing?key=SECRETKEY123", "/g/nothing/p/1/SECRETTOKEN456"):
+            with contextlib.suppress(urllib.error.HTTPError):
+                urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10)
         time.sleep(0.5)
     finally:
         server.terminate()
@@ -237,11 +270,17 @@ def test_serve_migrates_once_prints_the_lan_address_and_logs_a_line_per_request(
     assert re.search(rf"open http://[0-9.]+:{port}/ on the phones", output)
     assert "▀" in output or "▄" in output  # the QR code, in block characters
     assert "\x1b[" not in output
-    # One migration run, in the master; two workers booted with AUTO_MIGRATE off.
-    assert output.count("Context impl SQLiteImpl") == 1
+    # One migration run, in the master; two workers booted with AUTO_MIGRATE off. Alembic says
+    # which migrations ran, not its two lines about the database that come with every start.
+    assert output.count("Running upgrade  -> a2a667468676") == 1
+    assert "Context impl" not in output and "Will assume" not in output
     assert output.count("Booting worker") == 2
     lines = [line for line in output.splitlines() if '"GET / HTTP/1.1"' in line]
     assert len(lines) == 1 and lines[0].endswith(f"id={request_id}")
+    # Each access line starts with its time in ISO 8601.
+    assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d ", lines[0]), lines[0]
+    assert "SECRETKEY123" not in output and "SECRETTOKEN456" not in output
+    assert '"GET /g/nothing?key=… HTTP/1.1" 404' in output
 
 
 def test_proxy_and_migration_settings_come_from_the_environment(monkeypatch, tmp_path):
@@ -251,3 +290,37 @@ def test_proxy_and_migration_settings_come_from_the_environment(monkeypatch, tmp
     app = create_app(start=False)
     assert app.config["PROXY_FIX"] == 2 and app.config["AUTO_MIGRATE"] == 0
     assert not (tmp_path / "inst").exists()
+
+
+def test_a_new_instance_keeps_its_data_to_its_owner(tmp_path):
+    instance = tmp_path / "instance"
+    url = f"sqlite:///{instance / 'scorekeeper.sqlite'}"
+    app = create_app({"SECRET_KEY": None, "SQLALCHEMY_DATABASE_URI": url}, start=False)
+    app.instance_path = str(instance)
+    from scorekeeper import start_app
+
+    start_app(app)
+    with app.app_context():
+        db.engine.dispose()
+    assert (instance.stat().st_mode & 0o777) == 0o700
+    assert ((instance / "scorekeeper.sqlite").stat().st_mode & 0o777) == 0o600
+    assert ((instance / "secret_key").stat().st_mode & 0o077) == 0
+
+
+def test_an_installed_package_offers_no_db_command_that_writes_migrations(tmp_path, monkeypatch):
+    import flask_migrate.cli
+
+    from scorekeeper import cli
+
+    kept = dict(flask_migrate.cli.db.commands)
+    monkeypatch.setattr(cli, "is_checkout", lambda: False)
+    try:
+        result = invoke(["db", "--help"], tmp_path / "instance")
+        assert result.exit_code == 0
+        for name in ("upgrade", "current", "history", "rescore"):
+            assert f"  {name} " in result.output, name
+        for name in ("init", "migrate", "revision", "merge"):
+            assert f"  {name} " not in result.output, name
+    finally:
+        flask_migrate.cli.db.commands.clear()
+        flask_migrate.cli.db.commands.update(kept)

@@ -10,8 +10,20 @@ config = context.config
 
 # Interpret the config file for Python logging.
 # This line sets up loggers basically.
-fileConfig(config.config_file_name)
+fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger("alembic.env")
+
+
+class OnlyMigrations(logging.Filter):
+    """Alembic's log says which migrations ran; its two lines about the database's
+    transactional DDL come on every start and every command, and say nothing to a host."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not message.startswith(("Context impl ", "Will assume "))
+
+
+logging.getLogger("alembic.runtime.migration").addFilter(OnlyMigrations())
 
 
 def get_engine():

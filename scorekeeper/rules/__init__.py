@@ -1,10 +1,9 @@
-"""The games' rules: pure functions over facts, with an explicit registry.
+"""The rules' vocabulary: what every game's pure rules module is written in.
 
-Add a game by writing its module and listing its class in ``GAMES`` below;
-every page, form and API call finds it through :func:`get`.
+The games themselves live one folder each under :mod:`scorekeeper.games` (``games/<key>/rules.py``),
+whose registry (:data:`scorekeeper.games.GAMES`, :func:`scorekeeper.games.get`) names them.
 """
 
-from .abracadabra import Abracadabra
 from .base import (
     N_,
     DealResult,
@@ -21,24 +20,8 @@ from .base import (
     nmsg,
     play,
 )
-from .euchre import Euchre
-from .secret_agent import SecretAgent
-from .secrets import Secrets
-from .spades import Spades
-from .tally import Tally
-
-GAMES: dict[str, Game] = {
-    game.key: game for game in (SecretAgent(), Euchre(), Spades(), Secrets(), Abracadabra(), Tally())
-}
-
-
-def get(key: str) -> Game | None:
-    """The registered game called ``key``, or None."""
-    return GAMES.get(key)
-
 
 __all__ = [
-    "GAMES",
     "N_",
     "DealResult",
     "FieldError",
@@ -50,7 +33,6 @@ __all__ = [
     "Setup",
     "check",
     "check_setup",
-    "get",
     "msg",
     "nmsg",
     "play",

@@ -11,7 +11,7 @@ web layer can translate them while this package stays free of Flask-Babel.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -260,6 +260,15 @@ class Game:
         """
         return None
 
+    def reports(self, setup: Setup, result: GameResult, seat: int | None) -> Mapping[str, Any] | None:
+        """The game's own turn reports beside the score table: the public ones (``seat`` None) or
+        one seat's private ones. None for a game whose score table says it all."""
+        return None
+
+    def has_private_pages(self, setup: Setup) -> bool:
+        """True when each seat has a private page of its own (Hidden Secrets' allotments and reports)."""
+        return False
+
     def planned_deals(self, setup: Setup) -> int | None:
         """How many deals the game has before any tiebreak, when that is fixed."""
         return setup.options.get("deals")
@@ -273,6 +282,15 @@ class Game:
         return len(result.deals)
 
 
+def refuse(field: str, text: str | Msg, seat: int | None = None, **params: Any) -> FieldError:
+    """A refusal of ``field`` (at ``seat`` when one player's entry is at fault).
+
+    ``text`` is a msgid marked with ``N_`` in ``str.format`` style, worded with ``params``; or a
+    ready :class:`Msg` (for a message whose placeholders are named ``field`` or ``seat``).
+    """
+    return FieldError(field, text if isinstance(text, Msg) else msg(text, **params), seat=seat)
+
+
 def require_keys(
     facts: Mapping[str, Any], allowed: Sequence[str], required: Sequence[str]
 ) -> list[FieldError]:
@@ -280,10 +298,8 @@ def require_keys(
     errors = []
     for key in facts:
         if key not in allowed and key != "dealer":
-            errors.append(FieldError(key, msg(N_("“{key}” is not a fact of this game."), key=key)))
-    for key in required:
-        if key not in facts:
-            errors.append(FieldError(key, msg(N_("This is required."))))
+            errors.append(refuse(key, N_("“{key}” is not a fact of this game."), key=key))
+    errors += [refuse(key, N_("This is required.")) for key in required if key not in facts]
     return errors
 
 
@@ -292,66 +308,147 @@ def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_int_list(
-    facts: Mapping[str, Any], key: str, setup: Setup, lo: int, hi: int, what: str, total: int | None = None
+def in_range(value: Any, lo: int, hi: int) -> bool:
+    """A whole number from ``lo`` to ``hi``."""
+    return is_int(value) and lo <= value <= hi
+
+
+def is_seat(value: Any, n: int) -> bool:
+    """One of ``n`` seats: 0 to n - 1."""
+    return in_range(value, 0, n - 1)
+
+
+def one_of(value: Any, choices: Collection[Any]) -> bool:
+    """``value`` is one of ``choices`` (keys such as "S" or "NT"); a list or an object from JSON is
+    none of them rather than an error (it cannot be looked up in a dict or set)."""
+    return isinstance(value, Hashable) and value in choices
+
+
+def per_seat(value: Any, n: int) -> bool:
+    """A list of one entry per seat (what the entries hold is checked apart)."""
+    return isinstance(value, list) and len(value) == n
+
+
+@dataclass(frozen=True)
+class Counted:
+    """The messages of a per-seat count, worded for what it counts (msgids marked with ``N_``):
+    each noun has its own, so a translation can decline it ("lewy", "as vazas").
+
+    Placeholders: ``shape`` {n} (players) and {count} (entries given); ``wrong`` {player}, {lo},
+    {hi}; ``blank`` {player}; ``total`` {sum} and {total}; and any extra the caller passes.
+    """
+
+    shape: str  # the list does not hold one entry per player
+    wrong: str  # an entry that is no whole number in range
+    blank: str | None = None  # an entry still blank (None); without it, a blank is wrong
+    total: str | None = None  # the entries do not add up to the total
+
+
+TRICKS = Counted(
+    shape=N_("Give one number per player ({n} players)."),
+    wrong=N_("{player}: tricks must be a whole number from {lo} to {hi}."),
+    blank=N_("Choose {player}'s tricks."),
+    total=N_("The tricks add up to {sum}; a deal has {total}."),
+)
+
+
+def check_counts(
+    value: Any,
+    field: str,
+    setup: Setup,
+    lo: int,
+    hi: int,
+    words: Counted = TRICKS,
+    total: int | None = None,
+    **params: Any,
 ) -> tuple[list[FieldError], list[int] | None]:
     """Check a list of one whole number per player in ``lo..hi`` (adding up to ``total``, if given).
 
-    ``what`` is a msgid naming the quantity ("tricks"), used in messages.
-    Returns the errors and, when the shape is right, the list.
+    ``words`` names what is counted in the messages; ``params`` are extra placeholders for them.
+    Returns the errors and, when all is right, the list.
     The message names the real problem: a sum already past ``total`` is the sum's fault, not the
     fault of the player still blank; a blank (None) is a choice still to make.
     """
-    value = facts.get(key)
-    if not isinstance(value, list) or len(value) != setup.n:
-        return [FieldError(key, msg(N_("Give one number per player ({n} players)."), n=setup.n))], None
+    if not per_seat(value, setup.n):
+        count = len(value) if isinstance(value, list) else 0
+        return [refuse(field, words.shape, n=setup.n, count=count, **params)], None
     errors = []
     for seat, item in enumerate(value):
-        if item is None:
-            errors.append(
-                FieldError(
-                    key,
-                    msg(N_("Choose {player}'s {what}."), player=setup.players[seat], what=Msg(what)),
-                    seat=seat,
-                )
-            )
-        elif not is_int(item) or not lo <= item <= hi:
-            errors.append(
-                FieldError(
-                    key,
-                    msg(
-                        N_("{player}: {what} must be a whole number from {lo} to {hi}."),
-                        player=setup.players[seat],
-                        what=Msg(what),
-                        lo=lo,
-                        hi=hi,
-                    ),
-                    seat=seat,
-                )
-            )
-    if total is not None:
-        known = [item for item in value if is_int(item) and lo <= item <= hi]
+        player = setup.players[seat]
+        if item is None and words.blank:
+            errors.append(refuse(field, words.blank, seat, player=player, **params))
+        elif not in_range(item, lo, hi):
+            errors.append(refuse(field, words.wrong, seat, player=player, lo=lo, hi=hi, **params))
+    if total is not None and words.total:
+        known = [item for item in value if in_range(item, lo, hi)]
         blanks = sum(item is None for item in value)
         typed = len(known) + blanks == len(value)
         if typed and (sum(known) > total or (not blanks and sum(known) != total)):
             # Only blanks (or nothing) besides: the sum is the problem to name.
-            sum_error = FieldError(
-                key,
-                msg(N_("The tricks add up to {sum}; a deal has {total}."), sum=sum(known), total=total),
+            return [refuse(field, words.total, sum=sum(known), total=total, **params)], None
+    return errors, (list(value) if not errors else None)
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """The messages of a per-seat choice (msgids marked with ``N_``).
+
+    Placeholders: ``shape`` {n}; ``wrong`` and ``blank`` {player}; ``repeat`` {player}, {other}
+    (who chose it first) and the chosen value's name under the placeholder ``name``.
+    """
+
+    shape: str  # the list does not hold one entry per player
+    wrong: str  # an entry that is none of the choices
+    blank: str | None = None  # an entry still blank (None or ""); without it, a blank is wrong
+    repeat: str | None = None  # a choice two players made, when each takes a different one
+    name: str = "value"
+
+
+def check_choices(
+    value: Any,
+    field: str,
+    setup: Setup,
+    words: Chosen,
+    choices: Mapping[Any, str] | Callable[[Any], bool],
+    also: Callable[[int, Any], FieldError | None] | None = None,
+    **params: Any,
+) -> tuple[list[FieldError], list[Any] | None]:
+    """Check a list of one choice per player, each one of ``choices`` (a mapping of each choice to
+    the msgid of its name, or a test) and, with ``words.repeat``, all different.
+
+    ``also``: a further check of one seat's valid choice (its error, or None).
+    Returns the errors (at most one per seat, in seat order) and, when all is right, the list.
+    """
+    if not per_seat(value, setup.n):
+        return [refuse(field, words.shape, n=setup.n, **params)], None
+    valid = choices if callable(choices) else lambda item: one_of(item, choices)
+    errors = []
+    seen: dict[Any, int] = {}
+    for seat, item in enumerate(value):
+        player = setup.players[seat]
+        if (item is None or item == "") and words.blank:
+            errors.append(refuse(field, words.blank, seat, player=player, **params))
+        elif not valid(item):
+            errors.append(refuse(field, words.wrong, seat, player=player, **params))
+        elif words.repeat and item in seen:
+            named = Msg(choices[item]) if isinstance(choices, Mapping) else item
+            other = setup.players[seen[item]]
+            errors.append(
+                refuse(field, words.repeat, seat, player=player, other=other, **{words.name: named}, **params)
             )
-            return [sum_error], None
+        else:
+            if words.repeat:
+                seen[item] = seat
+            error = also(seat, item) if also else None
+            if error:
+                errors.append(error)
     return errors, (list(value) if not errors else None)
 
 
 def check_dealer(facts: Mapping[str, Any], setup: Setup) -> list[FieldError]:
     dealer = facts.get("dealer")
-    if dealer is not None and (not is_int(dealer) or not 0 <= dealer < setup.n):
-        return [
-            FieldError(
-                "dealer",
-                msg(N_("The dealer must be a seat from 0 to {last}."), last=setup.n - 1),
-            )
-        ]
+    if dealer is not None and not is_seat(dealer, setup.n):
+        return [refuse("dealer", N_("The dealer must be a seat from 0 to {last}."), last=setup.n - 1)]
     return []
 
 
@@ -360,17 +457,12 @@ def check_options(game: Game, raw: Any) -> tuple[list[FieldError], dict[str, Any
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping):
-        return [FieldError("options", msg(N_("Options must be an object.")))], {}
+        return [refuse("options", N_("Options must be an object."))], {}
     known = {o.key: o for o in game.options}
     errors = []
     for key in raw:
         if key not in known:
-            errors.append(
-                FieldError(
-                    "options",
-                    msg(N_("“{key}” is not an option of this game."), key=key),
-                )
-            )
+            errors.append(refuse("options", N_("“{key}” is not an option of this game."), key=key))
     options: dict[str, Any] = {}
     for opt in game.options:
         value = raw.get(opt.key, opt.default)
@@ -418,40 +510,22 @@ MAX_NAME = 40
 def check_players(game: Game, players: Any, options: Mapping[str, Any]) -> list[FieldError]:
     """Names are 1-40 characters after trimming, unique, and as many as the game seats."""
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        return [FieldError("players", msg(N_("Players must be a list of names.")))]
+        return [refuse("players", N_("Players must be a list of names."))]
     counts = game.allowed_player_counts(options)
     errors = []
     if len(players) not in counts:
         errors.append(
-            FieldError(
-                "players",
-                msg(
-                    N_("This game needs {counts} players."),
-                    counts=format_counts(counts),
-                ),
-            )
+            refuse("players", N_("This game needs {counts} players."), counts=format_counts(counts))
         )
     seen: set[str] = set()
     for seat, name in enumerate(players):
         name = name.strip()
         if not name:
-            errors.append(FieldError("players", msg(N_("Every player needs a name.")), seat=seat))
+            errors.append(refuse("players", N_("Every player needs a name."), seat))
         elif len(name) > MAX_NAME:
-            errors.append(
-                FieldError(
-                    "players",
-                    msg(N_("A name has at most {max} characters."), max=MAX_NAME),
-                    seat=seat,
-                )
-            )
+            errors.append(refuse("players", N_("A name has at most {max} characters."), seat, max=MAX_NAME))
         elif name.casefold() in seen:
-            errors.append(
-                FieldError(
-                    "players",
-                    msg(N_("“{name}” is already at the table."), name=name),
-                    seat=seat,
-                )
-            )
+            errors.append(refuse("players", N_("“{name}” is already at the table."), seat, name=name))
         seen.add(name.casefold())
     return errors
 
@@ -479,7 +553,7 @@ def check_setup(
         first_dealer = 0
     n = len(players) if isinstance(players, list) else 0
     if not is_int(first_dealer) or not 0 <= first_dealer < max(n, 1):
-        errors.append(FieldError("first_dealer", msg(N_("The first dealer must be one of the players."))))
+        errors.append(refuse("first_dealer", N_("The first dealer must be one of the players.")))
     if errors:
         return errors, None
     setup = Setup(tuple(p.strip() for p in players), options, first_dealer)

@@ -11,10 +11,7 @@ What anyone may *see* of a game comes from :mod:`scorekeeper.read`, which redact
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..models import Game
-from ..rules import GameResult
+from ..scoring import FORMAT, full_record, game_rules, replay, score, setup_of
 from .gate import (
     RETRIES,
     AlreadyDone,
@@ -37,29 +34,7 @@ from .gate import (
     set_options,
 )
 from .history import can_undo, created_by, find_change, history, latest_change, undo
-from .record import (
-    FORMAT,
-    RecordError,
-    check_record,
-    full_record,
-    game_rules,
-    new_token,
-    parse_record,
-    score,
-    score_appended,
-    score_more,
-    score_on,
-    setup_of,
-)
-
-
-def export_record(game: Game, result: GameResult | None = None, translate=None) -> dict[str, Any]:
-    """The public game record (backups and the CLI call it here); see :func:`scorekeeper.read.public_record`."""
-    from .. import read
-
-    render = (lambda m: m.render(translate)) if translate else None
-    return read.public_record(game, result, render)
-
+from .record import RecordError, check_record, new_id, new_token, parse_record
 
 __all__ = [
     "FORMAT",
@@ -80,21 +55,19 @@ __all__ = [
     "created_by",
     "delete_deal",
     "delete_game",
-    "export_record",
     "find_change",
     "full_record",
     "game_rules",
     "history",
     "latest_change",
+    "new_id",
     "new_token",
-    "score_appended",
-    "score_more",
-    "score_on",
     "parse_record",
     "rename_seat",
     "replace_deal",
     "restore_game",
     "save_draft",
+    "replay",
     "score",
     "set_allotment",
     "set_options",

@@ -24,10 +24,13 @@ from sqlalchemy.orm.exc import ObjectDeletedError
 
 from .. import rules
 from ..db import Prepared, db, one_writer
-from ..models import AnyGame, Change, Deal, Game, GameSummary, Seat, hash_key, utcnow
+from ..keys import hash_key
+from ..models import AnyGame, Change, Deal, Game, GameSummary, Seat, utcnow
+from ..read import summarize
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
-from .record import game_rules, new_token, score, score_appended
+from ..scoring import game_rules, replay, score
+from .record import new_id, new_token
 
 
 @dataclass(frozen=True)
@@ -102,8 +105,6 @@ class Plan(NamedTuple):
     clears_draft: bool = False
 
 
-# The result of a game as stored at its current version.
-Stored = Callable[[AnyGame], GameResult]
 # A planner gets the highest deal position the game's history has used (read by ``_guard``).
 Planner = Callable[[int | None], Plan]
 
@@ -251,8 +252,6 @@ def _write(
 def _summary(game: AnyGame, result: Any) -> dict[str, Any] | None:
     """The list summary's columns for a change that scores (``result``, the game's full result at
     the new version); None for one that changes no score. Version and time are the claim's."""
-    from ..read import summarize
-
     return summarize(game, result) if isinstance(result, GameResult) else None
 
 
@@ -287,15 +286,18 @@ def create_game(
     deals: Sequence[Mapping[str, Any]] = (),
     via: Via | None = None,
     result: GameResult | None = None,
+    game_id: str | None = None,
+    key: str | None = None,
 ) -> tuple[Game, str]:
     """Store a new game (already checked) and return it with its edit key.
 
     ``result``: the game scored already (by the caller's check), else it is scored here for its summary.
+    ``game_id`` and ``key``: given by an event, whose table keys derive from the game's id.
     """
     via = via or Via()
-    key = new_token(24)
+    key = key or new_token(24)
     game = Game(
-        id=new_token(12),
+        id=game_id or new_id(),
         kind=game_rules_.key,
         options=dict(setup.options),
         first_dealer=setup.first_dealer,
@@ -308,7 +310,7 @@ def create_game(
     db.session.flush()  # the game row first: its history and summary refer to it
     if result is None:
         try:
-            result = score(game)
+            result = replay(game)
         except (InvalidFacts, LookupError):
             result = None  # a set-up still waiting for its seats' parts (Hidden Secrets): no summary yet
     if result is not None:
@@ -345,8 +347,9 @@ def _deal_at(game: Game, k: int) -> Deal:
     return game.deals[k]
 
 
-def _plan_append(game: AnyGame, facts: dict[str, Any], top: int | None, stored: Stored) -> Plan:
-    result = score_appended(game, stored(game), facts)
+def _plan_append(game: AnyGame, facts: dict[str, Any], top: int | None) -> Plan:
+    # Scored on from the game's result at its version (kept once per version): no replay.
+    result = score(game, [facts])
 
     def apply() -> Entry:
         position = _next_position(game, top)
@@ -368,7 +371,7 @@ def _plan_replace(game: Game, k: int, facts: dict[str, Any]) -> Plan:
     deal = _deal_at(game, k)
     candidate = game.facts
     candidate[k] = facts
-    result = score(game, candidate)
+    result = replay(game, candidate)
 
     def apply() -> Entry:
         before = copy.deepcopy(deal.facts)
@@ -386,7 +389,7 @@ def _plan_correct_end(game: Game, k: int, facts: dict[str, Any], keep: int) -> P
     deal = _deal_at(game, k)
     candidate = game.facts[:keep]
     candidate[k] = facts
-    result = score(game, candidate)
+    result = replay(game, candidate)
 
     def apply() -> Entry:
         removed = game.deals[keep:]
@@ -410,7 +413,7 @@ def _plan_uncorrect_end(game: Game, change: Change) -> Plan:
     candidate = game.facts
     candidate[k] = copy.deepcopy(change.before["deal"])
     candidate += [copy.deepcopy(f) for _p, f in removed]
-    result = score(game, candidate)
+    result = replay(game, candidate)
 
     def apply() -> Entry:
         game.deals[k].facts = copy.deepcopy(change.before["deal"])
@@ -425,7 +428,7 @@ def _plan_delete(game: Game, k: int) -> Plan:
     deal = _deal_at(game, k)
     candidate = game.facts
     del candidate[k]
-    result = score(game, candidate)
+    result = replay(game, candidate)
 
     def apply() -> Entry:
         before = copy.deepcopy(deal.facts)
@@ -442,7 +445,7 @@ def _plan_restore(game: Game, position: int, facts: dict[str, Any]) -> Plan:
     k = sum(1 for d in game.deals if d.position < position)
     candidate = game.facts
     candidate.insert(k, facts)
-    result = score(game, candidate)
+    result = replay(game, candidate)
 
     def apply() -> Entry:
         game.deals.insert(k, Deal(position=position, facts=copy.deepcopy(facts)))
@@ -499,16 +502,14 @@ def _plan_rename(game: Game, seat: int, old: str, new: str) -> Plan:
     return Plan(None, apply)
 
 
-def append_deal(
-    game: AnyGame, facts: Mapping[str, Any], via: Via | None = None, stored: Stored = score
-) -> GameResult:
+def append_deal(game: AnyGame, facts: Mapping[str, Any], via: Via | None = None) -> GameResult:
     """Add the next deal; raise :class:`InvalidFacts` (deal index set) and change nothing if refused.
 
-    ``stored(game)``: the game's result as stored (the read side's, scored once per version);
-    the new deal is scored on from it, not by replaying the game.
+    The new deal is scored on from the game's result as stored (scored once per version),
+    not by replaying the game.
     """
     facts = copy.deepcopy(dict(facts))
-    return _write(game, via, lambda top: _plan_append(game, facts, top, stored))
+    return _write(game, via, lambda top: _plan_append(game, facts, top))
 
 
 def save_draft(game: Game, draft: Mapping[str, Any] | None, via: Via | None = None) -> None:
@@ -636,7 +637,7 @@ def rescore(batch: int = 200) -> tuple[int, int]:
             return done, skipped
         for game in games:
             try:
-                result = score(game)
+                result = replay(game)
             except (InvalidFacts, LookupError):
                 row = db.session.get(GameSummary, game.id)
                 if row is not None:

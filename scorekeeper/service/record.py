@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import copy
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from .. import rules
-from ..models import AnyGame
+from ..games import GAMES
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
-from ..rules.base import N_, check_setup, play_on
-
-FORMAT = "scorekeeper-game/1"
+from ..rules.base import N_, check_setup
+from ..scoring import FORMAT
 
 
 class RecordError(InvalidFacts):
@@ -26,53 +25,13 @@ def new_token(nbytes: int) -> str:
     return secrets.token_urlsafe(nbytes)
 
 
-def game_rules(game: AnyGame) -> rules.Game:
-    found = rules.get(game.kind)
-    if found is None:  # a game kind removed from the registry: nothing can score it
-        raise LookupError(game.kind)
-    return found
-
-
-def setup_of(game: AnyGame) -> Setup:
-    return Setup(tuple(game.players), dict(game.options), game.first_dealer)
-
-
-def score(game: AnyGame, deals: Sequence[Mapping[str, Any]] | None = None) -> GameResult:
-    """The derived state of ``game``, or of ``game`` with other deals in its place.
-
-    Pages do not call this: they read through :mod:`scorekeeper.read`, which scores once per version.
-    """
-    if deals:
-        # A set-up finished after creation (Hidden Secrets' allotments, see set_options)
-        # takes no deal until the rules accept it whole.
-        errors = game_rules(game).check_setup(setup_of(game))
-        if errors:
-            raise InvalidFacts(errors)
-    return rules.play(game_rules(game), setup_of(game), game.facts if deals is None else deals)
-
-
-def score_on(game: AnyGame, facts: Sequence[Mapping[str, Any]], known: GameResult) -> GameResult:
-    """``game`` with its deals ``facts``, scored on from ``known``, the result of their first deals."""
-    if facts:
-        errors = game_rules(game).check_setup(setup_of(game))
-        if errors:
-            raise InvalidFacts(errors)
-    return rules.play(game_rules(game), setup_of(game), facts, after=known)
-
-
-def score_appended(game: AnyGame, stored: GameResult, facts: Mapping[str, Any]) -> GameResult:
-    """The game with one more deal, scored on from ``stored`` (the game as stored) without a replay."""
-    # The stored deals' facts come with their results: a long game's deals are not read again.
-    return score_more(game, stored, [facts])
-
-
-def score_more(game: AnyGame, known: GameResult, more: Sequence[Mapping[str, Any]]) -> GameResult:
-    """``game`` as ``known`` (its result at an earlier version) and the deals ``more`` appended since."""
-    if more:
-        errors = game_rules(game).check_setup(setup_of(game))
-        if errors:
-            raise InvalidFacts(errors)
-    return play_on(game_rules(game), setup_of(game), known, more)
+def new_id(nbytes: int = 12) -> str:
+    """A public id (game, event): never starts with "-", which a shell command such as
+    ``scorekeeper export <id>`` would read as an option."""
+    while True:
+        token = secrets.token_urlsafe(nbytes)
+        if token[0] != "-":
+            return token
 
 
 def check_record(
@@ -89,10 +48,10 @@ def check_record(
         raise RecordError(
             [FieldError("format", msg(N_("Only “{format}” records can be read."), format=FORMAT))]
         )
-    game = rules.get(data.get("game")) if isinstance(data.get("game"), str) else None
+    game = GAMES.get(data.get("game")) if isinstance(data.get("game"), str) else None
     if game is None:
         raise RecordError(
-            [FieldError("game", msg(N_("Unknown game; known games: {games}."), games=", ".join(rules.GAMES)))]
+            [FieldError("game", msg(N_("Unknown game; known games: {games}."), games=", ".join(GAMES)))]
         )
     waiting_ok = waiting_ok and not data.get(game.record_key)
     errors, setup = check_setup(
@@ -119,28 +78,3 @@ def parse_record(data: Any, waiting_ok: bool = False) -> tuple[rules.Game, Setup
     """:func:`check_record` without the scored result."""
     game, setup, deals, _result = check_record(data, waiting_ok)
     return game, setup, deals
-
-
-def full_record(game: AnyGame, result: GameResult, render) -> dict[str, Any]:
-    """The game record of the spec: the input facts plus every derived field, unredacted.
-
-    What anyone may read is :func:`scorekeeper.read.public_record`: it applies the game's redaction.
-    """
-    kind = game_rules(game)
-    return {
-        "format": FORMAT,
-        "game": game.kind,
-        "options": dict(game.options),
-        "players": game.players,
-        "first_dealer": game.first_dealer,
-        # ``result`` is the game's at its version, so its deals' facts are the stored ones.
-        kind.record_key: [d.facts for d in result.deals],
-        "id": game.id,
-        "scores": [list(d.scores) for d in result.deals],
-        "explanations": [[render(x) for x in d.explanations] for d in result.deals],
-        "totals": list(result.totals),
-        "next_dealer": result.next_dealer,
-        "finished": result.finished,
-        "winners": list(result.winners),
-        "tiebreak": result.tiebreak,
-    }

@@ -11,17 +11,19 @@ characters>`` is done once: repeating it answers the record, writing nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
-from .. import club, ratings, read, rules, service
+from .. import club, ratings, read, service
 from ..db import db
+from ..games import GAMES
 from ..models import AnyGame, Game
 from ..rules import N_, FieldError, GameResult, InvalidFacts, msg
 from . import errors
-from .auth import game_route
+from .auth import game_route, presented_key, private_token, role, seat_link_ok
 from .common import GAME_ID, api_via, device_label
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -120,7 +122,7 @@ def append_deal(game: AnyGame) -> ResponseReturnValue:
         facts = deal_body()
     except InvalidFacts as exc:
         return errors_response(exc.errors)
-    return write(game, 201, lambda via: service.append_deal(game, facts, via, stored=read.full_result))
+    return write(game, 201, lambda via: service.append_deal(game, facts, via))
 
 
 @bp.put("/games/<game_id>/deals/<int:k>")
@@ -159,8 +161,49 @@ def existing(game: Game, k: int) -> None:
 def club_ratings() -> ResponseReturnValue:
     """The club's leaderboard (``?game=<kind>`` for one game), derived from the finished games."""
     game = request.args.get("game") or None
-    if game is not None and game not in rules.GAMES:
-        abort(404, description=f"No game called {game!r}: one of {', '.join(sorted(rules.GAMES))}.")
+    if game is not None and game not in GAMES:
+        abort(404, description=f"No game called {game!r}: one of {', '.join(sorted(GAMES))}.")
     response = jsonify(ratings.as_api(club.club_ratings(game), game, club.private_names()))
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+@bp.get("/games/<game_id>/seats")
+@game_route(scorer=True, message=NEEDS_KEY)
+def seat_links(game: Game) -> ResponseReturnValue:
+    """Spec "Seat entry": each seat's private link and the token its phone calls with (scorer only)."""
+    seats = []
+    for seat in range(len(game.players)):
+        token = private_token(game, seat)
+        link = url_for("secrets.private", game_id=game.id, seat=seat, token=token, _external=True)
+        seats.append({"seat": seat, "link": link, "token": token})
+    return jsonify({"seats": seats})
+
+
+@bp.put("/games/<game_id>/allotment/<int:seat>")
+@game_route()
+def put_allotment(game: Game, seat: int) -> ResponseReturnValue:
+    """Spec "Seat entry": a seat (its token as Bearer) or the scorer stores that seat's allotment.
+
+    A seat's token opens its own seat only: another seat's answers 404, as a seat that is not
+    there does. A caller with no credential of this game at all is refused like any write (403)."""
+    key = presented_key() or ""
+    if not 0 <= seat < len(game.players):
+        abort(404)
+    if not (role().editable or seat_link_ok(game, seat, key)):
+        if any(seat_link_ok(game, other, key) for other in range(len(game.players))):
+            abort(404)
+        abort(403, description=NEEDS_KEY)
+    if not service.game_rules(game).has_private_pages(service.setup_of(game)):
+        abort(404)
+    body = json_body()
+    if not isinstance(body, dict) or not isinstance(body.get("values"), list):
+        return errors_response([FieldError("values", msg(N_("Send the ten values of secrets A to J.")))])
+    try:
+        # The seat's own row only: another seat's write meanwhile is no conflict.
+        service.set_allotment(game, seat, body["values"], replace(api_via(game), version=None))
+    except service.AlreadyDone:
+        pass
+    except InvalidFacts as exc:
+        return errors_response(exc.errors)
+    return Response(status=204)

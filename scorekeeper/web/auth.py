@@ -22,7 +22,8 @@ from typing import Any
 
 from flask import abort, current_app, g, request
 
-from ..models import Game, hash_key
+from ..keys import key_matches
+from ..models import AnyGame
 from ..read import SCORER, VIEWER, Role, seat_role
 from .common import KEY_COOKIE, load_game
 
@@ -35,12 +36,7 @@ def presented_key() -> str | None:
     return request.cookies.get(KEY_COOKIE)
 
 
-def key_matches(key_hash: str, key: str | None) -> bool:
-    """The one comparison of a presented key with a game's: constant time, on the hashes."""
-    return bool(key) and hmac.compare_digest(hash_key(key), key_hash)
-
-
-def private_token(game: Game, seat: int) -> str:
+def private_token(game: AnyGame, seat: int) -> str:
     """The unguessable part of ``seat``'s private link (128 bits of an HMAC; nothing is stored)."""
     key = current_app.secret_key
     key = key if isinstance(key, bytes) else str(key).encode()
@@ -48,7 +44,7 @@ def private_token(game: Game, seat: int) -> str:
     return base64.urlsafe_b64encode(digest[:16]).rstrip(b"=").decode()
 
 
-def seat_link_ok(game: Game, seat: int, token: str) -> bool:
+def seat_link_ok(game: AnyGame, seat: int, token: str) -> bool:
     return 0 <= seat < len(game.players) and hmac.compare_digest(
         token.encode(), private_token(game, seat).encode()
     )

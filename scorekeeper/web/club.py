@@ -11,13 +11,14 @@ import hmac
 import click
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import format_decimal, ngettext
+from flask_babel import format_decimal
 from flask_babel import gettext as _
 from sqlalchemy import func, select
 
-from .. import club, records, rules
+from .. import club, records
 from ..db import db
-from ..i18n import render
+from ..games import GAMES
+from ..i18n import counted, render
 from ..models import Game, Player, Seat
 from ..rules import InvalidFacts
 from ..rules.base import MAX_NAME
@@ -33,14 +34,14 @@ bp = Blueprint("club", __name__, cli_group="ratings")
 def leaderboard() -> ResponseReturnValue:
     """The leaderboard of one game kind (``?game=``) or of every game: ordinal, games, trend."""
     game = request.args.get("game") or None
-    if game is not None and game not in rules.GAMES:
+    if game is not None and game not in GAMES:
         abort(404)
     hidden = club.private_names()
     board = club.club_ratings(game)
     return render_template(
         "club/ratings.html",
         game=game,
-        games=rules.GAMES,
+        games=GAMES,
         players=[p for p in board.leaderboard if p.name not in hidden],
         matches=board.matches,
     )
@@ -50,14 +51,18 @@ def leaderboard() -> ResponseReturnValue:
 @click.option("--game", "kind", default=None, help="Only this game kind (default: overall and every kind).")
 def rebuild_command(kind: str | None) -> None:
     """Derive the ratings from scratch, from every finished game in the order they finished."""
-    if kind is not None and kind not in rules.GAMES:
-        raise click.BadParameter(f"one of {', '.join(sorted(rules.GAMES))}", param_hint="--game")
+    if kind is not None and kind not in GAMES:
+        raise click.BadParameter(f"one of {', '.join(sorted(GAMES))}", param_hint="--game")
     scopes = club.rebuild([kind] if kind else None)
     for scope, board in scopes.items():
-        click.echo(f"{scope or 'overall'}: {board.matches} games, {len(board.leaderboard)} players")
+        games = counted("%(num)s game", "%(num)s games", board.matches)
+        players = counted("%(num)s player", "%(num)s players", len(board.leaderboard))
+        click.echo(f"{scope or 'overall'}: {games}, {players}")
         for place, p in enumerate(board.leaderboard, 1):
             click.echo(
-                f"  {place:>3}. {p.name:<40} {p.ordinal:8.2f}  (mu {p.mu:.2f}, sigma {p.sigma:.2f}, {p.games} games)"
+                f"  {place:>3}. {p.name:<40} {p.ordinal:8.2f}  (mu {p.mu:.2f}, sigma {p.sigma:.2f}, "
+                + counted("%(num)s game", "%(num)s games", p.games)
+                + ")"
             )
 
 
@@ -119,7 +124,7 @@ def rename() -> ResponseReturnValue:
         done = club.rename_everywhere(old, new, form_via())
     except club.NameClash as clash:
         return refuse(
-            ngettext(
+            counted(
                 "%(old)s and %(new)s played in the same game (%(games)s): one person cannot sit twice, "
                 "so nothing was changed.",
                 "%(old)s and %(new)s played in the same games (%(games)s): one person cannot sit twice, "
@@ -133,7 +138,7 @@ def rename() -> ResponseReturnValue:
     except InvalidFacts as exc:
         return refuse(" ".join(render(e.message) for e in exc.errors))
     flash(
-        ngettext(
+        counted(
             "%(old)s is now %(new)s in %(num)s game.",
             "%(old)s is now %(new)s in %(num)s games.",
             done.games,
@@ -153,7 +158,7 @@ def undo_rename() -> ResponseReturnValue:
     undone = club.undo_rename(group, form_via()) if group else 0
     if not undone:
         return refuse(_("That rename cannot be undone any more: the games have moved on."), 409)
-    flash(ngettext("Rename undone in %(num)s game.", "Rename undone in %(num)s games.", undone), "ok")
+    flash(counted("Rename undone in %(num)s game.", "Rename undone in %(num)s games.", undone), "ok")
     return back()
 
 

@@ -5,7 +5,7 @@ Who may do what is :mod:`.auth`'s business."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal, overload
 
 from flask import abort, g, make_response, render_template, request
 from flask.typing import ResponseReturnValue
@@ -32,6 +32,14 @@ TOKEN_FIELD = "submit_token"
 DEALS_LATER = (joinedload(Game.seats), lazyload(Game.deals))
 
 
+@overload
+def load_game(game_id: str, deleted: bool = False, lean: Literal[False] = False) -> Game: ...
+@overload
+def load_game(game_id: str, deleted: bool = False, *, lean: Literal[True]) -> GameHead: ...
+@overload
+def load_game(game_id: str, deleted: bool, lean: bool) -> AnyGame: ...
+
+
 def load_game(game_id: str, deleted: bool = False, lean: bool = False) -> AnyGame:
     """The game with this id (seats loaded with it), or 404; a deleted one only if asked.
 
@@ -39,7 +47,7 @@ def load_game(game_id: str, deleted: bool = False, lean: bool = False) -> AnyGam
     view and board come from the cache never parses a long game's deals. ``lean``: its row
     and players only, without the ORM (:class:`GameHead`), for the JSON API's append and export.
     """
-    game = None
+    game: AnyGame | None = None
     if GAME_ID.fullmatch(game_id):
         game = GameHead.load(game_id) if lean else db.session.get(Game, game_id, options=DEALS_LATER)
     if game is None or (game.deleted_at is not None and not deleted):

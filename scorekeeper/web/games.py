@@ -29,10 +29,11 @@ from .. import cache, plugins, read, service
 from ..db import db
 from ..forms import RulesForm
 from ..i18n import render
+from ..keys import key_matches
 from ..models import Game
 from ..read import GameView
 from ..rules import N_, GameResult, InvalidFacts
-from .auth import game_route, key_matches, role, role_for
+from .auth import game_route, role, role_for
 from .common import (
     GAME_ID,
     VERSION_FIELD,
@@ -224,7 +225,7 @@ def add_deal(game: Game) -> ResponseReturnValue:
         setup = service.setup_of(game)
         before = read.full_result(game) if is_htmx() else None
         try:
-            result = service.append_deal(game, form.to_facts(setup), via, stored=read.full_result)
+            result = service.append_deal(game, form.to_facts(setup), via)
         except service.AlreadyDone as done:
             return already_saved(game, done)
         except service.Conflict:
@@ -340,10 +341,9 @@ def preview_of(game: Game, form: RulesForm) -> dict[str, Any]:
     """The preview of the deal in ``form``: the game with it scored by the rules, as the scorer
     may see it (the read side hides what the game hides), or the rules it breaks."""
     try:
-        result = service.score_appended(game, read.full_result(game), form.to_facts(service.setup_of(game)))
+        return {"preview": read.preview_deal(game, form.to_facts(service.setup_of(game)))}
     except InvalidFacts as exc:
         return {"preview_errors": [render(e.message) for e in exc.errors]}
-    return {"preview": read.preview(game, result)}
 
 
 @bp.post("/<game_id>/draft")

@@ -12,6 +12,8 @@ from functools import cache
 
 from flask import Flask
 
+from .._version import __version__
+
 PATH = "/healthz"
 
 
@@ -33,11 +35,16 @@ def check(app: Flask) -> tuple[bool, dict]:
         with app.app_context(), db.engine.connect() as conn:
             found = set(conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalars())
     except Exception as error:  # any failure to answer is "not healthy", never a 500
-        return False, {"status": "unavailable", "database": type(error).__name__}
+        return False, {"status": "unavailable", "version": __version__, "database": type(error).__name__}
     heads = schema_heads()
     if found != heads:
-        return False, {"status": "schema-outdated", "schema": sorted(found), "expected": sorted(heads)}
-    return True, {"status": "ok", "schema": sorted(found)}
+        return False, {
+            "status": "schema-outdated",
+            "version": __version__,
+            "schema": sorted(found),
+            "expected": sorted(heads),
+        }
+    return True, {"status": "ok", "version": __version__, "schema": sorted(found)}
 
 
 class HealthCheck:

@@ -23,7 +23,7 @@ from werkzeug.http import parse_etags
 from werkzeug.wrappers import Request
 
 from ..i18n import FORMATS
-from .auth import key_matches
+from ..keys import key_matches
 from .common import KEY_COOKIE
 from .security import HEADERS
 

@@ -9,9 +9,10 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
-from .. import club, plugins, read, rules, service
+from .. import club, plugins, read, service
 from ..db import db
 from ..forms import new_game_form
+from ..games import GAMES
 from ..models import Game
 from ..rules.base import check_setup
 from .common import GAME_ID, form_via, remember_key
@@ -42,7 +43,7 @@ def index() -> ResponseReturnValue:
         "index.html",
         in_progress=in_progress,
         finished=finished,
-        games=rules.GAMES,
+        games=GAMES,
         just_archived=just_archived,
     )
 
@@ -50,13 +51,13 @@ def index() -> ResponseReturnValue:
 @bp.get("/new")
 def choose() -> ResponseReturnValue:
     """Pick which game to start."""
-    return render_template("new_choose.html", games=rules.GAMES)
+    return render_template("new_choose.html", games=GAMES)
 
 
 @bp.route("/new/<kind>", methods=["GET", "POST"])
 def new(kind: str) -> ResponseReturnValue:
     """Set up a game: options, names in seat order, first dealer."""
-    game = rules.get(kind)
+    game = GAMES.get(kind)
     if game is None:
         abort(404)
     max_players = max(game.player_counts)

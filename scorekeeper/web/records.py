@@ -33,8 +33,9 @@ from flask_wtf.file import FileField, FileRequired
 from sqlalchemy import func, select
 from sqlalchemy.orm import lazyload
 
-from .. import backup, cache, club, pdf, read, records, rules, service
+from .. import backup, cache, club, pdf, read, records, service
 from ..db import db
+from ..games import GAMES
 from ..i18n import render
 from ..models import Game, Seat
 from ..rules import FieldError, InvalidFacts
@@ -78,13 +79,13 @@ def attachment(body: Any, mimetype: str, name: str) -> Response:
 def list_games() -> ResponseReturnValue:
     """Every game, newest first, filtered by game kind and player."""
     kind = request.args.get("kind", "")
-    if kind not in rules.GAMES:
+    if kind not in GAMES:
         kind = ""
     player = request.args.get("player", "").strip()
     # A page past any real list is empty; the cap keeps the OFFSET within a database integer.
     page = min(max(1, request.args.get("page", 1, type=int) or 1), MAX_PAGE)
     query = visible(select(Game).options(lazyload(Game.deals)))
-    query = query.where(Game.kind == kind if kind else Game.kind.in_(list(rules.GAMES)))
+    query = query.where(Game.kind == kind if kind else Game.kind.in_(list(GAMES)))
     if player:
         query = query.where(with_player(player))
     # Archived games are listed here (home leaves them out); "1" shows only them, "0" the others.
@@ -103,7 +104,7 @@ def list_games() -> ResponseReturnValue:
         kind=kind,
         player=player,
         archived=archived,
-        games=rules.GAMES,
+        games=GAMES,
         known_names=club.regular_names(),
     )
 
@@ -137,7 +138,7 @@ def show_player() -> ResponseReturnValue:
     return render_template(
         "records/player.html",
         stats=records.player_stats(name, played),
-        games=rules.GAMES,
+        games=GAMES,
         **player_rating(name),
     )
 

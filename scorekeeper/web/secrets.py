@@ -23,11 +23,11 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from .. import plugins, read, service
-from ..forms.secrets import AllotmentForm
+from .. import read, service
+from ..games.secrets.form import AllotmentForm
+from ..games.secrets.rules import HIDDEN_SECRETS
 from ..models import Game
 from ..rules import InvalidFacts
-from ..rules.secrets import HIDDEN_SECRETS
 from .auth import game_route, private_token, role
 from .common import form_via, stamp_form
 from .games import page_context
@@ -42,8 +42,7 @@ def private_url(game: Game, seat: int) -> str:
 
 def hidden_only(game: Game) -> None:
     """A plain game has nothing private: its private pages are not there."""
-    plugin = plugins.get(game.kind)
-    if plugin is None or not plugin.has_private_pages(service.setup_of(game)):
+    if not service.game_rules(game).has_private_pages(service.setup_of(game)):
         abort(404)
 
 

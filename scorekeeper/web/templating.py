@@ -12,15 +12,17 @@ from collections.abc import Sequence
 from flask import Flask, current_app
 from flask_babel import format_date
 from flask_babel import gettext as _
+from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup
 
 from .. import cache, pdf, records
+from ..games import TEMPLATE_FOLDERS
+from ..games.secrets.rules import HIDDEN_SECRETS, OUTCOME_NAMES, SPIES, SPY_NAMES
 from ..i18n import number, render
 from ..read import GameView
 from ..rules import DealResult
 from ..rules.base import format_counts
 from ..rules.cards import SUIT_MARKS
-from ..rules.secrets import HIDDEN_SECRETS, OUTCOME_NAMES, SPIES, SPY_NAMES
 from ..service import new_token
 from .present import ago, join_names, option_text, pair_name, round_text, side_names, status_line
 
@@ -106,6 +108,12 @@ def secrets_words() -> dict:
 
 def init_app(app: Flask) -> None:
     from .common import live_etag
+
+    # Each game keeps its own templates in its folder (games/<key>/templates/games/<key>/...):
+    # the site's templates first, then the games', under the same names as ever.
+    app.jinja_loader = ChoiceLoader(
+        [FileSystemLoader(app.template_folder), *(FileSystemLoader(folder) for folder in TEMPLATE_FOLDERS)]
+    )
 
     app.jinja_env.globals.update(
         status_line=status_line,

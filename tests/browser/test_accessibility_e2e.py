@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from scorekeeper import rules
+from scorekeeper.games import GAMES
 
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
@@ -31,13 +31,13 @@ FIRST_DEALS = {"secret_agent": [SA_DEAL], "secrets": [SX_TURN]}
 
 
 def api_game(page: Page, base: str, kind: str, deals=()) -> tuple[str, str]:
-    n = min(rules.GAMES[kind].player_counts)
+    n = min(GAMES[kind].player_counts)
     if kind == "secret_agent":
         n = 4
     players = ["Ann", "Bob", "Cid", "Dee", "Eve"][:n]
     response = page.request.post(
         base + "/api/games",
-        data={"game": kind, "players": players, rules.GAMES[kind].record_key: list(deals)},
+        data={"game": kind, "players": players, GAMES[kind].record_key: list(deals)},
     )
     assert response.status == 201, response.text()
     body = response.json()
@@ -47,7 +47,8 @@ def api_game(page: Page, base: str, kind: str, deals=()) -> tuple[str, str]:
 def page_kinds(page: Page, base: str) -> list[str]:
     """One address of each page kind; the scorer's key is kept by the first visit of each game."""
     urls = ["/", "/new", "/games", "/players", "/player?name=Ann", "/import", "/offline", "/no-such-page"]
-    for kind in rules.GAMES:
+    urls += ["/help", "/help/euchre", "/help/spades"]  # the players' rules: prose, lists and tables
+    for kind in GAMES:
         if kind == "tally":
             continue
         urls.append(f"/new/{kind}")

@@ -135,10 +135,11 @@ def test_the_preview_equals_what_is_then_recorded(live_server, phone: Page):
 def test_undo_tells_the_truth_through_undo_redo_and_a_reload(live_server, phone: Page):
     page = phone
     start_secret_agent(page, live_server)
-    for deal in ([4, 3, 3, 3], [4, 3, 3, 3]):
+    for number, deal in enumerate(([4, 3, 3, 3], [4, 3, 3, 3]), start=2):
         tap_deal(page, deal, "LORS")
         page.get_by_role("button", name="Record deal").tap()
-    expect(page.locator(".status")).to_contain_text("Deal 3 of 4")
+        # The next taps wait for the new form: taps into the old one, while htmx swaps, are lost.
+        expect(page.locator(".status")).to_contain_text(f"Deal {number} of 4")
     page.goto(page.url.split("#")[0] + "/deals/1")
     tap_deal(page, [13, 0, 0, 0], "SLOR")
     page.get_by_role("button", name="Save correction").tap()
@@ -154,6 +155,10 @@ def test_undo_tells_the_truth_through_undo_redo_and_a_reload(live_server, phone:
     expect(bar).to_have_count(0)
     # Redo, by undoing the undo in the history: the correction is back, and so is its Undo.
     page.get_by_role("link", name="History and undo").tap()
-    page.locator("form:has(button)").filter(has_text="Undo").first.get_by_role("button").tap()
+    page.wait_for_url("**/history")
+    # The undo is a real form post: wait for its answer, or the next tap may leave the page
+    # (and load the game) before the server has undone anything.
+    with page.expect_navigation():
+        page.locator("form:has(button)").filter(has_text="Undo").first.get_by_role("button").tap()
     page.get_by_role("link", name="Back to the game").tap()
     expect(bar).to_contain_text("Deal 2 was corrected.")

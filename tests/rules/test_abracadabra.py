@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import rules
-from scorekeeper.rules import abracadabra as ab
-from scorekeeper.rules.abracadabra import Abracadabra
+from scorekeeper.games.abracadabra import rules as ab
+from scorekeeper.games.abracadabra.rules import Abracadabra
 from scorekeeper.rules.base import check_setup, play
 
 GAME = Abracadabra()

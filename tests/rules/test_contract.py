@@ -6,14 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import rules
+from scorekeeper import games, rules
 from scorekeeper.rules.base import DealScore, Msg, check_setup, play
 
-GAMES = sorted(rules.GAMES)
+GAMES = sorted(games.GAMES)
 
 
 def get(key):
-    return rules.get(key)
+    return games.get(key)
 
 
 def test_tally_is_a_registered_game():

@@ -11,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import rules
+from scorekeeper.games import GAMES
+from scorekeeper.games.euchre.rules import Euchre, leader, pair_name, sitting_out
 from scorekeeper.rules.base import check_setup, play
-from scorekeeper.rules.euchre import Euchre, leader, pair_name, sitting_out
 
-GAME = rules.get("euchre")
+GAME = GAMES.get("euchre")
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 ANN, BOB, CID, DEE = range(4)
 
@@ -72,6 +73,9 @@ def test_option_keys_and_defaults_are_the_records():
         "defend_alone": True,
         "lone_defender_four": "march",
         "lone_maker_euchred": 2,
+        # events.md / game-record.md: a game of a fixed number of hands.
+        "hands": None,
+        "hands_tiebreak": False,
     }
     target = next(o for o in GAME.options if o.key == "target")
     assert target.suggestions == (5, 7, 10, 11)

@@ -7,9 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper import rules
+from scorekeeper.games import GAMES
 from scorekeeper.rules.base import check_setup, play
 
-GAME = rules.get("secret_agent")
+GAME = GAMES.get("secret_agent")
 N, E, S, W = range(4)
 
 

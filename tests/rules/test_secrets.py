@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import rules
-from scorekeeper.rules.base import Msg, check_setup, play
-from scorekeeper.rules.secrets import (
+from scorekeeper.games import GAMES
+from scorekeeper.games.secrets.rules import (
     HIDDEN_SECRETS,
     SPIES,
     Secrets,
@@ -20,8 +20,9 @@ from scorekeeper.rules.secrets import (
     public_options,
     public_report,
 )
+from scorekeeper.rules.base import Msg, check_setup, play
 
-GAME = rules.get("secrets")
+GAME = GAMES.get("secrets")
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 A, B, C, D = 0, 1, 2, 3
 
@@ -65,7 +66,7 @@ WORKED = turn(
 
 # -- registration -----------------------------------------------------------------
 def test_registered_with_its_conventions():
-    game = rules.get("secrets")
+    game = GAMES.get("secrets")
     assert isinstance(game, Secrets)
     assert game.player_counts == (3, 4, 5, 6)
     assert game.ties_share and not game.has_dealer
@@ -81,14 +82,14 @@ def test_registered_with_its_conventions():
 def test_stdlib_secrets_is_not_shadowed():
     import secrets
 
-    import scorekeeper.rules.secrets as module
+    import scorekeeper.games.secrets.rules as module
 
     assert secrets is not module
     assert secrets.__name__ == "secrets" and len(secrets.token_hex(4)) == 8
 
 
 def test_module_is_pure_rules():
-    source = Path(rules.__file__).with_name("secrets.py").read_text()
+    source = (Path(rules.__file__).parent.parent / "games" / "secrets" / "rules.py").read_text()
     imported = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):

@@ -10,9 +10,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import rules
-from scorekeeper.rules.base import InvalidFacts, Msg, Setup, check_setup, play
-from scorekeeper.rules.spades import (
+from scorekeeper.games import GAMES
+from scorekeeper.games.spades.rules import (
     Spades,
     bid_range,
     blind_allowed,
@@ -21,8 +20,9 @@ from scorekeeper.rules.spades import (
     tricks_for,
     tricks_per_deal,
 )
+from scorekeeper.rules.base import InvalidFacts, Msg, Setup, check_setup, play
 
-GAME = rules.get("spades")
+GAME = GAMES.get("spades")
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
 
 
@@ -63,7 +63,7 @@ def only_error(setup, facts, field):
 # -- registry and setup ------------------------------------------------------------
 def test_registered_under_its_key():
     assert isinstance(GAME, Spades)
-    assert GAME.key == "spades" and rules.GAMES["spades"] is GAME
+    assert GAME.key == "spades" and GAMES["spades"] is GAME
 
 
 def test_option_keys_and_defaults_follow_the_game_record_spec():
@@ -76,6 +76,9 @@ def test_option_keys_and_defaults_follow_the_game_record_spec():
         "set_penalty": False,
         "blind_nil": True,
         "lose_at": None,
+        # events.md / game-record.md: a game of a fixed number of hands.
+        "hands": None,
+        "hands_tiebreak": False,
     }
     assert set(GAME.fact_keys) == {"bids", "tricks", "blind"}
 

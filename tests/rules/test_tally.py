@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper import rules
+from scorekeeper.games.tally.rules import MAX_NOTE, Tally
 from scorekeeper.rules.base import Msg, check_setup, play
-from scorekeeper.rules.tally import MAX_NOTE, Tally
 
 GAME = Tally()
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]

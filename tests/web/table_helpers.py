@@ -6,8 +6,8 @@ import re
 
 from sqlalchemy import func, select
 
-from scorekeeper import rules
 from scorekeeper.db import db
+from scorekeeper.games import GAMES
 from scorekeeper.models import Change, Deal, Game
 
 FLAT = {"tricks": [4, 3, 3, 3], "agents": ["L", "O", "R", "S"]}
@@ -36,12 +36,12 @@ def api_game(client, deals=(), options=None, players=("Ann", "Bob", "Cid", "Dee"
 def games_of_every_kind(client) -> dict[str, tuple[str, str]]:
     """One game of each registered kind (plus Hidden Secrets), as its scorer's client made it."""
     made = {}
-    for kind, game in rules.GAMES.items():
+    for kind, game in GAMES.items():
         n = min(game.player_counts)
         response = client.post("/api/games", json={"game": kind, "players": [f"P{s}" for s in range(n)]})
         assert response.status_code == 201, (kind, response.json)
         made[kind] = (response.json["id"], response.json["edit_key"])
-    if "secrets" in rules.GAMES:
+    if "secrets" in GAMES:
         data = {"players_0": "A", "players_1": "B", "players_2": "C", "opt_hidden": "y", "first_dealer": "0"}
         response = client.post("/new/secrets", data=data)
         if response.status_code == 303:

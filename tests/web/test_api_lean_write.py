@@ -10,8 +10,9 @@ import random
 
 from sqlalchemy import select, text
 
-from scorekeeper import create_app, read, rules, service
+from scorekeeper import create_app, read, service
 from scorekeeper.db import db
+from scorekeeper.games import GAMES
 from scorekeeper.models import Change, Deal, Game, GameHead, GameSummary
 from scorekeeper.rules import base as rules_base
 from tests.conftest import app_config
@@ -91,7 +92,7 @@ def test_the_answer_is_what_jsonify_writes_of_the_record(app, client):
         assert reply.status_code == 201
     with app.app_context():
         game = db.session.get(Game, gid)
-        expected = read.public_record(game, service.score(game))
+        expected = read.public_record(game, service.replay(game))
     body = reply.get_data(as_text=True)
     assert body == jsonify_text(app, expected) + "\n"
     assert client.get(f"/api/games/{gid}").get_data(as_text=True) == body
@@ -109,7 +110,7 @@ def test_two_workers_answer_the_same_records_through_appends_corrections_and_del
     ]
     clients = [w.test_client() for w in workers]
     rng = random.Random(13)
-    kind = rules.get("spades")
+    kind = GAMES.get("spades")
     try:
         gid, key = spades_game(clients[0], deals=[SPADES] * 2)
         for step in range(40):
@@ -120,7 +121,7 @@ def test_two_workers_answer_the_same_records_through_appends_corrections_and_del
                 with workers[0].app_context():
                     game = db.session.get(Game, gid)
                     setup = service.setup_of(game)
-                    state = service.score(game)
+                    state = service.replay(game)
                 facts = kind.random_deal(setup, state.state, state.next_dealer, rng)
                 reply = client.post(f"/api/games/{gid}/deals", json=facts, headers=auth(key))
                 assert reply.status_code == 201, reply.json
@@ -137,7 +138,7 @@ def test_two_workers_answer_the_same_records_through_appends_corrections_and_del
             assert reply.status_code in (200, 201), reply.json
             with workers[0].app_context():
                 game = db.session.get(Game, gid)
-                expected = read.public_record(game, service.score(game))
+                expected = read.public_record(game, service.replay(game))
             assert reply.get_data(as_text=True) == jsonify_text(workers[0], expected) + "\n", step
             for other in clients:
                 assert other.get(f"/api/games/{gid}").json == expected, step
@@ -152,19 +153,19 @@ def test_a_lost_race_reads_the_head_again_and_writes_after_the_winner(app, clien
     with app.app_context():
         head = GameHead.load(gid)  # this writer read version 1 ...
         service.append_deal(db.session.get(Game, gid), SWEEP)  # ... another wrote version 2 meanwhile
-        result = service.append_deal(head, FLAT, stored=read.full_result)
+        result = service.append_deal(head, FLAT)
         assert head.version == 3 and len(result.deals) == 3
         db.session.expunge_all()
         positions = db.session.scalars(select(Deal.position).where(Deal.game_id == gid)).all()
         assert sorted(positions) == [0, 1, 2]
-        assert service.score(db.session.get(Game, gid)) == result
+        assert service.replay(db.session.get(Game, gid)) == result
 
 
 def test_an_append_plays_one_deal_however_long_the_game(app, client, monkeypatch):
     gid, key = spades_game(client, deals=[SPADES] * 30)
     client.get(f"/api/games/{gid}")  # scored once here
     played = []
-    spades = type(rules.get("spades"))
+    spades = type(GAMES.get("spades"))
     real = spades.score_deal
 
     def counted(self, *args, **kwargs):
@@ -178,7 +179,7 @@ def test_an_append_plays_one_deal_however_long_the_game(app, client, monkeypatch
 
 
 def test_play_on_equals_a_replay():
-    kind = rules.get("spades")
+    kind = GAMES.get("spades")
     _errors, setup = rules_base.check_setup(kind, ["A", "B", "C"], {"mode": "cutthroat", "target": 10**6}, 0)
     rng = random.Random(5)
     deals: list[dict] = []

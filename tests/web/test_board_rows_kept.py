@@ -11,6 +11,7 @@ import random
 import pytest
 
 from scorekeeper import cache, rules
+from scorekeeper.games import GAMES
 from tests.web.table_helpers import auth
 
 SPADES = {"bids": [3, 3, 3, 3], "tricks": [4, 3, 3, 3]}
@@ -35,7 +36,7 @@ def fresh_board(app, client, gid: str, headers: dict) -> str:
     ],
 )
 def test_a_board_with_kept_rows_reads_as_one_drawn_from_nothing(app, client, kind, players, options):
-    game = rules.get(kind)
+    game = GAMES.get(kind)
     reply = client.post("/api/games", json={"game": kind, "players": players, "options": options})
     assert reply.status_code == 201, reply.json
     gid, key = reply.json["id"], reply.json["edit_key"]
@@ -74,7 +75,7 @@ def test_a_rename_redraws_the_rows_with_the_new_name(app, client):
         json={"game": "euchre", "players": ["Ann", "Bob", "Cid", "Dee"], "deals": [], "options": {}},
     )
     gid, key = reply.json["id"], reply.json["edit_key"]
-    game = rules.get("euchre")
+    game = GAMES.get("euchre")
     _errors, setup = rules.base.check_setup(game, ["Ann", "Bob", "Cid", "Dee"], {}, 0)
     rng = random.Random(3)
     result = rules.play(game, setup, [])

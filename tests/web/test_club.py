@@ -164,7 +164,7 @@ def test_ratings_rebuild_command_prints_every_leaderboard(app, client):
     tally(client, ["Ann", "Bob"], {"points": [9, 1]}, END)
     result = app.test_cli_runner().invoke(args=["ratings", "rebuild"])
     assert result.exit_code == 0, result.output
-    assert "overall: 1 games, 2 players" in result.output and "tally: 1 games" in result.output
+    assert "overall: 1 game, 2 players" in result.output and "tally: 1 game" in result.output
     assert "1. Ann" in result.output
     bad = app.test_cli_runner().invoke(args=["ratings", "rebuild", "--game", "chess"])
     assert bad.exit_code != 0
@@ -297,7 +297,7 @@ def test_a_restored_backup_keeps_private_players_and_slots_old_games_into_date_o
     tally(client, ["Ann", "Bob", "Cid"], {"points": [1, 5, 9]}, END)
     path.write_text(backup, encoding="utf-8")
     result = runner.invoke(args=["import", str(path)])
-    assert result.exit_code == 0 and "Restored 1 games." in result.output, result.output
+    assert result.exit_code == 0 and "Restored 1 game." in result.output, result.output
     expected = openskill_replay(
         [([["Ann"], ["Bob"], ["Cid"]], [1, 2, 3]), ([["Cid"], ["Bob"], ["Ann"]], [1, 2, 3])]
     )

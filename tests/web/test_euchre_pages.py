@@ -132,6 +132,8 @@ def test_set_up_records_the_options_and_refuses_a_bad_target(client):
         "defend_alone": False,
         "lone_defender_four": "euchre",
         "lone_maker_euchred": 4,
+        "hands": None,
+        "hands_tiebreak": False,
     }
     data = {f"players_{s}": name for s, name in enumerate(PLAYERS)} | {"opt_target": "0"}
     response = client.post("/new/euchre", data=data)

@@ -18,7 +18,7 @@ import pytest
 from babel.dates import format_date
 from babel.numbers import format_decimal
 
-from scorekeeper import rules
+from scorekeeper.games import GAMES
 from scorekeeper.rules.base import check_setup, play
 from tests.conftest import sa_form
 
@@ -113,7 +113,7 @@ def lookups(monkeypatch):
 
 def record(kind: str, finished: bool, seed: int = 3) -> dict:
     """A game record of ``kind`` with default options, its deals drawn by the rules themselves."""
-    game = rules.get(kind)
+    game = GAMES.get(kind)
     n = max(game.allowed_player_counts({o.key: o.default for o in game.options}))
     errors, setup = check_setup(game, NAMES[:n], {}, 0)
     assert not errors, errors
@@ -150,7 +150,7 @@ def every_page(app, client) -> list[tuple[str, str, int, object]]:
         ("import", "/import", 200, client),
         ("404", "/no/such/page", 404, client),
     ]
-    for kind in rules.GAMES:
+    for kind in GAMES:
         pages.append((f"new {kind}", f"/new/{kind}", 200, client))
         for finished in (False, True):
             game_id, key = create(client, record(kind, finished))
@@ -220,7 +220,7 @@ def test_every_page_renders_in_each_language_with_nothing_left_in_english(app, c
 @pytest.mark.parametrize("lang", LANGS)
 def test_set_up_errors_and_403_pages_in_each_language(client, lookups, lang):
     client.set_cookie("lang", lang)
-    for kind in rules.GAMES:
+    for kind in GAMES:
         response = client.post(
             f"/new/{kind}", data={"players_0": "Ana", "players_1": "ana", "first_dealer": "0"}
         )

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from scorekeeper import rules
+from scorekeeper.games import GAMES
 from scorekeeper.rules import base as rules_base
 from tests.web.table_helpers import FLAT, api_game, auth
 from tests.web.test_i18n import create, record
@@ -59,7 +60,7 @@ def stored_replay(client, gid: str) -> str | None:
     record = client.get(f"/api/games/{gid}").get_json()
     if not record or "game" not in record:
         return None
-    kind = rules.get(record["game"])
+    kind = GAMES.get(record["game"])
     from scorekeeper.db import db
     from scorekeeper.models import Game
 
@@ -73,7 +74,7 @@ def games_of_each_kind(app, client) -> list[tuple[str, str]]:
     """(game id, private-link seat-0 path or "") of a game of each kind, in play and over,
     plus an unfinished Hidden Secrets game after one turn and one still waiting for allotments."""
     out = []
-    for kind in rules.GAMES:
+    for kind in GAMES:
         for finished in (False, True):
             gid, key = create(client, record(kind, finished))
             assert client.get(f"/g/{gid}?key={key}").status_code == 303
@@ -97,7 +98,15 @@ def games_of_each_kind(app, client) -> list[tuple[str, str]]:
 def route_urls(app, gid: str, private: str) -> list[tuple[str, str, str]]:
     """(method, url, rule) of every route in the app, filled in for one game."""
     token = private.rsplit("/", 1)[-1] if private else "x"
-    values = {"game_id": gid, "k": 0, "seat": 0, "token": token, "change_id": 1, "kind": "secrets"}
+    values = {
+        "game_id": gid,
+        "k": 0,
+        "seat": 0,
+        "token": token,
+        "change_id": 1,
+        "kind": "secrets",
+        "entrant": 0,
+    }
     out = []
     with app.test_request_context():
         for rule in app.url_map.iter_rules():
@@ -239,7 +248,7 @@ def test_a_view_is_frozen_and_pickles_so_a_shared_cache_can_hold_it(app, client)
 def test_every_game_of_the_rules_has_one_plug_in_entry_naming_its_parts():
     from scorekeeper import plugins
 
-    assert set(plugins.PLUGINS) == set(rules.GAMES)
+    assert set(plugins.PLUGINS) == set(GAMES)
     for key, plugin in plugins.PLUGINS.items():
-        assert plugin.rules is rules.get(key) and plugin.templates == f"games/{key}/"
+        assert plugin.rules is GAMES.get(key) and plugin.templates == f"games/{key}/"
         assert plugin.entry_form.template.startswith(plugin.templates)

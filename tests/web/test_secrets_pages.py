@@ -11,8 +11,9 @@ import pytest
 from sqlalchemy import func, select
 
 from scorekeeper.db import db
+from scorekeeper.games import GAMES
+from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
 from scorekeeper.models import Deal
-from scorekeeper.rules.secrets import HIDDEN_SECRETS
 from tests.web.pages import checked, errors_in
 
 A, B, C, D = 0, 1, 2, 3
@@ -563,11 +564,10 @@ def test_after_the_last_turn_everything_is_public(client, app):
 
 
 def test_the_read_side_redacts_only_hidden_unfinished_games(app):
-    from scorekeeper import rules
     from scorekeeper.read import redact as public_result
     from scorekeeper.rules.base import check_setup, play
 
-    kind = rules.get("secrets")
+    kind = GAMES.get("secrets")
     _errors, plain = check_setup(kind, NAMES[:3], {"spies_may_stay": True}, 0)
     _errors, hidden = check_setup(
         kind, NAMES[:3], {"hidden": True, "values": VALUES, "spies_may_stay": True}, 0

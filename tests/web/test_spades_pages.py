@@ -16,8 +16,8 @@ import pytest
 from sqlalchemy import func, select
 
 from scorekeeper.db import db
+from scorekeeper.games.spades.rules import tricks_for
 from scorekeeper.models import Deal, Game
-from scorekeeper.rules.spades import tricks_for
 from tests.web.pages import checked, errors_in, status, text
 
 ANN, BOB, CID, DEE, EVE = range(5)
@@ -200,6 +200,8 @@ def test_set_up_records_the_options(client):
         "set_penalty": True,
         "blind_nil": True,
         "lose_at": -300,
+        "hands": None,
+        "hands_tiebreak": False,
     }
     assert "17 tricks per deal · game to 200 · lose at -300" in status(
         client.get(path).get_data(as_text=True)

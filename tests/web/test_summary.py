@@ -72,7 +72,7 @@ def apply(game: Game, step: tuple) -> None:
 
 
 def fresh(game: Game) -> dict:
-    return read.summarize(game, service.score(game))
+    return read.summarize(game, service.replay(game))
 
 
 def stored(game: Game) -> dict | None:

@@ -1,0 +1,106 @@
+"""The events' JSON API (events.md): the event document, new rounds, players joining or withdrawing.
+
+Creating an event is a club member's call (``POST /api/clubs/<slug>/events``), added with the
+clubs' API. Directors call with ``Authorization: Bearer <director_key>``.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from ..db import db
+from ..web import errors
+from ..web.auth import presented_key
+from . import service
+from .models import Event
+
+bp = Blueprint("events_api", __name__, url_prefix="/api/events")
+errors.init_api(bp)
+
+
+def event_or_404(event_id: str) -> Event:
+    event = db.session.get(Event, event_id) if len(event_id) <= 32 else None
+    if event is None:
+        abort(404, description="No such event.")
+    return event
+
+
+def directing(event: Event) -> bool:
+    return service.director_key_matches(event, presented_key())
+
+
+def director_only(event: Event) -> None:
+    if not directing(event):
+        abort(
+            403, description="This call needs the event's director key: Authorization: Bearer <director_key>."
+        )
+
+
+def refused(exc: service.EventError) -> ResponseReturnValue:
+    return jsonify({"errors": [e.as_json() for e in exc.errors]}), 422
+
+
+def body() -> dict:
+    data = request.get_json(silent=True)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        abort(400, description="The body must be a JSON object.")
+    return data
+
+
+@bp.get("/<event_id>")
+def show(event_id: str) -> ResponseReturnValue:
+    event = event_or_404(event_id)
+    return jsonify(service.document(event, director=directing(event)))
+
+
+@bp.post("/<event_id>/rounds")
+def new_round(event_id: str) -> ResponseReturnValue:
+    event = event_or_404(event_id)
+    director_only(event)
+    close = body().get("close", False)
+    if not isinstance(close, bool):
+        return jsonify({"errors": [{"field": "close", "message": "close is true or false."}]}), 422
+    try:
+        rnd = service.start_round(event, close=close)
+    except service.RoundOpen as exc:
+        doc = service.document(event, director=True)
+        return jsonify(
+            {
+                "errors": [
+                    {
+                        "field": "close",
+                        "message": f"Round {exc.args[0]} is still being played: "
+                        "finish its tables, or send close: true to close it first.",
+                    }
+                ],
+                **doc,
+            }
+        ), 409
+    except service.EventOver:
+        return jsonify(
+            {"errors": [{"field": "rounds", "message": "Every round of this event has been started."}]}
+        ), 409
+    except service.EventError as exc:
+        return refused(exc)
+    doc = service.document(event, director=True)
+    return jsonify(doc["rounds"][rnd.number - 1]), 201
+
+
+@bp.post("/<event_id>/players")
+def players(event_id: str) -> ResponseReturnValue:
+    event = event_or_404(event_id)
+    director_only(event)
+    data = body()
+    add, withdraw = data.get("add", []), data.get("withdraw", [])
+    for field, value in (("add", add), ("withdraw", withdraw)):
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            return jsonify({"errors": [{"field": field, "message": f"{field} is a list of names."}]}), 422
+    try:
+        service.change_players(event, add, withdraw)
+    except service.EventError as exc:
+        db.session.rollback()
+        return refused(exc)
+    return jsonify(service.document(event, director=True)), 200

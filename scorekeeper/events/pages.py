@@ -1,0 +1,294 @@
+"""An event's pages (events.md, Screens): the director's page, the board, the print sheets, the CSV.
+
+The director holds the event's key in a cookie sent only to the event's pages (handed over by
+``/e/<id>/direct?key=...``, the link the event's creator gets); everyone else with the link
+sees the standings and the seating. Every change is a real form with its CSRF token.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, SelectMultipleField, TextAreaField
+from wtforms.widgets import CheckboxInput, ListWidget
+
+from .. import cache
+from ..db import db
+from ..games import GAMES
+from ..i18n import render
+from ..models import utcnow
+from . import service
+from .models import Event
+
+bp = Blueprint("events", __name__, url_prefix="/e")
+COOKIE_AGE = 60 * 60 * 24 * 60  # a director keeps the event's key for two months
+
+
+def cookie_name(event: Event) -> str:
+    return f"event_{event.id}"
+
+
+def event_or_404(event_id: str) -> Event:
+    event = db.session.get(Event, event_id) if len(event_id) <= 32 else None
+    if event is None:
+        abort(404)
+    return event
+
+
+def directing(event: Event) -> bool:
+    return service.director_key_matches(event, request.cookies.get(cookie_name(event)))
+
+
+class StartRoundForm(FlaskForm):
+    close = BooleanField(_l("Close the round being played first (unfinished tables count as they stand)"))
+
+
+class PlayersForm(FlaskForm):
+    add = TextAreaField(_l("Players joining (one name a line)"))
+    withdraw = SelectMultipleField(
+        _l("Players leaving"),
+        choices=[],
+        option_widget=CheckboxInput(),
+        widget=ListWidget(prefix_label=False),
+    )
+
+
+def players_form(event: Event, data: Mapping[str, Any] | None = None) -> PlayersForm:
+    form = PlayersForm(formdata=request.form if data is None and request.method == "POST" else None)
+    form.withdraw.choices = [
+        (name, name)
+        for e, name in enumerate(event.entrants)
+        if e not in event.withdrawn and isinstance(name, str)
+    ]
+    return form
+
+
+def clock(event: Event) -> dict[str, Any] | None:
+    """The running round's clock: minutes left, or over ("finish the hand in progress")."""
+    if not event.rounds or event.rounds[-1].ends_at is None or event.rounds[-1].closed_at is not None:
+        return None
+    ends: datetime = event.rounds[-1].ends_at
+    left = (ends - utcnow()).total_seconds()
+    return {"ends_at": ends.isoformat() + "Z", "minutes": max(0, int(left // 60)), "over": left <= 0}
+
+
+def context(event: Event) -> dict[str, Any]:
+    doc = service.document(event, director=directing(event), render=render, language=str(get_locale()))
+    current = next((r for r in doc["rounds"] if r["status"] == "playing"), None)
+    return {
+        "event": event,
+        "doc": doc,
+        "current": current,
+        "clock": clock(event),
+        "hands": event.settings.get("hands"),
+        "directing": directing(event),
+        "next_number": len(event.rounds) + 1,
+        "rounds_total": event.settings["rounds"],
+        "game_name": _(GAMES[event.kind].title),
+        "player_links": [
+            (
+                service.entrant_name(event, e),
+                url_for(
+                    ".player",
+                    event_id=event.id,
+                    entrant=e,
+                    token=service.player_token(event, e),
+                    _external=True,
+                ),
+            )
+            for e in range(len(event.entrants))
+        ]
+        if directing(event)
+        else [],
+    }
+
+
+@bp.get("/<event_id>/direct")
+def direct(event_id: str) -> ResponseReturnValue:
+    """The director's link: keeps the key in a cookie for this event's pages, then the page."""
+    event = event_or_404(event_id)
+    key = request.args.get("key", "")
+    if not service.director_key_matches(event, key):
+        abort(404)
+    response = redirect(url_for(".show", event_id=event.id), 303)
+    response.set_cookie(
+        cookie_name(event),
+        key,
+        max_age=COOKIE_AGE,
+        path=f"/e/{event.id}",
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
+    return response
+
+
+@bp.get("/<event_id>")
+def show(event_id: str) -> ResponseReturnValue:
+    event = event_or_404(event_id)
+    page = context(event)
+    page.update(start_form=StartRoundForm(), players_form=players_form(event))
+    response = make_response(render_template("events/show.html", **page))
+    response.headers["Cache-Control"] = "no-store" if page["directing"] else "no-cache"
+    return response
+
+
+@bp.post("/<event_id>/rounds")
+def start_round(event_id: str) -> ResponseReturnValue:
+    event = event_or_404(event_id)
+    if not directing(event):
+        abort(403)
+    form = StartRoundForm()
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        rnd = service.start_round(event, close=form.close.data)
+    except service.RoundOpen as exc:
+        flash(
+            _(
+                "Round %(n)s is still being played: tick \u201cClose the round\u201d to close it first.",
+                n=exc.args[0],
+            ),
+            "error",
+        )
+        return redirect(url_for(".show", event_id=event.id), 303)
+    except service.EventOver:
+        flash(_("Every round of this event has been started."), "error")
+        return redirect(url_for(".show", event_id=event.id), 303)
+    flash(_("Round %(n)s has started.", n=rnd.number), "ok")
+    return redirect(url_for(".show", event_id=event.id, _anchor="round"), 303)
+
+
+@bp.post("/<event_id>/players")
+def players(event_id: str) -> ResponseReturnValue:
+    event = event_or_404(event_id)
+    if not directing(event):
+        abort(403)
+    form = players_form(event)
+    if not form.validate_on_submit():
+        abort(400)
+    add = [line.strip() for line in (form.add.data or "").splitlines() if line.strip()]
+    try:
+        service.change_players(event, add, form.withdraw.data or [])
+    except service.EventError as exc:
+        db.session.rollback()
+        page = context(event)
+        form.add.errors = [render(e.message) for e in exc.errors]
+        page.update(start_form=StartRoundForm(formdata=None), players_form=form)
+        return render_template("events/show.html", **page), 422
+    flash(_("The players are changed: the rounds not yet started are seated again."), "ok")
+    return redirect(url_for(".show", event_id=event.id, _anchor="players"), 303)
+
+
+@bp.get("/<event_id>/p/<int:entrant>/<token>")
+def player(event_id: str, entrant: int, token: str) -> ResponseReturnValue:
+    """A player's own page (their personal link or QR): where they sit each round, their score by round, their rank."""
+    event = event_or_404(event_id)
+    if not service.player_token_matches(event, entrant, token):
+        abort(404)
+    page = context(event)
+    page["directing"] = False
+    name = service.entrant_name(event, entrant)
+    page.update(
+        name=name,
+        seats=service.where_i_sit(event, entrant, page["doc"]),
+        standing=next((s for s in page["doc"]["standings"] if s["name"] == name), None),
+    )
+    response = make_response(render_template("events/player.html", **page))
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@bp.get("/<event_id>/board")
+def board(event_id: str) -> ResponseReturnValue:
+    """For a wall screen: large type, no controls; follows live (a meta refresh, or htmx)."""
+    sig = service.signature(event_id) if len(event_id) <= 32 else None
+    if sig is None:
+        abort(404)
+    # One small query decides a repeated poll: unchanged tables and the same clock minute are a 304.
+    version, count, versions, ends_at = sig
+    tag = f"ev-{event_id}-{version}-{count}-{versions}-{get_locale()}-{request.headers.get('HX-Request', '')}"
+    if ends_at is not None:
+        left = (ends_at - utcnow()).total_seconds()
+        tag += f"-{max(0, int(left // 60)) if left > 0 else 'over'}"
+    if request.if_none_match.contains(tag):
+        response = make_response("", 304)
+        response.set_etag(tag)
+        return response
+
+    def draw(template: str) -> str:
+        page = context(event_or_404(event_id))
+        page["directing"] = False  # a wall screen never shows keys, whoever opened it
+        return render_template(template, **page)
+
+    if request.headers.get("HX-Request") == "true":
+        # The followed region holds nothing per visitor (no form, no token): drawn once per tag,
+        # so a new screen's first poll costs what a repeated one does, at 4 tables or 40.
+        body = cache.remember(cache.key("event-board", tag), lambda: draw("events/_board.html"))
+    else:
+        body = draw("events/board.html")
+    response = make_response(body)
+    response.headers["Cache-Control"] = "no-cache"
+    response.set_etag(tag)
+    response.vary.add("HX-Request")
+    return response
+
+
+@bp.get("/<event_id>/print")
+def print_sheets(event_id: str) -> ResponseReturnValue:
+    event = event_or_404(event_id)
+    page = context(event)
+    return render_template("events/print.html", **page)
+
+
+@bp.get("/<event_id>/results.csv")
+def results_csv(event_id: str) -> Response:
+    event = event_or_404(event_id)
+    doc = service.document(event, render=render, language=str(get_locale()))
+    out = io.StringIO()
+    writer = csv.writer(out)
+    rounds = len(doc["rounds"])
+    extra = [
+        k
+        for k in ("loners", "match_points", "for", "against", "game_points", "round_reached")
+        if doc["standings"] and k in doc["standings"][0]
+    ]
+    writer.writerow(
+        ["rank", "name", "points", *extra, *(f"round {r + 1}" for r in range(rounds)), "tiebreak"]
+    )
+    for s in doc["standings"]:
+        by_round = list(s["by_round"]) + [None] * (rounds - len(s["by_round"]))
+        writer.writerow(
+            [
+                s["rank"],
+                s["name"],
+                s["points"],
+                *(s[k] for k in extra),
+                *("" if v is None else v for v in by_round),
+                "; ".join(s["tiebreak"]),
+            ]
+        )
+    response = Response(out.getvalue(), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.csv"'
+    return response

@@ -1,0 +1,670 @@
+"""Events: check a new event, make its seating, start and close rounds, change players, and
+derive the standings and the event document (events.md) from the tables' games.
+
+Each table plays an ordinary game, created through the write gate like any other; what it
+scores is read back through the read side (public figures only). The seating, pairing and
+standings themselves are pure (:mod:`.seating`, :mod:`.standings`).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import hmac
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import func, select
+
+from .. import cache, read, service
+from ..db import db
+from ..games import GAMES
+from ..keys import hash_key, key_matches
+from ..models import Game, utcnow
+from ..rules import N_, FieldError, Setup, check_setup, msg
+from . import seating, standings
+from .models import Event, EventRound, EventTable
+
+FORMATS = ("progressive", "pairs", "mixer")
+PAIRINGS = ("round_robin", "swiss", "knockout")
+# Partnership games an evening of pairs or progressive tables can play (events.md).
+PARTNERSHIP_GAMES = ("euchre", "spades")
+DEFAULT_HANDS = {"euchre": 8, "spades": 4}
+NAME_LENGTH = 80
+PLAYER_NAME = 40
+MAX_ENTRANTS = 400
+MAX_ROUNDS = 60
+
+
+class EventError(Exception):
+    """An event refused: each problem names its field (422)."""
+
+    def __init__(self, errors: Sequence[FieldError]):
+        super().__init__(errors)
+        self.errors = list(errors)
+
+
+class RoundOpen(Exception):
+    """A new round asked for while the current one is still being played (409)."""
+
+
+class EventOver(Exception):
+    """No round left to start (409)."""
+
+
+def refuse(field: str, text: str, **params: Any) -> EventError:
+    return EventError([FieldError(field, msg(text, **params))])
+
+
+# -- checking a new event -----------------------------------------------------------------
+
+
+def _names(value: Any, field: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise refuse(field, N_("Give the players as a list of names."))
+    names = [v.strip() for v in value]
+    for name in names:
+        if not 1 <= len(name) <= PLAYER_NAME:
+            raise refuse(field, N_("A player's name is 1 to {n} characters."), n=PLAYER_NAME)
+    clash = [name for name, count in Counter(n.casefold() for n in names).items() if count > 1]
+    if clash:
+        raise refuse(field, N_("Each player may be listed once: {name} is listed twice."), name=clash[0])
+    if len(names) > MAX_ENTRANTS:
+        raise refuse(field, N_("At most {n} players."), n=MAX_ENTRANTS)
+    return names
+
+
+def _int(data: Mapping[str, Any], field: str, low: int, high: int, default: Any = None) -> Any:
+    value = data.get(field, default)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise refuse(
+            field, N_("{what} is a whole number from {low} to {high}."), what=field, low=low, high=high
+        )
+    return value
+
+
+def check_event(data: Any) -> dict[str, Any]:
+    """The event as it will be stored: settings with their defaults, entrants and frozen options."""
+    if not isinstance(data, Mapping):
+        raise refuse("event", N_("An event must be a JSON object."))
+    known = {
+        "name", "format", "game", "players", "pairs", "pairing", "rounds", "hands", "minutes",
+        "sit_out", "confirm", "seed", "options", "table_size",
+    }  # fmt: skip
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise refuse(unknown[0] or "event", N_("{what} is not part of an event."), what=repr(unknown[0]))
+    name = data.get("name")
+    if not isinstance(name, str) or not 1 <= len(name.strip()) <= NAME_LENGTH:
+        raise refuse("name", N_("Give the event a name of 1 to {n} characters."), n=NAME_LENGTH)
+    fmt = data.get("format")
+    if fmt not in FORMATS:
+        raise refuse("format", N_("The format is one of: {choices}."), choices=", ".join(FORMATS))
+    kind = data.get("game")
+    rules = GAMES.get(kind) if isinstance(kind, str) else None
+    if rules is None:
+        raise refuse("game", N_("Unknown game; known games: {games}."), games=", ".join(GAMES))
+    if fmt != "mixer" and kind not in PARTNERSHIP_GAMES:
+        raise refuse("game", N_("Pairs and progressive events play Euchre or partnership Spades."))
+    options = data.get("options", {})
+    if not isinstance(options, Mapping):
+        raise refuse("options", N_("Options are an object of the game's options."))
+    options = dict(options)
+    if kind == "spades" and fmt != "mixer":
+        options["mode"] = "partnership"
+    pairing = None
+    if fmt == "pairs":
+        pairing = data.get("pairing", "round_robin")
+        if pairing not in PAIRINGS:
+            raise refuse("pairing", N_("The pairing is one of: {choices}."), choices=", ".join(PAIRINGS))
+        raw = data.get("pairs")
+        if not isinstance(raw, list) or not all(isinstance(p, list) and len(p) == 2 for p in raw):
+            raise refuse("pairs", N_("Give the pairs as a list of two names each."))
+        flat = _names([n for p in raw for n in p], "pairs")
+        entrants: list[Any] = [flat[i : i + 2] for i in range(0, len(flat), 2)]
+        if len(entrants) < 2:
+            raise refuse("pairs", N_("A pairs event needs at least 2 pairs."))
+        count = len(entrants)
+    else:
+        if "pairs" in data:
+            raise refuse("pairs", N_("Only a pairs event gives pairs; give players instead."))
+        entrants = _names(data.get("players"), "players")
+        count = len(entrants)
+    table_size = 4
+    if fmt == "mixer":
+        allowed = rules.allowed_player_counts({o.key: options.get(o.key, o.default) for o in rules.options})
+        default = 4 if 4 in allowed else max(allowed)
+        table_size = _int(data, "table_size", min(allowed), max(allowed), default)
+        if table_size not in allowed:
+            raise refuse(
+                "table_size",
+                N_("{game} is played by {counts} players."),
+                game=msg(rules.title),
+                counts=", ".join(str(n) for n in allowed),
+            )
+    elif "table_size" in data:
+        raise refuse("table_size", N_("Only a mixer chooses its table size."))
+    if fmt != "pairs" and count < table_size:
+        raise refuse("players", N_("At least {n} players: one full table."), n=table_size)
+    hands = _int(data, "hands", 1, 100, DEFAULT_HANDS.get(kind) if fmt == "progressive" else None)
+    if hands is not None and kind not in PARTNERSHIP_GAMES:
+        raise refuse("hands", N_("Only Euchre and Spades are played for a number of hands."))
+    if hands is not None:
+        options["hands"] = hands
+        options.setdefault("hands_tiebreak", pairing == "knockout")
+    # The house rules are checked once, as every table will be set up.
+    errors, _ = check_setup(rules, [f"P{i}" for i in range(table_size)], options, 0)
+    if errors:
+        raise EventError([FieldError("options", e.message) for e in errors])
+    options = {o.key: options.get(o.key, o.default) for o in rules.options}
+    sit_out = data.get("sit_out", "average")
+    if sit_out != "average" and (
+        not isinstance(sit_out, int) or isinstance(sit_out, bool) or abs(sit_out) > 10_000
+    ):
+        raise refuse("sit_out", N_('A sit-out scores "average" or a whole number of points.'))
+    confirm = data.get("confirm", False)
+    if not isinstance(confirm, bool):
+        raise refuse("confirm", N_("Confirm is true or false."))
+    seed = data.get("seed")
+    if seed not in (None, "ratings") or (seed and pairing not in ("swiss", "knockout")):
+        raise refuse("seed", N_("Seeding by ratings is for Swiss and knockout pairs only."))
+    minutes = _int(data, "minutes", 1, 600)
+    rounds = _int(data, "rounds", 1, MAX_ROUNDS)
+    if rounds is None:
+        rounds = default_rounds(fmt, pairing, count, table_size)
+    if pairing == "knockout":
+        rounds = max(1, (count - 1).bit_length())  # until one pair is left
+    return {
+        "name": name.strip(),
+        "format": fmt,
+        "kind": kind,
+        "options": options,
+        "entrants": entrants,
+        "settings": {
+            "rounds": rounds,
+            "hands": hands,
+            "minutes": minutes,
+            "sit_out": sit_out,
+            "confirm": confirm,
+            "pairing": pairing,
+            "seed": seed,
+            "table_size": table_size,
+        },
+    }
+
+
+def default_rounds(fmt: str, pairing: str | None, count: int, table_size: int) -> int:
+    if fmt == "progressive":
+        return seating.default_rounds(count)
+    if fmt == "pairs":
+        return seating.rounds_for_pairs(pairing or "round_robin", count)
+    return max(1, min(seating.MAX_DEFAULT_ROUNDS, math.ceil((count - 1) / max(table_size - 1, 1))))
+
+
+def plan(fmt: str, pairing: str | None, count: int, rounds: int, table_size: int) -> list[dict[str, Any]]:
+    """Every round's seating as data (entrant numbers), made when the event is created.
+
+    Swiss and knockout rounds after the first depend on results: only round 1 is planned.
+    """
+    if fmt == "progressive":
+        made = seating.progressive(count, rounds).rounds
+        return [_round_data(r) for r in made]
+    if fmt == "mixer":
+        return [_round_data(r) for r in seating.mixer(count, table_size, rounds).rounds]
+    if pairing == "round_robin":
+        return [_matches_data(m) for m in seating.round_robin(count)[:rounds]]
+    if pairing == "swiss":
+        return [_matches_data(seating.swiss_round(range(count), set(), Counter(), first_round=True))]
+    return [_matches_data(seating.knockout_first_round(count))]
+
+
+def _round_data(rnd: seating.Round) -> dict[str, Any]:
+    return {"tables": [list(t.seats) for t in rnd.tables], "sitting_out": list(rnd.sitting_out)}
+
+
+def _matches_data(matches: Sequence[seating.Match]) -> dict[str, Any]:
+    return {
+        "tables": [[m.first, m.second] for m in matches if m.second is not None],
+        "sitting_out": [m.first for m in matches if m.second is None],
+    }
+
+
+def new_id() -> str:
+    return service.new_id()
+
+
+def create_event(data: Any) -> tuple[Event, str]:
+    checked = check_event(data)
+    settings = checked["settings"]
+    schedule = plan(
+        checked["format"],
+        settings["pairing"],
+        len(checked["entrants"]),
+        settings["rounds"],
+        settings["table_size"],
+    )
+    key = service.new_token(24)
+    event = Event(
+        id=new_id(),
+        name=checked["name"],
+        format=checked["format"],
+        kind=checked["kind"],
+        options=checked["options"],
+        settings=settings,
+        entrants=checked["entrants"],
+        withdrawn=[],
+        schedule=schedule,
+        director_key_hash=hash_key(key),
+        version=1,
+    )
+    db.session.add(event)
+    db.session.commit()
+    return event, key
+
+
+def director_key_matches(event: Event, key: str | None) -> bool:
+    return key_matches(event.director_key_hash, key)
+
+
+def table_key(game_id: str) -> str:
+    """A table's scorer key: derived from the server's secret and the game, so the director's
+    page can show every table's link without the key being stored anywhere."""
+    secret = str(current_app.secret_key or "").encode()
+    return hmac.new(secret, f"table:{game_id}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def player_token(event: Event, entrant: int) -> str:
+    """A player's personal link's token: derived from the server's secret, nothing stored."""
+    secret = str(current_app.secret_key or "").encode()
+    return hmac.new(secret, f"event-player:{event.id}:{entrant}".encode(), hashlib.sha256).hexdigest()[:24]
+
+
+def player_token_matches(event: Event, entrant: int, token: str) -> bool:
+    return 0 <= entrant < len(event.entrants) and hmac.compare_digest(player_token(event, entrant), token)
+
+
+def where_i_sit(event: Event, entrant: int, doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Per round, where the player sits: table, seat, partner and opponents (or the others at
+    the table in a mixer), or sitting out; from the document's rounds, started or planned."""
+    mine = _entrant_players(event, entrant)
+    out = []
+    for rnd in doc["rounds"]:
+        row: dict[str, Any] = {"number": rnd["number"], "status": rnd["status"], "table": None}
+        if any(n in rnd["sitting_out"] for n in mine):
+            row["sitting_out"] = True
+        for table in rnd["tables"]:
+            seats = table["seats"]
+            if mine[0] not in seats:
+                continue
+            seat = seats.index(mine[0])
+            row.update(table=table["table"], seat=seat + 1)
+            if len(seats) == 4 and event.format != "mixer":
+                row["partner"] = seats[(seat + 2) % 4]
+                row["opponents"] = [seats[(seat + 1) % 4], seats[(seat + 3) % 4]]
+            else:
+                row["others"] = [n for n in seats if n != mine[0]]
+        out.append(row)
+    return out
+
+
+# -- names ------------------------------------------------------------------------------------
+
+
+def entrant_name(event: Event, entrant: int) -> str:
+    found = event.entrants[entrant]
+    return " & ".join(found) if isinstance(found, list) else found
+
+
+def seat_names(event: Event, seats: Sequence[int]) -> list[str]:
+    """The players at a table, clockwise: in pairs, pair A's two at seats 0 and 2, pair B's at 1 and 3."""
+    if event.format == "pairs":
+        a, b = (event.entrants[e] for e in seats)
+        return [a[0], b[0], a[1], b[1]]
+    return [event.entrants[e] for e in seats]
+
+
+def seat_entrants(event: Event, seats: Sequence[int]) -> list[int]:
+    return [seats[0], seats[1], seats[0], seats[1]] if event.format == "pairs" else list(seats)
+
+
+# -- rounds -----------------------------------------------------------------------------------
+
+
+def table_games(event: Event) -> dict[str, Game]:
+    """Every table game of the event, in one query."""
+    ids = [t.game_id for r in event.rounds for t in r.tables]
+    if not ids:
+        return {}
+    return {g.id: g for g in db.session.scalars(select(Game).where(Game.id.in_(ids)))}
+
+
+def round_done(rnd: EventRound, games: Mapping[str, Game]) -> bool:
+    if rnd.closed_at is not None:
+        return True
+    return all(read.game_view(games[t.game_id]).finished for t in rnd.tables if t.game_id in games)
+
+
+def start_round(event: Event, close: bool = False) -> EventRound:
+    """Start the next round: every table gets an ordinary game with the event's options."""
+    games = table_games(event)
+    current = event.rounds[-1] if event.rounds else None
+    if current is not None and not round_done(current, games):
+        if not close:
+            raise RoundOpen(current.number)
+        current.closed_at = utcnow()
+    number = len(event.rounds) + 1
+    if number > event.settings["rounds"]:
+        raise EventOver(number)
+    seats_plan = next_seating(event, number, games)
+    rules = GAMES[event.kind]
+    rnd = EventRound(event_id=event.id, number=number, sitting_out=list(seats_plan["sitting_out"]))
+    minutes = event.settings.get("minutes")
+    if minutes:
+        now = utcnow()
+        rnd.started_at, rnd.ends_at = now, now + timedelta(minutes=minutes)
+    tables = []
+    for number_at, seats in enumerate(seats_plan["tables"], start=1):
+        setup = Setup(tuple(seat_names(event, seats)), dict(event.options), 0)
+        errors = rules.check_setup(setup)
+        if errors:  # the options were checked at creation: only a changed rule could get here
+            raise EventError(errors)
+        game_id = service.new_id()
+        game, _ = service.create_game(rules, setup, game_id=game_id, key=table_key(game_id))
+        tables.append(EventTable(number=number_at, game_id=game.id, seats=list(seats)))
+    rnd.tables = tables
+    event.rounds.append(rnd)
+    event.version += 1
+    db.session.commit()
+    return rnd
+
+
+def close_round(event: Event) -> None:
+    if event.rounds and event.rounds[-1].closed_at is None:
+        event.rounds[-1].closed_at = utcnow()
+        event.version += 1
+        db.session.commit()
+
+
+def active(event: Event) -> list[int]:
+    return [e for e in range(len(event.entrants)) if e not in event.withdrawn]
+
+
+def next_seating(event: Event, number: int, games: Mapping[str, Game]) -> dict[str, Any]:
+    """Round ``number``'s seating: planned ones as planned; Swiss from the standings now;
+    knockout from the winners of the round before."""
+    pairing = event.settings.get("pairing")
+    if event.format == "pairs" and number > 1 and pairing in ("swiss", "knockout"):
+        if pairing == "swiss":
+            order = [s.entrant for s in compute_standings(event, games) if s.entrant in active(event)]
+            met = {(min(t.seats), max(t.seats)) for r in event.rounds for t in r.tables}
+            byes: Counter = Counter(e for r in event.rounds for e in r.sitting_out)
+            return _matches_data(seating.swiss_round(order, met, byes))  # type: ignore[arg-type]
+        winners = [m.winner for m in _meetings(event, event.rounds[-1], games)]
+        return _matches_data(seating.knockout_next_round([w for w in winners if w is not None]))
+    return event.schedule[number - 1]
+
+
+def change_players(event: Event, add: Sequence[str], withdraw: Sequence[str]) -> None:
+    """Players join late or withdraw between rounds: later rounds are re-seated, earlier ones stand."""
+    if event.format == "pairs":
+        raise refuse("add", N_("A pairs event keeps its pairs: players cannot be added or withdrawn."))
+    names = {n.casefold(): i for i, n in enumerate(event.entrants)}
+    gone = []
+    for name in withdraw:
+        if not isinstance(name, str) or name.strip().casefold() not in names:
+            raise refuse("withdraw", N_("{name} is not a player of this event."), name=str(name))
+        gone.append(names[name.strip().casefold()])
+    new = _names(list(add), "add")
+    for name in new:
+        if name.casefold() in names:
+            raise refuse("add", N_("{name} is already a player of this event."), name=name)
+    entrants = [*event.entrants, *new]
+    withdrawn = sorted({*event.withdrawn, *gone})
+    players = [e for e in range(len(entrants)) if e not in withdrawn]
+    size = event.settings["table_size"]
+    if len(players) < size:
+        raise refuse("withdraw", N_("At least {n} players must stay: one full table."), n=size)
+    started = len(event.rounds)
+    remaining = event.settings["rounds"] - started
+    schedule = list(event.schedule[:started])
+    if remaining > 0:
+        before = [_as_round(i + 1, s) for i, s in enumerate(schedule)]
+        if event.format == "progressive":
+            made = seating.reseat_progressive(len(entrants), players, before, remaining)
+        else:
+            made = _reseat_mixer(players, size, remaining)
+        schedule += [_round_data(r) for r in made]
+    event.entrants = entrants
+    event.withdrawn = withdrawn
+    event.schedule = schedule
+    event.version += 1
+    db.session.commit()
+
+
+def _as_round(number: int, data: Mapping[str, Any]) -> seating.Round:
+    tables = tuple(seating.Table(i + 1, tuple(t)) for i, t in enumerate(data["tables"]))
+    return seating.Round(number, tables, tuple(data["sitting_out"]))
+
+
+def _reseat_mixer(players: Sequence[int], size: int, rounds: int) -> list[seating.Round]:
+    made = seating.mixer(len(players), size, rounds).rounds
+    relabel = dict(enumerate(players))
+    return [
+        seating.Round(
+            r.number,
+            tuple(seating.Table(t.number, tuple(relabel[p] for p in t.seats)) for t in r.tables),
+            tuple(relabel[p] for p in r.sitting_out),
+        )
+        for r in made
+    ]
+
+
+# -- standings --------------------------------------------------------------------------------
+
+
+def _loners(facts: Sequence[Mapping[str, Any]]) -> Counter:
+    """Lone hands made per seat (Euchre): played alone for the making side, taking 3 or more."""
+    made: Counter = Counter()
+    for deal in facts:
+        alone = deal.get("alone")
+        if deal.get("thrown_in") or alone in (None, False) or deal.get("maker_tricks", 0) < 3:
+            continue
+        made[deal.get("maker") if alone is True else alone] += 1
+    return made
+
+
+def _meetings(event: Event, rnd: EventRound, games: Mapping[str, Game]) -> list[standings.Meeting]:
+    out = [standings.Meeting(e, None) for e in rnd.sitting_out]
+    for table in rnd.tables:
+        view = read.game_view(games[table.game_id])
+        totals = view.result.totals
+        a, b = table.seats
+        winner = None
+        if view.finished and len(view.result.winners) == 2:
+            winner = a if view.result.winners[0] in (0, 2) else b
+        elif totals[0] is not None and totals[1] is not None and totals[0] != totals[1]:
+            winner = a if totals[0] > totals[1] else b
+        elif event.settings.get("pairing") == "knockout":
+            winner = min(a, b)  # a closed round's knockout tie: the higher seed goes through
+        out.append(standings.Meeting(a, b, totals[0] or 0, totals[1] or 0, winner))
+    return out
+
+
+def compute_standings(event: Event, games: Mapping[str, Game] | None = None) -> list[standings.Standing]:
+    games = table_games(event) if games is None else games
+    names = [entrant_name(event, e) for e in range(len(event.entrants))]
+    sit_out = event.settings.get("sit_out", "average")
+    if event.format == "pairs":
+        rounds = [_meetings(event, r, games) for r in event.rounds]
+        if event.settings.get("pairing") == "knockout":
+            return standings.knockout(names, rounds)
+        return standings.pairs(names, rounds)
+    if event.format == "progressive":
+        scores = []
+        for rnd in event.rounds:
+            played: dict[int, standings.Played] = {}
+            for table in rnd.tables:
+                view = read.game_view(games[table.game_id])
+                loners = (
+                    _loners([d.facts for d in view.result.deals]) if event.kind == "euchre" else Counter()
+                )
+                for seat, entrant in enumerate(table.seats):
+                    played[entrant] = standings.Played(view.result.totals[seat] or 0, loners[seat])
+            scores.append(standings.RoundScores(played, frozenset(rnd.sitting_out)))
+        return standings.progressive(names, scores, sit_out)
+    tables_by_round = []
+    for rnd in event.rounds:
+        results = []
+        for table in rnd.tables:
+            view = read.game_view(games[table.game_id])
+            totals = tuple(t or 0 for t in view.result.totals)
+            results.append(
+                standings.TableResult(
+                    tuple(table.seats),
+                    totals,
+                    view.result.low_wins,
+                    view.result.winners if view.finished else (),
+                )
+            )
+        tables_by_round.append(results)
+    return standings.mixer(names, tables_by_round, sit_out, [frozenset(r.sitting_out) for r in event.rounds])
+
+
+# -- the event document -----------------------------------------------------------------------
+
+
+def round_status(event: Event, number: int, games: Mapping[str, Game]) -> str:
+    if number > len(event.rounds):
+        return "planned"
+    return "done" if round_done(event.rounds[number - 1], games) else "playing"
+
+
+def signature(event_id: str) -> tuple[int, int, int, datetime | None] | None:
+    """What the event's document depends on, in one query whatever the number of tables: the
+    event's own version, its table games' count and summed versions (a table's every write
+    bumps its game's version), and when the latest round's clock runs out. None: no such event."""
+    row = db.session.execute(
+        select(
+            Event.version,
+            func.count(Game.id),
+            func.coalesce(func.sum(Game.version), 0),
+            func.max(EventRound.ends_at),
+        )
+        .select_from(Event)
+        .outerjoin(EventRound, EventRound.event_id == Event.id)
+        .outerjoin(EventTable, EventTable.round_id == EventRound.id)
+        .outerjoin(Game, Game.id == EventTable.game_id)
+        .where(Event.id == event_id)
+        .group_by(Event.version)
+    ).first()
+    return None if row is None else (int(row[0]), int(row[1]), int(row[2]), row[3])
+
+
+def document(event: Event, director: bool = False, render=None, language: str = "") -> dict[str, Any]:
+    """The event document of events.md; tables' edit keys for directors only.
+
+    The public document is kept per :func:`signature` (and language) in the shared cache: a
+    board polled by every phone in the hall is worked out once per change at any table.
+    """
+    sig = signature(event.id)
+    made = cache.remember(  # the clock is not part of the document: its three figures key it
+        cache.key("event-doc", event.id, sig[:3] if sig else None, language),
+        lambda: _document(event, render),
+        objects=True,
+    )
+    if not director:
+        return made
+    doc = copy.deepcopy(made)
+    for rnd in doc["rounds"]:
+        for table in rnd["tables"]:
+            if table["game"]:
+                table["edit_key"] = table_key(table["game"])
+    return doc
+
+
+def _document(event: Event, render=None) -> dict[str, Any]:
+    games = table_games(event)
+    render = render or (lambda m: m.render())
+    rounds = []
+    for number in range(1, event.settings["rounds"] + 1):
+        status = round_status(event, number, games)
+        started = event.rounds[number - 1] if number <= len(event.rounds) else None
+        if started is not None:
+            tables = []
+            for table in started.tables:
+                game = games[table.game_id]
+                view = read.game_view(game)
+                row: dict[str, Any] = {
+                    "table": table.number,
+                    "seats": seat_names(event, table.seats),
+                    "game": game.id,
+                    "hands_played": GAMES[event.kind].counted_deals(view.result),
+                    "finished": view.finished,
+                }
+                if event.settings.get("confirm"):
+                    row["confirmed_by"] = table.confirmed_by
+                tables.append(row)
+            sitting = list(started.sitting_out)
+        elif number <= len(event.schedule):
+            planned = event.schedule[number - 1]
+            tables = [
+                {
+                    "table": i + 1,
+                    "seats": seat_names(event, seats),
+                    "game": None,
+                    "hands_played": 0,
+                    "finished": False,
+                }
+                for i, seats in enumerate(planned["tables"])
+            ]
+            sitting = list(planned["sitting_out"])
+        else:
+            tables, sitting = [], []  # a Swiss or knockout round: paired when it starts
+        out_names = [n for e in sitting for n in _entrant_players(event, e)]
+        entry: dict[str, Any] = {
+            "number": number,
+            "status": status,
+            "tables": tables,
+            "sitting_out": out_names,
+        }
+        if started is not None and started.ends_at is not None:
+            entry["ends_at"] = started.ends_at.isoformat() + "Z"
+        rounds.append(entry)
+    return {
+        "id": event.id,
+        "name": event.name,
+        "format": event.format,
+        "game": event.kind,
+        "pairing": event.settings.get("pairing"),
+        "options": dict(event.options),
+        "players": [entrant_name(event, e) for e in range(len(event.entrants))],
+        "withdrawn": [entrant_name(event, e) for e in event.withdrawn],
+        "rounds": rounds,
+        "standings": [_standing_json(event, s, render) for s in compute_standings(event, games)],
+    }
+
+
+def _entrant_players(event: Event, entrant: int) -> list[str]:
+    found = event.entrants[entrant]
+    return list(found) if isinstance(found, list) else [found]
+
+
+def _standing_json(event: Event, s: standings.Standing, render) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "rank": s.rank,
+        "name": s.name,
+        "points": standings.plain(s.points),
+        "by_round": [None if v is None else standings.plain(v) for v in s.by_round],
+    }
+    for key, value in s.figures.items():
+        out[key] = standings.plain(value)
+    if event.format == "mixer":
+        out["points"] = standings.plain(s.points)
+    out["tiebreak"] = [render(note) for note in s.notes]
+    return out

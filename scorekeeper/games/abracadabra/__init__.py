@@ -1,0 +1,1 @@
+"""Abracadabra: its rules (``rules.py``), entry form (``form.py``), templates and plugin entry."""

@@ -1,0 +1,1 @@
+"""Secret Agent: its rules (``rules.py``), entry form (``form.py``), templates and plugin entry."""

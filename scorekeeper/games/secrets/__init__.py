@@ -1,0 +1,1 @@
+"""Secrets: its rules (``rules.py``), entry form (``form.py``), templates and plugin entry."""

@@ -1,0 +1,271 @@
+"""The Secrets turn form, the Hidden Secrets allotment form, and the set-up finished later.
+
+The turn form has one row per spy and player, and the policeman's post per
+player (``guards_<seat>``). With three players a spy's order is one tap
+(``order_<seat>_<spy>``: a chip per other player and secret, drawn as two
+keypads side by side); with more, two (``target_<seat>_<spy>``, a chip per
+other player, then ``secret_<seat>_<spy>``). "home" is a chip only when the
+table plays that spies may stay. Every spy has its fields, but the template
+shows rows only for the spies still free, and guard chips only for the posts
+the rules allow (:meth:`SecretsEntry.offers`, from :meth:`Secrets.choices`);
+the rules judge what is posted all the same. Their ``orders`` errors of a
+seat are shown at that player's orders (``group_errors["orders_<seat>"]``),
+``guards`` errors next to the guard.
+
+In Hidden Secrets a game starts with no allotment (``values`` holds None for
+each player, :func:`setup_later`); each one comes in through
+:class:`AllotmentForm`, typed by the game master or by the player on his own
+private page, and turn 1 waits until all are in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from wtforms import RadioField
+
+from ... import i18n
+from ...forms.base import NumberField, RulesForm, choices, lenient_int
+from ...rules import FieldError, Game, Setup, check_setup
+from .. import GAMES
+from .rules import HIDDEN_SECRETS, SPIES, allotments_waiting, is_hidden, secret_ids
+
+# The chip value of a spy kept at home (no order).
+HOME = ""
+# Up to this many players a spy's order is one tap: with two other players, his 18 (or 20)
+# orders fit a 360 px screen as two keypads of 44 px chips side by side. Beyond, they do not.
+ONE_TAP_PLAYERS = 3
+
+
+def order_value(target: Any, secret: Any) -> str:
+    """A one-tap order's chip value: "1-4" (seat 1's secret 4), "2-C"."""
+    return f"{target}-{secret}"
+
+
+def parse_order(value: Any) -> tuple[Any, Any] | None:
+    """A one-tap chip's (target, secret), read leniently for the rules to judge; None: home."""
+    if value in (None, HOME):
+        return None
+    target, _sep, secret = str(value).partition("-")
+    return lenient_int(target), lenient_int(secret)
+
+
+# A valid allotment, only to check the rest of a set-up whose allotments come later.
+def radio(label: Any, pairs: Iterable[tuple[Any, Any]], default: Any = None) -> RadioField:
+    return RadioField(
+        label, choices=choices(pairs), coerce=lenient_int, validate_choice=False, default=default
+    )
+
+
+def waiting_seats(options: Mapping[str, Any], n: int) -> list[int]:
+    """Seats whose Hidden Secrets allotment is still to come (none in the plain game)."""
+    return list(allotments_waiting(options, n))
+
+
+def setup_later(rules: Game, players: Any, options: Mapping[str, Any], first_dealer: Any) -> Setup | None:
+    """The set-up of a Hidden Secrets game whose allotments come later, or None.
+
+    Everything else is checked by the rules as usual; the game starts with
+    every player's allotment waiting (``values`` all None).
+    """
+    if not options.get("hidden") or options.get("values") is not None or not isinstance(players, list):
+        return None
+    _errors, setup = check_setup(
+        rules, players, {**options, "values": [None] * len(players)}, first_dealer, True
+    )
+    return setup
+
+
+class SecretsEntry(RulesForm):
+    """Fields ``order_<seat>_<spy>`` (or ``target_``/``secret_``) and ``guards_<seat>``, added by :meth:`for_setup`."""
+
+    template = "games/secrets/_entry.html"
+    spies = SPIES
+    # Set per game by for_setup.
+    setup: Setup | None = None
+    one_tap = False
+    # Filled in from the previous turn ("Same orders as turn n"), for the page to say so.
+    repeated = False
+
+    @classmethod
+    def for_setup(cls, setup: Setup, data: dict[str, Any] | None = None) -> SecretsEntry:
+        """A form class with a row per player and spy, bound to the request or to ``data``."""
+        ids = secret_ids(setup)
+        secrets = [(s, str(s)) for s in ids]
+        # "home" is offered only where the rules allow it, and is then where a spy starts.
+        may_stay = bool(setup.options.get("spies_may_stay", False))
+        home = [(HOME, _l("home"))] if may_stay else []
+        start = HOME if may_stay else None
+        one_tap = setup.n <= ONE_TAP_PLAYERS
+        fields: dict[str, Any] = {"setup": setup, "one_tap": one_tap}
+        for seat, name in enumerate(setup.players):
+            others = [t for t in range(setup.n) if t != seat]
+            for spy in SPIES:
+                if one_tap:
+                    orders = [(order_value(t, s), str(s)) for t in others for s in ids]
+                    fields[f"order_{seat}_{spy}"] = RadioField(
+                        name, choices=choices([*home, *orders]), validate_choice=False, default=start
+                    )
+                else:
+                    targets = [(t, setup.players[t]) for t in others]
+                    fields[f"target_{seat}_{spy}"] = radio(name, [*home, *targets], default=start)
+                    fields[f"secret_{seat}_{spy}"] = radio(name, secrets)
+            fields[f"guards_{seat}"] = radio(name, secrets)
+        return type("SecretsEntryForm", (cls,), fields)(data=data)
+
+    def order(self, seat: int, spy: str) -> tuple[Any, Any] | None:
+        """The (target, secret) entered for ``seat``'s ``spy``, as typed; None: he stays at home."""
+        if self.one_tap:
+            return parse_order(getattr(self, f"order_{seat}_{spy}").data)
+        target = getattr(self, f"target_{seat}_{spy}").data
+        if target in (None, HOME):
+            return None  # (a secret tapped for a spy at home does not count)
+        return target, getattr(self, f"secret_{seat}_{spy}").data
+
+    def set_order(self, seat: int, spy: str, order: tuple[Any, Any] | None) -> None:
+        """Show ``order`` (None: none) as entered for ``seat``'s ``spy``."""
+        if self.one_tap:
+            start = HOME if self.setup.options.get("spies_may_stay", False) else None
+            getattr(self, f"order_{seat}_{spy}").data = start if order is None else order_value(*order)
+        else:
+            # (The "home" chip's value reads as None, as a target not chosen does.)
+            getattr(self, f"target_{seat}_{spy}").data = None if order is None else order[0]
+            getattr(self, f"secret_{seat}_{spy}").data = None if order is None else order[1]
+
+    def to_facts(self, setup: Setup) -> dict[str, Any]:
+        orders = []
+        for seat in range(setup.n):
+            mine = []
+            for spy in SPIES:
+                entered = self.order(seat, spy)
+                if entered is None:
+                    continue  # this spy stays at home
+                target, secret = entered
+                order: dict[str, Any] = {"spy": spy, "target": target}
+                if secret not in (None, ""):
+                    order["secret"] = secret  # without it, the rules say an order needs one
+                mine.append(order)
+            orders.append(mine)
+        return {"orders": orders, "guards": [getattr(self, f"guards_{s}").data for s in range(setup.n)]}
+
+    @staticmethod
+    def data_from(facts: Mapping[str, Any]) -> dict[str, Any]:
+        # For either layout: a form takes the keys of its own fields only.
+        data: dict[str, Any] = {}
+        for seat, mine in enumerate(facts.get("orders") or []):
+            for order in mine if isinstance(mine, list) else []:
+                if isinstance(order, Mapping) and order.get("spy") in SPIES:
+                    key = f"{seat}_{order['spy']}"
+                    data[f"target_{key}"] = order.get("target")
+                    data[f"secret_{key}"] = order.get("secret")
+                    data[f"order_{key}"] = order_value(order.get("target"), order.get("secret"))
+        for seat, guard in enumerate(facts.get("guards") or []):
+            data[f"guards_{seat}"] = guard
+        return data
+
+    def apply_errors(self, errors: Iterable[FieldError]) -> None:
+        for error in errors:
+            if error.field == "orders" and error.seat is not None:
+                # One player's orders: shown above his rows of spies.
+                self.group_errors.setdefault(f"orders_{error.seat}", []).append(i18n.render(error.message))
+            else:
+                super().apply_errors([error])
+
+    def prefill(self) -> None:
+        """A policeman who may stay where he was is shown there: one tap less per player."""
+        offers = self.offers()
+        for seat, offer in enumerate(offers):
+            field = getattr(self, f"guards_{seat}")
+            if field.data in (None, "") and offer["last_guard"] in offer["guards"]:
+                field.data = offer["last_guard"]
+
+    @property
+    def can_repeat(self) -> bool:
+        """Whether the previous turn left anything this turn may repeat: an order of a spy
+        still free, or a post its policeman may keep."""
+        if self.previous is None:
+            return False
+        for seat, offer in enumerate(self.offers()):
+            sent = {o["spy"] for o in self.previous["orders"][seat]}
+            if sent & set(offer["spies"]) or self.previous["guards"][seat] in offer["guards"]:
+                return True
+        return False
+
+    def repeat(self) -> None:
+        """The previous turn's orders, as far as this turn allows them: those of spies still
+        free, and each policeman's post where he may stay. The rest is left to choose; the
+        rules judge the whole turn at Record (and in the preview) as always."""
+        if not self.can_repeat:
+            return
+        for seat, offer in enumerate(self.offers()):
+            last = {o["spy"]: (o["target"], o["secret"]) for o in self.previous["orders"][seat]}
+            for spy in offer["spies"]:
+                self.set_order(seat, spy, last.get(spy))
+            guard = self.previous["guards"][seat]
+            getattr(self, f"guards_{seat}").data = guard if guard in offer["guards"] else None
+        self.repeated = True
+
+    # -- for the template ------------------------------------------------------------
+    def pads(self, seat: int, spy: str) -> tuple[Any, list[tuple[int, list[Any]]]]:
+        """A one-tap order's chips: the "home" chip (or None), and per other player his secrets."""
+        home, pads = None, {}
+        for sub in getattr(self, f"order_{seat}_{spy}"):
+            if sub.data == HOME:
+                home = sub
+            else:
+                pads.setdefault(parse_order(sub.data)[0], []).append(sub)
+        return home, list(pads.items())
+
+    def offers(self) -> list[dict[str, Any]]:
+        """Per seat, what the turn entered may order: free spies, allowed guards, last post."""
+        rules = GAMES["secrets"]
+        setup = self.setup
+        state = self.prior()
+        state = state if state is not None else rules.start(setup)
+        out = []
+        for seat in range(setup.n):
+            offer = rules.choices(setup, state, seat)
+            offer["captured"] = [
+                (spy, state.captured_in(seat, spy)) for spy in SPIES if spy not in offer["spies"]
+            ]
+            offer["last_guard"] = state.guards[seat]
+            offer["last_caught"] = state.guard_captured[seat]
+            # A post the rules refuse stays on the form if it was entered, so the refusal shows at it.
+            entered = getattr(self, f"guards_{seat}").data
+            offer["guard_chips"] = [s for s in secret_ids(setup) if s in offer["guards"] or s == entered]
+            out.append(offer)
+        return out
+
+    def waiting(self) -> list[int]:
+        """Seats whose Hidden Secrets allotment is still to come: turn 1 waits for them."""
+        return waiting_seats(self.setup.options, self.setup.n)
+
+    @property
+    def hidden(self) -> bool:
+        return is_hidden(self.setup)
+
+
+class AllotmentForm(RulesForm):
+    """One player's ten values, ``v_A`` to ``v_J``; a blank counts as 0. The rules judge the row."""
+
+    @classmethod
+    def build(cls, data: dict[str, Any] | None = None) -> AllotmentForm:
+        fields = {f"v_{s}": NumberField(s) for s in HIDDEN_SECRETS}
+        return type("SecretsAllotmentForm", (cls,), fields)(data=data)
+
+    def fields(self) -> list[Any]:
+        return [getattr(self, f"v_{s}") for s in HIDDEN_SECRETS]
+
+    def row(self) -> list[Any]:
+        return [0 if f.data is None else f.data for f in self.fields()]
+
+    def apply_errors(self, errors: Iterable[FieldError]) -> None:
+        for error in errors:
+            self.group_errors.setdefault("values", []).append(i18n.render(error.message))
+
+    @property
+    def total(self) -> int | None:
+        row = self.row()
+        return sum(row) if all(isinstance(v, int) for v in row) else None

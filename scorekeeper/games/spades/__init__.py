@@ -1,0 +1,1 @@
+"""Spades: its rules (``rules.py``), entry form (``form.py``), templates and plugin entry."""

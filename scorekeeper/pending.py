@@ -1,0 +1,30 @@
+"""Pending seat entries (spec "Seat entry"): a seat's orders or allotment sent
+before its turn resolves. They are facts not yet part of the game, so they live
+in their own table, apart from Deal rows, and only the service writes them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .db import db
+from .models import utcnow
+
+
+class PendingEntry(db.Model):
+    """One seat's pending entry of one kind ("orders" or "allotment") for one turn."""
+
+    __tablename__ = "pending_entry"
+    # One row per seat, kind and turn: sending again replaces it.
+    __table_args__ = (UniqueConstraint("game_id", "seat", "kind", "turn", name="uq_pending_entry"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    turn: Mapped[int] = mapped_column(Integer)
+    facts: Mapped[dict[str, Any]] = mapped_column(JSON)
+    sent_at: Mapped[datetime] = mapped_column(default=utcnow)

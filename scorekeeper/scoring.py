@@ -1,0 +1,174 @@
+"""A game's result at its version: scored by the rules, below both the read side and the write gate.
+
+Both sides ask :func:`score`; it owns "the game's result at its version": the in-request memo,
+the shared cache (:mod:`scorekeeper.cache`), and scoring on from the result this process last
+knew (another worker wrote the versions between) instead of replaying the whole game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from flask import current_app, g, has_app_context
+from sqlalchemy import bindparam, select
+
+from . import cache, rules
+from .db import db
+from .games import GAMES
+from .lru import LocalLRU, per_app
+from .models import AnyGame, Change
+from .rules import GameResult, InvalidFacts, Setup
+from .rules.base import play_on
+
+FORMAT = "scorekeeper-game/1"
+
+
+def game_rules(game: AnyGame) -> rules.Game:
+    found = GAMES.get(game.kind)
+    if found is None:  # a game kind removed from the registry: nothing can score it
+        raise LookupError(game.kind)
+    return found
+
+
+def setup_of(game: AnyGame) -> Setup:
+    return Setup(tuple(game.players), dict(game.options), game.first_dealer)
+
+
+def _check_setup(game: AnyGame) -> None:
+    # A set-up finished after creation (Hidden Secrets' allotments, see set_options)
+    # takes no deal until the rules accept it whole.
+    errors = game_rules(game).check_setup(setup_of(game))
+    if errors:
+        raise InvalidFacts(errors)
+
+
+def score(
+    game: AnyGame, more: Sequence[Mapping[str, Any]] = (), known: GameResult | None = None
+) -> GameResult:
+    """``game`` at its version (``known``, when the caller has it), with the deals ``more`` played on.
+
+    Without ``more``: the game's unredacted result, scored once per version (per request, per
+    process, shared through the cache). Never shown as it is: pages read through
+    :mod:`scorekeeper.read`, which redacts.
+    """
+    if known is None:
+        known = _at_version(game)
+    if not more:
+        return known
+    _check_setup(game)
+    return play_on(game_rules(game), setup_of(game), known, more)
+
+
+def replay(game: AnyGame, deals: Sequence[Mapping[str, Any]] | None = None) -> GameResult:
+    """``game`` replayed whole from its set-up, or with other ``deals`` in place of its own
+    (a correction's candidate): nothing kept, nothing reused."""
+    if deals:
+        _check_setup(game)
+    return rules.play(game_rules(game), setup_of(game), game.facts if deals is None else deals)
+
+
+def remember(game: AnyGame, result: GameResult | None) -> None:
+    """A write scored the game at its new version already: later reads reuse that."""
+    if isinstance(result, GameResult):
+        _memo()[(game.id, game.version)] = result
+        _keep_latest(game, result)
+        # Shared too: the next page (or the next deal's scoring) starts from it, not from a replay;
+        # and kept as it is in this process, so the next write here does not unpickle it again.
+        cache.keep(cache.key("result", game.id, game.version), result)
+
+
+def full_record(game: AnyGame, result: GameResult, render: Callable | None) -> dict[str, Any]:
+    """The game record of the spec: the input facts plus every derived field, unredacted.
+
+    What anyone may read is :func:`scorekeeper.read.public_record`: it applies the game's redaction.
+    """
+    kind = game_rules(game)
+    return {
+        "format": FORMAT,
+        "game": game.kind,
+        "options": dict(game.options),
+        "players": game.players,
+        "first_dealer": game.first_dealer,
+        # ``result`` is the game's at its version, so its deals' facts are the stored ones.
+        kind.record_key: [d.facts for d in result.deals],
+        "id": game.id,
+        "scores": [list(d.scores) for d in result.deals],
+        "explanations": [[render(x) for x in d.explanations] for d in result.deals],
+        "totals": list(result.totals),
+        "next_dealer": result.next_dealer,
+        "finished": result.finished,
+        "winners": list(result.winners),
+        "tiebreak": result.tiebreak,
+    }
+
+
+# -- the result at a version: once per request, once per process, shared ------------------
+
+
+def _memo() -> dict:
+    if not has_app_context():
+        return {}
+    memo = g.get("read_results")
+    if memo is None:
+        memo = g.read_results = {}
+    return memo
+
+
+def _at_version(game: AnyGame) -> GameResult:
+    key = (game.id, game.version)
+    memo = _memo()
+    if key not in memo:
+        memo[key] = cache.remember(cache.key("result", *key), lambda: _score(game), objects=True)
+        _keep_latest(game, memo[key])
+    return memo[key]
+
+
+def _score(game: AnyGame) -> GameResult:
+    """The game scored at its version: from where this process last scored it, when that is the
+    start of the same game (another worker wrote the versions between), else a whole replay."""
+    kept = _latest().get(game.id)
+    if kept is not None and kept[1].setup == setup_of(game):
+        version, known = kept
+        # Only deals appended since (the usual case: the other worker recorded them): their facts
+        # are in the history, and the deals already known need not be read at all.
+        since = db.session.connection().execute(_SINCE, {"game_key": game.id, "known": version}).all()
+        if len(since) == game.version - version and all(row.kind in QUIET for row in since):
+            appended = [row.after for row in since if row.kind == "append"]
+            return score(game, appended, known)
+        facts = game.facts
+        if len(known.deals) <= len(facts) and all(
+            d.facts == f for d, f in zip(known.deals, facts, strict=False)
+        ):
+            # The same setup and the same first deals score the same: only the rest is played.
+            if facts:
+                _check_setup(game)
+            return rules.play(game_rules(game), setup_of(game), facts, after=known)
+    return replay(game)
+
+
+# What changed since a version this process knows; built once (a statement costs more to build than to run).
+_SINCE = (
+    select(Change.__table__.c.kind, Change.__table__.c.after)
+    .where(
+        Change.__table__.c.game_id == bindparam("game_key"), Change.__table__.c.version > bindparam("known")
+    )
+    .order_by(Change.__table__.c.version)
+)
+
+# Changes that leave every recorded deal as it was (an append only adds one).
+QUIET = frozenset({"append", "draft", "archive", "unarchive"})
+
+
+def _latest() -> LocalLRU[str, tuple[int, GameResult]]:
+    if not has_app_context():
+        return LocalLRU(1)
+    return per_app(current_app.extensions, "scorekeeper.latest_results", LATEST_SIZE)
+
+
+def _keep_latest(game: AnyGame, result: GameResult) -> None:
+    _latest().put(game.id, (game.version, result))
+
+
+# Games whose latest result this process keeps, to score on from it: a few hundred tables.
+LATEST_SIZE = 512

@@ -1,0 +1,95 @@
+"""No input to an event's routes or to a new event's check gives a 500 or an unnamed refusal."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.events import service as events
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    max_leaves=12,
+)
+FIELDS = [
+    "name",
+    "format",
+    "game",
+    "players",
+    "pairs",
+    "pairing",
+    "rounds",
+    "hands",
+    "minutes",
+    "sit_out",
+    "confirm",
+    "seed",
+    "options",
+    "table_size",
+]
+PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
+BASE = {"name": "N", "format": "progressive", "game": "euchre", "players": PLAYERS}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.dictionaries(st.sampled_from(FIELDS), json_values, max_size=6) | json_values)
+def test_a_new_events_check_names_the_field_or_accepts(app, body):
+    with app.app_context():
+        try:
+            checked = events.check_event(body if not isinstance(body, dict) else {**BASE, **body})
+        except events.EventError as exc:
+            assert exc.errors and all(e.field for e in exc.errors)
+            assert all(e.message.render() for e in exc.errors)
+        else:
+            assert checked["format"] in events.FORMATS
+
+
+@pytest.fixture
+def event(app):
+    with app.app_context():
+        made, key = events.create_event({**BASE, "hands": 1, "rounds": 3})
+        return made.id, key
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=json_values, which=st.sampled_from(["rounds", "players"]))
+def test_director_calls_never_fail_with_a_500(app, client, event, body, which):
+    event_id, key = event
+    headers = {"Authorization": f"Bearer {key}"}
+    response = client.post(f"/api/events/{event_id}/{which}", json=body, headers=headers)
+    assert response.status_code in (200, 201, 400, 409, 422), response.get_data(as_text=True)
+    if response.status_code == 422:
+        assert response.get_json()["errors"][0]["field"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    data=st.dictionaries(
+        st.sampled_from(["add", "withdraw", "close", "csrf_token", "x"]), st.text(max_size=30), max_size=4
+    )
+)
+def test_the_directors_forms_never_fail_with_a_500(app, client, event, data):
+    event_id, key = event
+    client.get(f"/e/{event_id}/direct?key={key}")
+    for path in ("rounds", "players"):
+        response = client.post(f"/e/{event_id}/{path}", data=data)
+        assert response.status_code in (303, 400, 422), (path, data, response.status_code)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    tail=st.text(
+        alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="/?#"),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_any_event_address_answers_without_a_500(client, tail):
+    for path in (
+        f"/e/{tail}",
+        f"/e/{tail}/board",
+        f"/api/events/{tail}",
+        f"/e/{tail}/p/0/{tail}",
+        f"/e/{tail}/results.csv",
+    ):
+        assert client.get(path).status_code in (200, 400, 404, 308), path

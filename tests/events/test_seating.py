@@ -1,0 +1,167 @@
+"""Seating as data: the schedules' properties (events.md, Seating), checked over many sizes."""
+
+import itertools
+import random
+from collections import Counter
+
+import networkx as nx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.events import seating
+from scorekeeper.events.designs import DESIGNS
+
+
+def pair(a, b):
+    return (a, b) if a < b else (b, a)
+
+
+def check_rounds_seat_everyone(n, schedule, size=4):
+    for rnd in schedule.rounds:
+        seated = [p for t in rnd.tables for p in t.seats]
+        assert all(len(t.seats) == size for t in rnd.tables)
+        assert sorted(seated + list(rnd.sitting_out)) == list(range(n)), rnd
+        assert [t.number for t in rnd.tables] == list(range(1, len(rnd.tables) + 1))
+
+
+def check_sit_outs_in_turn(n, schedule):
+    """Nobody sits out a second time before everyone has once (at every point of the event)."""
+    count = Counter()
+    for rnd in schedule.rounds:
+        count.update(rnd.sitting_out)
+        values = [count[p] for p in range(n)]
+        assert max(values) - min(values) <= 1, values
+
+
+PERFECT = [n for n in range(8, 22) if n % 4 in (0, 1)]
+
+
+@pytest.mark.parametrize("n", PERFECT)
+def test_perfect_schedule_for_4k_and_4k_plus_1(n):
+    schedule = seating.progressive(n)
+    assert len(schedule.rounds) == (n - 1 if n % 4 == 0 else n)
+    check_rounds_seat_everyone(n, schedule)
+    partners = Counter(pair(*p) for r in schedule.rounds for t in r.tables for p in seating.partners_of(t))
+    opponents = Counter(pair(*p) for r in schedule.rounds for t in r.tables for p in seating.opponents_of(t))
+    for a, b in itertools.combinations(range(n), 2):
+        assert partners[(a, b)] == 1, (a, b)
+        assert opponents[(a, b)] == 2, (a, b)
+    outs = Counter(p for r in schedule.rounds for p in r.sitting_out)
+    assert all(outs[p] == (0 if n % 4 == 0 else 1) for p in range(n))
+    q = schedule.quality
+    assert q.perfect and q.partner_repeats == 0 and q.opponent_spread == (2, 2)
+
+
+@pytest.mark.parametrize("n", sorted(DESIGNS))
+def test_every_shipped_design_is_perfect(n):
+    q = seating.progressive(n).quality
+    assert q.perfect and q.partner_repeats == 0 and q.opponent_spread == (2, 2)
+
+
+@pytest.mark.parametrize("n", [8, 13, 16])
+def test_a_shorter_event_takes_the_perfect_schedules_first_rounds(n):
+    full = seating.progressive(n)
+    short = seating.progressive(n, rounds=5)
+    assert [r.tables for r in short.rounds] == [r.tables for r in full.rounds[:5]]
+    assert not short.quality.perfect and short.quality.partner_repeats == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(4, 30).filter(lambda n: n not in DESIGNS), data=st.data())
+def test_no_repeated_partner_while_the_rounds_allow(n, data):
+    rounds = data.draw(st.integers(1, min(n - 1, seating.MAX_DEFAULT_ROUNDS)))
+    schedule = seating.progressive(n, rounds)
+    assert len(schedule.rounds) == rounds
+    check_rounds_seat_everyone(n, schedule)
+    check_sit_outs_in_turn(n, schedule)
+    assert schedule.quality.partner_repeats == 0
+    assert schedule.quality.sit_outs == tuple(
+        Counter(p for r in schedule.rounds for p in r.sitting_out)[p] for p in range(n)
+    )
+
+
+def test_same_event_same_schedule():
+    assert seating.progressive(10) == seating.progressive(10)
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(3, 24), size=st.integers(2, 5), rounds=st.integers(1, 6))
+def test_mixer_seats_everyone_and_rotates_sit_outs(n, size, rounds):
+    if n < size:
+        with pytest.raises(ValueError):
+            seating.mixer(n, size, rounds)
+        return
+    schedule = seating.mixer(n, size, rounds)
+    check_rounds_seat_everyone(n, schedule, size)
+    check_sit_outs_in_turn(n, schedule)
+
+
+def test_mixer_avoids_meeting_twice_when_it_can():
+    # 9 players at tables of 3 for 4 rounds: a resolvable design (the affine plane of order 3) exists.
+    schedule = seating.mixer(9, 3, 3)
+    assert schedule.quality.table_repeats == 0
+
+
+@pytest.mark.parametrize("pairs", range(2, 12))
+def test_round_robin_every_pair_meets_every_other_once(pairs):
+    rounds = seating.round_robin(pairs)
+    assert len(rounds) == seating.rounds_for_pairs("round_robin", pairs)
+    met = Counter(pair(m.first, m.second) for r in rounds for m in r if m.second is not None)
+    assert set(met) == set(itertools.combinations(range(pairs), 2)) and set(met.values()) == {1}
+    byes = Counter(m.first for r in rounds for m in r if m.second is None)
+    assert sum(byes.values()) == (len(rounds) if pairs % 2 else 0) and set(byes.values()) <= {1}
+
+
+def rematch_avoidable(order, met):
+    graph = nx.Graph()
+    graph.add_nodes_from(order)
+    graph.add_edges_from(e for e in itertools.combinations(order, 2) if pair(*e) not in met)
+    return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == len(order)
+
+
+@settings(max_examples=40, deadline=None)
+@given(pairs=st.integers(2, 12), rounds=st.integers(1, 8), seed=st.integers(0, 10_000))
+def test_swiss_never_rematches_while_avoidable_and_byes_rotate(pairs, rounds, seed):
+    rng = random.Random(seed)
+    met: set = set()
+    byes: Counter = Counter()
+    order = list(range(pairs))
+    for number in range(rounds):
+        matches = seating.swiss_round(order, met, byes, first_round=number == 0)
+        playing = [m for m in matches if m.second is not None]
+        bye = [m.first for m in matches if m.second is None]
+        assert sorted([p for m in playing for p in (m.first, m.second)] + bye) == sorted(order)
+        if number:
+            without_bye = [p for p in order if p not in bye]
+            if rematch_avoidable(without_bye, met):
+                assert all(pair(m.first, m.second) not in met for m in playing)
+        for p in bye:
+            assert byes[p] == min(byes[q] for q in order), "a pair gets a second bye before another has one"
+        byes.update(bye)
+        met.update(pair(m.first, m.second) for m in playing)
+        rng.shuffle(order)  # new standings
+
+
+def test_swiss_round_one_in_the_order_given():
+    matches = seating.swiss_round([3, 1, 0, 2, 4], set(), Counter(), first_round=True)
+    assert [(m.first, m.second) for m in matches] == [(3, 1), (0, 2), (4, None)]
+
+
+@pytest.mark.parametrize("pairs", range(2, 17))
+def test_knockout_byes_go_to_the_top_seeds(pairs):
+    first = seating.knockout_first_round(pairs)
+    size = seating.bracket_size(pairs)
+    byes = sorted(m.first for m in first if m.second is None)
+    assert byes == list(range(size - pairs))
+    assert sorted([m.first for m in first] + [m.second for m in first if m.second is not None]) == list(
+        range(pairs)
+    )
+    # The two top seeds can only meet in the final: they are in different halves of the bracket.
+    half = len(first) // 2
+    halves = [
+        {p for m in first[:half] for p in (m.first, m.second)},
+        {p for m in first[half:] for p in (m.first, m.second)},
+    ]
+    if pairs > 2:
+        assert 0 in halves[0] and 1 in halves[1]

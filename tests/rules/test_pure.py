@@ -1,0 +1,70 @@
+"""The scoring core is pure: every rules module (the vocabulary in ``rules/``, each game's
+``games/<key>/rules.py`` and the games' registry) imports no web or database code, not even
+through a relative import of a sibling that does."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import scorekeeper
+
+PACKAGE = Path(scorekeeper.__file__).parent
+WEB_OR_DB = {
+    "flask",
+    "flask_sqlalchemy",
+    "sqlalchemy",
+    "wtforms",
+    "flask_wtf",
+    "flask_babel",
+    "werkzeug",
+    "jinja2",
+}
+# Modules of ours a rules module may import (all pure themselves, checked below).
+PURE = {"scorekeeper.rules", "scorekeeper.rules.base", "scorekeeper.rules.cards", "scorekeeper.games"}
+
+
+def rules_modules():
+    yield from sorted((PACKAGE / "rules").glob("*.py"))
+    yield PACKAGE / "games" / "__init__.py"
+    yield from sorted((PACKAGE / "games").glob("*/rules.py"))
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path):
+    """Every module ``path`` imports, relative imports resolved to absolute names."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                yield node.module
+                continue
+            base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+            yield f"{base}.{node.module}" if node.module else base
+
+
+@pytest.mark.parametrize("path", list(rules_modules()), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_rules_module_is_pure(path):
+    found = set(imports(path))
+    assert not {m.split(".")[0] for m in found} & WEB_OR_DB, found
+    ours = {m for m in found if m.startswith("scorekeeper")}
+    games_rules = {m for m in ours if m.startswith("scorekeeper.games.") and m.endswith(".rules")}
+    assert ours - games_rules <= PURE, ours - games_rules - PURE
+
+
+def test_every_game_folder_has_its_parts():
+    from scorekeeper import games, plugins
+
+    for key in games.GAMES:
+        folder = PACKAGE / "games" / key
+        assert (folder / "rules.py").is_file() and (folder / "form.py").is_file()
+        assert (folder / "plugin.py").is_file()
+        assert (folder / "templates" / "games" / key).is_dir()
+        assert plugins.get(key).rules is games.GAMES[key]
