@@ -39,10 +39,16 @@ class LocalLRU(Generic[K, V]):
 
     def put(self, key: K, value: V) -> None:
         with self._lock:
+            if key not in self._items:
+                self._make_room()
             self._items[key] = value
             self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
+
+    def _make_room(self) -> None:
+        # Evict before a new entry goes in, never after: a len() read without the lock (by a test
+        # or a log line) never sees size + 1 entries.
+        while len(self._items) >= self.size:
+            self._items.popitem(last=False)
 
     __setitem__ = put
 
@@ -51,9 +57,9 @@ class LocalLRU(Generic[K, V]):
         with self._lock:
             value = self._items.get(key, _MISSING)
             if value is _MISSING:
-                value = self._items[key] = make()
-                while len(self._items) > self.size:
-                    self._items.popitem(last=False)
+                made = make()
+                self._make_room()
+                value = self._items[key] = made
             self._items.move_to_end(key)
             return value  # type: ignore[return-value]
 
