@@ -672,7 +672,7 @@ def standings_after_correction(
     """Median seconds to correct one table's hand and derive the event's document anew (in-process)."""
     from scorekeeper.db import db
     from scorekeeper.events import service as events
-    from scorekeeper.events.models import Event
+    from scorekeeper.models import Event
 
     hands = [
         {"trump": "S", "maker": 1, "alone": False, "defender_alone": None, "maker_tricks": 5},

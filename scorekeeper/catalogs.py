@@ -24,8 +24,8 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-PACKAGE = Path(__file__).resolve().parent
-ROOT = PACKAGE.parent
+from .paths import PACKAGE, ROOT
+
 TRANSLATIONS = PACKAGE / "translations"
 MAPPING = ROOT / "babel.cfg"
 DOMAIN = "messages"

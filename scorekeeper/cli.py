@@ -115,7 +115,7 @@ DEVELOPMENT_DB_COMMANDS = ("init", "migrate", "revision", "merge", "edit", "list
 
 
 def is_checkout() -> bool:
-    from . import ROOT
+    from .paths import ROOT
 
     return (ROOT / "pyproject.toml").is_file()
 

@@ -10,10 +10,10 @@ from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from ..db import db
+from ..models import Event
 from ..web import errors
 from ..web.auth import presented_key
 from . import service
-from .models import Event
 
 bp = Blueprint("events_api", __name__, url_prefix="/api/events")
 errors.init_api(bp)

@@ -36,9 +36,8 @@ from .. import cache
 from ..db import db
 from ..games import GAMES
 from ..i18n import render
-from ..models import utcnow
+from ..models import Event, utcnow
 from . import service
-from .models import Event
 
 bp = Blueprint("events", __name__, url_prefix="/e")
 COOKIE_AGE = 60 * 60 * 24 * 60  # a director keeps the event's key for two months

@@ -24,10 +24,9 @@ from .. import cache, read, service
 from ..db import db
 from ..games import GAMES
 from ..keys import hash_key, key_matches
-from ..models import Game, utcnow
+from ..models import Event, EventRound, EventTable, Game, utcnow
 from ..rules import N_, FieldError, Setup, check_setup, msg
 from . import seating, standings
-from .models import Event, EventRound, EventTable
 
 FORMATS = ("progressive", "pairs", "mixer")
 PAIRINGS = ("round_robin", "swiss", "knockout")

@@ -25,6 +25,7 @@ from ..rules import N_, FieldError, GameResult, InvalidFacts, msg
 from . import errors
 from .auth import game_route, presented_key, private_token, role, seat_link_ok
 from .common import GAME_ID, api_via, device_label
+from .record_json import record_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 errors.init_api(bp)
@@ -60,7 +61,7 @@ def create_game() -> ResponseReturnValue:
 def record_response(game: AnyGame, result: GameResult | None, status: int) -> Response:
     read.remember(game, result)
     response = current_app.response_class(
-        read.public_record_json(game) + "\n", status=status, mimetype="application/json"
+        record_json(game) + "\n", status=status, mimetype="application/json"
     )
     response.set_etag(str(game.version))
     response.headers["Cache-Control"] = "no-cache"

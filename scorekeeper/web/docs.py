@@ -16,7 +16,7 @@ from typing import Any
 from flask import Blueprint, current_app
 from flask.typing import ResponseReturnValue
 
-from .. import site_folder
+from ..paths import site_folder
 
 bp = Blueprint("docs", __name__)
 DOCS = site_folder("docs")

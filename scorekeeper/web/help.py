@@ -21,8 +21,8 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from markupsafe import Markup
 
-from .. import PACKAGE
 from ..games import GAMES as KINDS
+from ..paths import PACKAGE
 
 bp = Blueprint("help", __name__)
 FOLDER = PACKAGE / "help"

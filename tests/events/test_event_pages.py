@@ -103,7 +103,7 @@ def test_each_player_sees_where_they_sit_through_their_own_link(app, client):
     assert len(links) == len(PLAYERS)
     with app.app_context():
         from scorekeeper.db import db
-        from scorekeeper.events.models import Event
+        from scorekeeper.models import Event
 
         doc = events.document(db.session.get(Event, event_id))
     table = doc["rounds"][0]["tables"][0]
@@ -126,7 +126,7 @@ def test_the_boards_poll_is_a_304_until_a_table_changes(app, client, count_queri
     assert again.status_code == 304 and len(seen.statements) == 1  # whatever the number of tables
     with app.app_context():
         from scorekeeper.db import db
-        from scorekeeper.events.models import Event
+        from scorekeeper.models import Event
 
         game_id = db.session.get(Event, event_id).rounds[0].tables[0].game_id
         table_key = events.table_key(game_id)

@@ -4,7 +4,7 @@ import pytest
 
 from scorekeeper.db import db
 from scorekeeper.events import service as events
-from scorekeeper.events.models import Event
+from scorekeeper.models import Event
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 # A made hand of Euchre for the pair at seats 0+2 (1 point) and a march for 1+3 (2 points).

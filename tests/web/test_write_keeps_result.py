@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import inspect
 from sqlalchemy.orm import lazyload
 
-from scorekeeper import rules
+from scorekeeper import rules, scoring
 from scorekeeper.games import GAMES
 from scorekeeper.rules import base as rules_base
 from tests.web.table_helpers import FLAT, api_game, auth
@@ -70,7 +70,7 @@ def test_a_process_that_missed_versions_scores_on_from_the_deals_it_knows(app, c
         # What this process last scored: the 7 deals (it wrote them). Make it know only the first 5,
         # at the version they had (2 appends ago).
         game = db.session.get(Game, gid)
-        five = rules.play(GAMES.get("secret_agent"), read.scoring.setup_of(game), game.facts[:5])
+        five = rules.play(GAMES.get("secret_agent"), scoring.setup_of(game), game.facts[:5])
         latest[gid] = (game.version - 2, five)
         db.session.expunge_all()
         game = db.session.get(Game, gid, options=[lazyload(Game.deals)])
@@ -78,7 +78,7 @@ def test_a_process_that_missed_versions_scores_on_from_the_deals_it_knows(app, c
         result = read.full_result(game)
         assert plays == [(5, 7)]  # deals 6 and 7 played, not a replay of all 7
         assert "deals" in inspect(game).unloaded  # their facts came from the history: no deal was read
-        assert result == read.scoring.replay(game)
+        assert result == scoring.replay(game)
 
 
 def test_a_correction_among_the_known_deals_is_replayed_whole(app, client, monkeypatch):
@@ -96,9 +96,9 @@ def test_a_correction_among_the_known_deals_is_replayed_whole(app, client, monke
 
         game = db.session.get(Game, gid)
         latest = app.extensions["scorekeeper.latest_results"]
-        known = rules.play(GAMES.get("secret_agent"), read.scoring.setup_of(game), [FLAT] * 4)
+        known = rules.play(GAMES.get("secret_agent"), scoring.setup_of(game), [FLAT] * 4)
         latest[gid] = (game.version - 1, known)
         plays.clear()
         result = read.full_result(game)
         assert plays == [(0, 4)]  # deal 2 differs from what this process knew: a whole replay
-        assert result.deals[1].scores == read.scoring.replay(game).deals[1].scores
+        assert result.deals[1].scores == scoring.replay(game).deals[1].scores

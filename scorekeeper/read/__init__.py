@@ -1,0 +1,72 @@
+"""The read side: the one way every page, answer, export and chart sees a game.
+
+One job a module: :mod:`.views` (a game as one role sees it, scored once per version per
+request), :mod:`.redaction` (hidden values leave here and nowhere else), :mod:`.summaries` (what
+the lists show) and :mod:`.records` (the public record of the API and exports). Callers use the
+names below: ``read.game_view(game, role)``.
+"""
+
+from .records import event_of, export_record, plain_text, public_record, rendered, with_event
+from .redaction import PublicResult, redact
+from .summaries import Summary, list_views, summarize, summary_of
+from .views import (
+    SCORER,
+    SHORT_NAME,
+    VIEWER,
+    ChartSeries,
+    GameView,
+    NextGame,
+    Role,
+    Standing,
+    Status,
+    build_view,
+    chart_series,
+    facts_before,
+    full_result,
+    game_view,
+    preview,
+    preview_deal,
+    remember,
+    seat_role,
+    seats_of,
+    short_names,
+    standings,
+    state_before,
+)
+
+__all__ = [
+    "SCORER",
+    "SHORT_NAME",
+    "VIEWER",
+    "ChartSeries",
+    "GameView",
+    "NextGame",
+    "PublicResult",
+    "Role",
+    "Standing",
+    "Status",
+    "Summary",
+    "build_view",
+    "chart_series",
+    "event_of",
+    "export_record",
+    "facts_before",
+    "full_result",
+    "game_view",
+    "list_views",
+    "plain_text",
+    "preview",
+    "preview_deal",
+    "public_record",
+    "redact",
+    "remember",
+    "rendered",
+    "seat_role",
+    "seats_of",
+    "short_names",
+    "standings",
+    "state_before",
+    "summarize",
+    "summary_of",
+    "with_event",
+]

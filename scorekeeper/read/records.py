@@ -1,0 +1,94 @@
+"""The public game record (API, JSON and CSV exports, backups): the spec's record as anyone may
+read it, with the game's public figures in place of hidden ones until the end.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import select
+
+from .. import rules, scoring
+from ..db import db
+from ..lru import per_app
+from ..models import AnyGame, EventRound, EventTable, Game
+from ..rules import GameResult
+
+
+def export_record(game: Game, result: GameResult | None = None, translate=None) -> dict[str, Any]:
+    """The public game record with its messages in ``translate``'s language (backups, the CLI)."""
+    render = (lambda m: m.render(translate)) if translate else None
+    return public_record(game, result, render)
+
+
+def public_record(
+    game: AnyGame, result: GameResult | None = None, render: Callable[[Any], str] | None = None
+) -> dict[str, Any]:
+    """The game record of the spec as anyone may read it: the full record, with the
+    game's public figures in place of hidden ones until the end."""
+    result = result or scoring.score(game)
+    render = render or plain_text
+    record = scoring.full_record(game, result, render)
+    kind = scoring.game_rules(game)
+    if kind.hides_scores(result.setup) and not result.finished:
+        # Private facts (Hidden Secrets' values) stay out of the public record until the end.
+        record.update(rendered(kind.public_export(result.setup, result) or {}, render))
+    with_event(record, game)
+    return record
+
+
+def with_event(record: dict[str, Any], game: AnyGame) -> None:
+    """A table game of an event says where it is played (events.md: derived, never input)."""
+    place = event_of(game.id)
+    if place is not None:
+        record["event"] = place
+
+
+# A game's place in an event is fixed when its round starts and never changes, so each process
+# keeps what it looked up (a game of no event too): the record's hot paths (the API's answer to
+# every write) ask the database once per game, not once per request. A few evenings' worth of tables.
+KNOWN_EVENT_PLACES = 4096
+_NO_EVENT = "none"
+
+
+def event_of(game_id: str) -> dict[str, Any] | None:
+    """``{"id", "round", "table"}`` for a game played at an event's table, else None."""
+    known = per_app(current_app.extensions, "scorekeeper.event_refs", KNOWN_EVENT_PLACES)
+    found = known.get(game_id, None)
+    if found is None:
+        row = db.session.execute(
+            select(EventRound.event_id, EventRound.number, EventTable.number)
+            .join(EventRound, EventRound.id == EventTable.round_id)
+            .where(EventTable.game_id == game_id)
+        ).first()
+        found = {"id": row[0], "round": row[1], "table": row[2]} if row else _NO_EVENT
+        known.put(game_id, found)
+    return None if found is _NO_EVENT else dict(found)
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain_text(message: rules.Msg) -> str:
+    return message.render()
+
+
+def plain_text(message: rules.Msg) -> str:
+    """A message in the record's plain English, each one worded once: a record repeats every
+    earlier deal's explanations, and the API answers each write with the whole record."""
+    try:
+        return _plain_text(message)
+    except TypeError:  # a parameter that cannot be hashed (a list): worded each time
+        return message.render()
+
+
+def rendered(value: Any, render: Callable[[Any], str]) -> Any:
+    """``value`` with every :class:`Msg` inside it turned into text."""
+    if isinstance(value, rules.Msg):
+        return render(value)
+    if isinstance(value, Mapping):
+        return {k: rendered(v, render) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [rendered(v, render) for v in value]
+    return value
