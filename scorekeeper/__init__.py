@@ -168,12 +168,14 @@ def _configure_wire(app: Flask) -> None:
 
 def _configure_middleware(app: Flask) -> None:
     """Below Flask, outermost last: an unchanged /live poll answers 304 after one query,
-    then /healthz, request ids and ProxyFix."""
+    then /healthz, request ids and ProxyFix; outermost, the count of requests in flight that
+    refuses a poll before any work when the process is full (writes first)."""
     from . import middleware
-    from .web import livepoll
+    from .web import livepoll, shed
 
     livepoll.init_app(app)
     middleware.init_app(app)
+    shed.init_app(app)
 
 
 def start_app(app: Flask) -> Flask:

@@ -43,12 +43,24 @@ def number(value: int | float) -> str:
 
 
 def select_locale() -> str | None:
-    """The language remembered on this device, else the browser's best match."""
+    """The language a URL names (``?lang=``: a followed region's, so a shared cache can keep it),
+    else the one remembered on this device, else the browser's best match."""
     languages = current_app.config["LANGUAGES"]
-    chosen = request.cookies.get("lang")
+    chosen = request.args.get("lang")
+    if chosen not in languages:
+        chosen = request.cookies.get("lang")
     if chosen not in languages:
         chosen = request.accept_languages.best_match(languages)
     return FORMATS.get(chosen, chosen)
+
+
+def language() -> str:
+    """The page's language as LANGUAGES and ``?lang=`` name it ("pt", not "pt_PT")."""
+    locale = str(get_locale() or current_app.config["BABEL_DEFAULT_LOCALE"])
+    for code, form in FORMATS.items():
+        if form == locale:
+            return code
+    return locale
 
 
 def html_lang() -> str:

@@ -125,6 +125,8 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
     with app.app_context():
         db.engine.dispose()  # no connection is shared with the forked workers
     os.environ["AUTO_MIGRATE"] = "0"
+    # Each worker keeps one of its threads for writes when a crowd polls (web/shed.py).
+    os.environ["SCOREKEEPER_SERVER_THREADS"] = str(threads)
     banner(host, port)
     Server(
         {

@@ -41,6 +41,13 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # Behind a reverse proxy: how many set X-Forwarded-* (Werkzeug's ProxyFix); 0 trusts none.
         "PROXY_FIX": 0,
         "LANGUAGES": ("en", "pl", "pt"),
+        # A followed page polls every LIVE_POLL_SECONDS; under load the server asks for up to
+        # LIVE_POLL_CEILING (X-Poll-After, Retry-After: docs/live-updates.md).
+        "LIVE_POLL_SECONDS": 3,
+        "LIVE_POLL_CEILING": 15,
+        # Threads per worker process (`scorekeeper serve` sets it): with 2 or more, a poll that
+        # finds every other thread busy is refused (503) to keep one for writes. 0: never refused.
+        "SERVER_THREADS": 0,
         "BABEL_DEFAULT_LOCALE": "en",
     }
 
@@ -86,7 +93,7 @@ TEXT = frozenset(
     }
 )
 # Whole numbers (or switches, which JSON's true/false are too): checked at start, not at first request.
-NUMBERS = ("PROXY_FIX", "AUTO_MIGRATE")
+NUMBERS = ("PROXY_FIX", "AUTO_MIGRATE", "LIVE_POLL_SECONDS", "LIVE_POLL_CEILING", "SERVER_THREADS")
 
 
 def from_environment(config: Config, environ: Mapping[str, str] | None = None) -> None:

@@ -187,6 +187,48 @@
     notSaved(form, said ? said + " " + generic : generic);
   });
 
+  // Followed regions (data-poll, hx-trigger "poll") ask when this script says: after the wait
+  // the server asked in its last answer (X-Poll-After; Retry-After after a 503 or 429), the
+  // page's data-poll seconds until then. A page not on screen asks nothing; shown again, it asks
+  // at once. The contract: docs/live-updates.md.
+  var pollWait = null;
+  function waitOf(xhr) {
+    var asked = xhr && (xhr.getResponseHeader("X-Poll-After") || xhr.getResponseHeader("Retry-After"));
+    var seconds = parseInt(asked, 10);
+    return isNaN(seconds) || seconds < 1 ? null : Math.min(seconds, 300);
+  }
+  function schedulePoll(elt) {
+    if (elt._pollTimer) { window.clearTimeout(elt._pollTimer); }
+    var seconds = pollWait || parseInt(elt.dataset.poll, 10) || 3;
+    elt._pollTimer = window.setTimeout(function () {
+      elt._pollTimer = null;
+      if (!elt.isConnected) { return; }
+      if (document.visibilityState === "hidden") { elt.dataset.pollDue = "1"; return; }
+      htmx.trigger(elt, "poll");
+    }, seconds * 1000);
+  }
+  function followed(root) {
+    var found = root.matches && root.matches("[data-poll]") ? [root] : [];
+    return found.concat(Array.prototype.slice.call(root.querySelectorAll ? root.querySelectorAll("[data-poll]") : []));
+  }
+  document.addEventListener("htmx:load", function (event) { followed(event.detail.elt).forEach(schedulePoll); });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!elt.dataset || !elt.dataset.poll) { return; }
+    var wait = waitOf(event.detail.xhr);
+    if (wait) { pollWait = wait; }
+    // A region swapped out is followed by its successor (htmx:load); one kept (304, 503) goes on.
+    if (elt.isConnected) { schedulePoll(elt); }
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible") { return; }
+    followed(document).forEach(function (elt) {
+      if (elt._pollTimer) { window.clearTimeout(elt._pollTimer); elt._pollTimer = null; }
+      delete elt.dataset.pollDue;
+      htmx.trigger(elt, "poll");
+    });
+  });
+
   // A new answer clears the failure note of the form it replaces or keeps.
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;

@@ -5,6 +5,7 @@ Who may do what is :mod:`.auth`'s business."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any, Literal, overload
 
 from flask import abort, g, make_response, render_template, request
@@ -171,6 +172,24 @@ def api_via(game: AnyGame) -> Via:
         abort(400, description="Idempotency-Key must be 8-64 characters: letters, digits, - and _.")
     label = device_label(request.user_agent.string)
     return Via(version, token, None, f"API · {label}")
+
+
+def changed_at(updated_at: datetime) -> float:
+    """A game's last change as epoch seconds (stored naive, in UTC): X-Poll-After's "changing"."""
+    return updated_at.replace(tzinfo=UTC).timestamp()
+
+
+def follow_caching(scorer: bool, language_in_url: bool) -> tuple[str, str]:
+    """Cache-Control and Vary of a followed region's answer (200 or 304).
+
+    A viewer's region on a URL that names its language is the same for every phone that asks:
+    a shared cache (nginx, a CDN) may keep it for a second, so a crowd following one game costs
+    the app about one request a second (docs/live-updates.md). A scorer's region never: it is
+    drawn for the key its cookie holds.
+    """
+    if not scorer and language_in_url:
+        return "public, max-age=1", "Accept-Encoding"
+    return "private, no-cache", "Cookie, Accept-Language, Accept-Encoding"
 
 
 def live_etag_value(game_id: str, version: int, editable: bool, part: str) -> str:

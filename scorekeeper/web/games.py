@@ -311,12 +311,21 @@ def changes_reply(
 
 
 def refused(game: Game, form: RulesForm) -> ResponseReturnValue:
-    """422: the form with the rules' messages; a screen reader hears the first one."""
+    """422: the form with the rules' messages; a screen reader hears the first one.
+
+    To htmx only the entry itself, swapped into its slot: nothing recorded changed, so the board
+    above it stays (a long game's board is most of the page: issue 28's small refusals)."""
     items = form.error_items()
-    announce = items[0][0] if items and is_htmx() else None
-    return render_region(
-        "games/show.html", "games/_live.html", 422, announce=announce, **game_context(game, form=form)
+    if not is_htmx():
+        return render_region("games/show.html", "games/_live.html", 422, **game_context(game, form=form))
+    context = game_context(game, form=form)
+    response = make_response(
+        render_template("games/_refused.html", announce=items[0][0] if items else None, **context), 422
     )
+    response.vary.add("HX-Request")
+    response.headers["HX-Retarget"] = "#entry-slot"
+    response.headers["HX-Reswap"] = "innerHTML show:#entry:top"
+    return response
 
 
 @bp.post("/<game_id>/preview")
@@ -391,10 +400,12 @@ def kept_quietly(game: Game) -> ResponseReturnValue:
 
 def swapped_in(response: ResponseReturnValue, background: bool) -> ResponseReturnValue:
     """A background save that was refused (or met a change from elsewhere) is no longer quiet:
-    its answer, the live region with the form as entered and the reason, replaces the page's."""
+    its answer replaces the page's: the form as entered with the reason (into its slot, as
+    :func:`refused` says), or the live region with the conflict."""
     if background:
         response = make_response(response)
-        response.headers["HX-Reswap"] = "outerHTML show:#entry:top"
+        if "HX-Retarget" not in response.headers:
+            response.headers["HX-Reswap"] = "outerHTML show:#entry:top"
     return response
 
 

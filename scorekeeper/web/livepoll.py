@@ -24,8 +24,9 @@ from werkzeug.wrappers import Request
 
 from ..i18n import FORMATS
 from ..keys import key_matches
-from .common import KEY_COOKIE
+from .common import KEY_COOKIE, changed_at, follow_caching
 from .security import HEADERS
+from .shed import CHANGED_AT
 
 log = logging.getLogger(__name__)
 PATH = re.compile(r"/g/([A-Za-z0-9_-]{1,32})/live")
@@ -67,15 +68,19 @@ class LivePoll:
         row = self.row(game_id)
         if row is None or row.deleted_at is not None:
             return None
-        editable = key_matches(row.edit_key_hash, request.cookies.get(KEY_COOKIE))
+        environ[CHANGED_AT] = changed_at(row.updated_at)
+        # As table.live decides: the scorer only on the scorer's URL with the game's key.
+        scorer = args.get("as") == "scorer"
+        editable = scorer and key_matches(row.edit_key_hash, request.cookies.get(KEY_COOKIE))
         # The same parts as common.live_etag_value, with the locale i18n.select_locale picks.
         etag = f"{game_id}.{row.version}.{self.locale(request)}.{'s' if editable else 'v'}.{part}"
         if not parse_etags(environ["HTTP_IF_NONE_MATCH"]).contains_weak(etag):
             return None
+        cache_control, vary = follow_caching(scorer, args.get("lang") in self.languages)
         headers = [
             ("ETag", f'W/"{etag}"'),
-            ("Cache-Control", "private, no-cache"),
-            ("Vary", "Cookie, Accept-Language, Accept-Encoding"),
+            ("Cache-Control", cache_control),
+            ("Vary", vary),
             *HEADERS.items(),
         ]
         if environ.get("wsgi.url_scheme") == "https":
@@ -83,7 +88,9 @@ class LivePoll:
         return headers
 
     def locale(self, request: Request) -> str:
-        chosen = request.cookies.get("lang")
+        chosen = request.args.get("lang")
+        if chosen not in self.languages:
+            chosen = request.cookies.get("lang")
         if chosen not in self.languages:
             chosen = request.accept_languages.best_match(self.languages)
         chosen = FORMATS.get(chosen, chosen)
@@ -102,7 +109,9 @@ class LivePoll:
 def _live_row():
     from ..models import Game
 
-    return select(Game.version, Game.deleted_at, Game.edit_key_hash).where(Game.id == bindparam("game_id"))
+    return select(Game.version, Game.deleted_at, Game.edit_key_hash, Game.updated_at).where(
+        Game.id == bindparam("game_id")
+    )
 
 
 LIVE_ROW = _live_row()

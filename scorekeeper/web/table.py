@@ -18,6 +18,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     make_response,
     redirect,
@@ -35,10 +36,22 @@ from .. import cache, read, service
 from ..db import db
 from ..i18n import render
 from ..models import Change, Game, utcnow
+from ..read import VIEWER
 from ..rules import InvalidFacts
 from .auth import game_route, presented_key, role_for
-from .common import DEVICE_COOKIE, GAME_ID, form_via, is_htmx, live_etag_value, load_game, render_region
+from .common import (
+    DEVICE_COOKIE,
+    GAME_ID,
+    changed_at,
+    follow_caching,
+    form_via,
+    is_htmx,
+    live_etag_value,
+    load_game,
+    render_region,
+)
 from .games import changes_reply, game_context, page_context, undo_offer
+from .shed import CHANGED_AT
 
 bp = Blueprint("table", __name__, url_prefix="/g")
 
@@ -46,7 +59,9 @@ MAX_ID = 2**31 - 1
 
 
 # What a poll needs of the game, built once: most polls end in a 304 after this one query.
-LIVE_ROW = select(Game.version, Game.deleted_at, Game.edit_key_hash).where(Game.id == bindparam("game_id"))
+LIVE_ROW = select(Game.version, Game.deleted_at, Game.edit_key_hash, Game.updated_at).where(
+    Game.id == bindparam("game_id")
+)
 
 
 @bp.get("/<game_id>/live")
@@ -62,8 +77,12 @@ def live(game_id: str) -> ResponseReturnValue:
         # 286 tells htmx to stop polling; the notice takes the region's place.
         notice = Markup.escape(_("This game was deleted."))
         return f'<p id="{part}" class="flash flash-error" role="status">{notice}</p>', 286
+    request.environ[CHANGED_AT] = changed_at(row.updated_at)
     # The role from the row alone: an unchanged game answers 304 without loading or scoring it.
-    viewer = role_for(row.edit_key_hash)
+    # The scorer's regions ask on their own URL (``as=scorer``): a viewer's URL answers the same
+    # to every phone, whatever its cookies, so a shared cache may keep it (follow_caching).
+    scorer = request.args.get("as") == "scorer"
+    viewer = role_for(row.edit_key_hash) if scorer else VIEWER
     etag = live_etag_value(game_id, row.version, viewer.editable, part)
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
@@ -75,8 +94,9 @@ def live(game_id: str) -> ResponseReturnValue:
         html = cache.remember(cache.key("live", etag), lambda: live_html(game_id, viewer, part))
         response = make_response(html)
     response.set_etag(etag, weak=True)
-    response.headers["Cache-Control"] = "private, no-cache"
-    response.vary.update(("Cookie", "Accept-Language"))
+    cache_control, vary = follow_caching(scorer, request.args.get("lang") in current_app.config["LANGUAGES"])
+    response.headers["Cache-Control"] = cache_control
+    response.vary.update(v.strip() for v in vary.split(","))
     return response
 
 

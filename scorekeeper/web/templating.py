@@ -18,7 +18,7 @@ from markupsafe import Markup
 from .. import cache, pdf, records
 from ..games import TEMPLATE_FOLDERS
 from ..games.secrets.rules import HIDDEN_SECRETS, OUTCOME_NAMES, SPIES, SPY_NAMES
-from ..i18n import number, render
+from ..i18n import language, number, render
 from ..read import GameView
 from ..rules import DealResult
 from ..rules.base import format_counts
@@ -97,8 +97,9 @@ def write_token() -> str:
     return new_token(16)
 
 
-def poll_trigger() -> str:
-    return f"every {current_app.config.get('LIVE_POLL_SECONDS', POLL_SECONDS)}s"
+def poll_seconds() -> int:
+    """A followed region's first wait; then app.js waits what the server's X-Poll-After says."""
+    return int(current_app.config.get("LIVE_POLL_SECONDS", POLL_SECONDS))
 
 
 def secrets_words() -> dict:
@@ -131,7 +132,8 @@ def init_app(app: Flask) -> None:
         pdf_unavailable=pdf_unavailable,
         write_token=write_token,
         live_etag=live_etag,
-        poll_trigger=poll_trigger,
+        poll_seconds=poll_seconds,
+        language=language,
         secrets_words=secrets_words,
         suit_marks=SUIT_MARKS,
     )

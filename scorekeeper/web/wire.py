@@ -101,6 +101,22 @@ def accepted_encoding() -> str | None:
     return None
 
 
+def compress_refusal(response: Response, least: int) -> None:
+    """A 4xx text answer compressed as Flask-Compress would a 2xx one (brotli 5, else gzip 6)."""
+    if response.direct_passthrough or response.is_streamed or "Content-Encoding" in response.headers:
+        return
+    if response.mimetype not in COMPRESSED:
+        return
+    response.vary.add("Accept-Encoding")
+    encoding = accepted_encoding()
+    raw = response.get_data()
+    if encoding is None or len(raw) < least:
+        return
+    body = brotli.compress(raw, quality=5) if encoding == "br" else gzip.compress(raw, 6)
+    response.set_data(body)
+    response.headers["Content-Encoding"] = encoding
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """Flask's signed-cookie session, permanent once written, and left alone on static files and 304s."""
 
@@ -148,6 +164,14 @@ def init_app(app: Flask) -> None:
                 response.cache_control.no_cache = None
                 if response.status_code == 200 and response.mimetype in COMPRESSED:
                     pack(response, filename, request.args["v"])
+        return response
+
+    @app.after_request
+    def compress_refusals(response: Response) -> Response:
+        # Flask-Compress leaves every answer outside 2xx alone; a refused entry (422), a conflict
+        # (409) or a missing page (404) is read on the same phone over the same network.
+        if 400 <= response.status_code < 500:
+            compress_refusal(response, int(app.config["COMPRESS_MIN_SIZE"]))
         return response
 
     def pack(response: Response, filename: str, digest: str) -> None:

@@ -524,10 +524,12 @@ def test_full_page_and_htmx_partial(client):
     client.post(f"{path}/draft", data=tricks_post(EXAMPLE_4["trick_winners"], 13))
     html = client.get(path, headers=HX).get_data(as_text=True)
     assert "<html" not in html and f'hx-post="{path}/deals"' in html and stage_of(html) == "suits"
-    # A refusal through htmx is the region with the form brought into view.
+    # A refusal through htmx is the form alone, into its slot, brought into view.
     response = client.post(f"{path}/deals", data=suits_post([13, 13, 13, 0]), headers=HX)
-    assert response.status_code == 422 and "<html" not in response.get_data(as_text=True)
-    assert response.headers.get("HX-Reswap", "").startswith("outerHTML")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422 and "<html" not in html and 'id="board"' not in html
+    assert response.headers["HX-Retarget"] == "#entry-slot"
+    assert response.headers["HX-Reswap"].startswith("innerHTML show:#entry")
 
 
 # -- corrections, two players, the end --------------------------------------------------

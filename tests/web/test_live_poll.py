@@ -7,10 +7,12 @@ import pytest
 from tests.web.table_helpers import FLAT, api_game
 
 
-def poll(client, gid, etag=None, part="live", **headers):
+def poll(client, gid, etag=None, part="live", scorer=False, **headers):
     if etag:
         headers["If-None-Match"] = etag
-    return client.get(f"/g/{gid}/live?part={part}", headers={"HX-Request": "true", **headers})
+    # The scorer's page follows its regions on the scorer's URL (templates/_macros.html, follow).
+    url = f"/g/{gid}/live?part={part}" + ("&as=scorer" if scorer else "")
+    return client.get(url, headers={"HX-Request": "true", **headers})
 
 
 def comparable(response) -> dict[str, str]:
@@ -48,9 +50,11 @@ def test_the_etag_keeps_language_and_role(client):
     assert poll(client, gid, polish.headers["ETag"]).status_code == 304
     client.delete_cookie("lang")
     client.set_cookie("edit_key", key)
-    scorer = poll(client, gid, viewer)
+    scorer = poll(client, gid, viewer, scorer=True)
     assert scorer.status_code == 200 and ".s.live" in scorer.headers["ETag"]
-    assert poll(client, gid, scorer.headers["ETag"]).status_code == 304
+    assert poll(client, gid, scorer.headers["ETag"], scorer=True).status_code == 304
+    # The viewer's URL answers the viewer's region to every phone, the scorer's too.
+    assert poll(client, gid, viewer).status_code == 304
 
 
 def test_a_write_or_a_delete_ends_the_304(client):

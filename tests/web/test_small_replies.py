@@ -51,7 +51,7 @@ def test_one_more_deal_on_a_long_game_sends_one_row_and_tells_the_board_its_vers
     assert len(body) < 8000  # 61 deals: whole, the board alone is several times this
     trigger = json.loads(reply.headers["HX-Trigger"])
     after = client.get(
-        f"/g/{gid}/live?part=board", headers={"If-None-Match": trigger["board-current"]["etag"]}
+        f"/g/{gid}/live?part=board&as=scorer", headers={"If-None-Match": trigger["board-current"]["etag"]}
     )
     assert after.status_code == 304  # the board above the form stands at the new version
 

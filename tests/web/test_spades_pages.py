@@ -420,13 +420,14 @@ def test_a_background_save_that_fails_shows_why_in_place_of_the_page(app, client
     path = start(client, n=3)
     page = client.get(path).get_data(as_text=True)
     stamp = stamp_of(page)
-    # Refused (a bid out of range): the live region with the form as entered replaces the page's.
+    # Refused (a bid out of range): the form as entered replaces the page's (the board stays).
     refused = client.post(
         f"{path}/draft", data={**bids_form([19, 6, 4]), **stamp, "autosave": "1"}, headers=HTMX
     )
-    assert refused.status_code == 422 and refused.headers["HX-Reswap"] == "outerHTML show:#entry:top"
+    assert refused.status_code == 422 and refused.headers["HX-Reswap"] == "innerHTML show:#entry:top"
+    assert refused.headers["HX-Retarget"] == "#entry-slot"
     markup = refused.get_data(as_text=True)
-    assert markup.lstrip().startswith('<section id="live"') and step(markup) == "bids"
+    assert markup.lstrip().startswith('<form id="entry"') and step(markup) == "bids"
     assert errors_in(markup) == ["Ann: a bid is a whole number from 1 to 18."]
     assert checked(markup, "bids_1", "6") and draft_of(app, path) is None
     # Changed on another phone meanwhile: the conflict is shown, not swallowed.
@@ -483,7 +484,8 @@ def test_tricks_not_adding_up_are_refused_next_to_the_field_and_kept(app, client
     assert checked(page, "tricks_3", "4") and checked(page, "tricks_0", "4")
     assert step(page) == "tricks"
     if headers:
-        assert response.headers["HX-Reswap"] == "outerHTML show:#entry:top"
+        assert response.headers["HX-Reswap"] == "innerHTML show:#entry:top"
+        assert response.headers["HX-Retarget"] == "#entry-slot"
     assert deal_count(app) == 0 and draft_of(app, path) == {"bids": [4, 3, 3, 3]}
 
 

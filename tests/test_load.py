@@ -1,0 +1,71 @@
+"""The process's load and the poll contract it asks of followers (scorekeeper/load.py, issue 28)."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scorekeeper.load import Load, PollPolicy
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_poll_is_refused_only_when_every_other_thread_is_busy():
+    load = Load(4)
+    assert not load.should_shed(0) and not load.should_shed(2)
+    assert load.should_shed(3)  # this poll holds the last free thread: keep it for a write
+
+
+def test_a_one_thread_worker_never_refuses_but_still_paces():
+    load = Load(1)
+    assert not any(load.should_shed(n) for n in range(10))
+    assert load.poll_after(5) == 3
+
+
+def test_the_wait_grows_with_the_load_and_shrinks_while_the_game_changes():
+    clock = Clock()
+    load = Load(5, PollPolicy(base=3, changing=2, ceiling=15), clock=clock)
+    assert load.poll_after(0) == 3
+    assert load.poll_after(0, changed_ago=10) == 2  # a deal just came: the next comes soon
+    assert load.poll_after(0, changed_ago=600) == 3
+    assert load.poll_after(2) == 6  # half the other threads busy
+    assert load.poll_after(3, changed_ago=1) == 12  # load wins over a changing game
+    # After a refusal every follower waits the ceiling for a while, then the calm figure again.
+    assert load.should_shed(4)
+    assert load.poll_after(0) == 15
+    clock.now += 11
+    assert load.poll_after(0) == 3
+
+
+@given(st.integers(1, 60), st.integers(1, 60), st.integers(0, 10**6))
+def test_retry_after_is_spread_and_never_beyond_the_ceiling(base, ceiling, seed):
+    policy = PollPolicy(base=base, changing=min(2, base), ceiling=max(base, ceiling))
+    wait = Load(4, policy).retry_after(random.Random(seed))
+    assert policy.base <= wait <= policy.ceiling
+
+
+def test_requests_in_flight_are_counted_from_many_threads():
+    load = Load(4)
+    start = threading.Barrier(8)
+
+    def work() -> None:
+        start.wait()
+        for _ in range(2000):
+            load.enter()
+            load.leave()
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert load.in_flight == 0
