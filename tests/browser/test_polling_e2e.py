@@ -1,0 +1,71 @@
+"""A followed page polls when the server says (issue 28): X-Poll-After after an answer,
+Retry-After after a refusal, at once when shown again; the page's own seconds before any answer."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import Page, Route, expect
+
+from tests.browser.test_entry_e2e import start_secret_agent, tap_deal
+
+
+def test_the_page_follows_x_poll_after_and_retry_after(live_server, phone: Page, browser):
+    start_secret_agent(phone, live_server)
+    tap_deal(phone, [4, 3, 3, 3], "LORS")
+    phone.get_by_role("button", name="Record deal").tap()
+    expect(phone.locator(".status")).to_contain_text("Deal 2 of 4")
+    game_url = phone.url.split("#")[0]
+
+    viewer = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+    polls: list[float] = []
+    # What the server asks, answer by answer: a 1 s pace, then a refusal for 2 s, then 1 s again.
+    script = iter(["pace", "refuse", "pace", "pace", "pace", "pace", "pace", "pace"])
+
+    def answer(route: Route) -> None:
+        polls.append(time.monotonic())
+        step = next(script, "pace")
+        if step == "refuse":
+            route.fulfill(status=503, headers={"Retry-After": "2", "X-Poll-After": "2"}, body="Busy")
+            return
+        reply = route.fetch()
+        headers = {**reply.headers, "x-poll-after": "1"}
+        route.fulfill(response=reply, headers=headers)
+
+    viewer.route("**/live?**", answer)
+    viewer.goto(game_url)
+    section = viewer.locator("section#live")
+    assert "lang=en" in (section.get_attribute("hx-get") or "")
+    assert section.get_attribute("data-poll") == "3"
+    deadline = time.monotonic() + 12
+    while len(polls) < 5 and time.monotonic() < deadline:
+        viewer.wait_for_timeout(200)
+    assert len(polls) >= 5, polls
+    gaps = [b - a for a, b in zip(polls, polls[1:], strict=False)]
+    # The first poll after the page's own 3 s; after a paced answer about 1 s; after the refusal 2 s.
+    assert 0.7 < gaps[0] < 1.8, gaps  # answer 1 said 1 s
+    assert 1.7 < gaps[1] < 2.9, gaps  # answer 2 refused for 2 s
+    assert 0.7 < gaps[2] < 1.8, gaps
+    # Nothing of the refusal shows on the page: the board stays as it was.
+    expect(viewer.locator(".board tfoot td")).to_have_count(4)
+    viewer.context.close()
+
+
+def test_a_hidden_page_asks_nothing_and_asks_at_once_when_shown(live_server, phone: Page):
+    start_secret_agent(phone, live_server)
+    tap_deal(phone, [4, 3, 3, 3], "LORS")
+    phone.get_by_role("button", name="Record deal").tap()
+    expect(phone.locator(".status")).to_contain_text("Deal 2 of 4")
+    polls: list[float] = []
+    phone.route("**/live?**", lambda route: (polls.append(time.monotonic()), route.continue_()))
+    hide = """state => {
+        Object.defineProperty(document, 'visibilityState', {value: state, configurable: true});
+        document.dispatchEvent(new Event('visibilitychange'));
+    }"""
+    phone.evaluate(hide, "hidden")
+    phone.wait_for_timeout(4000)  # more than the page's 3 s
+    assert polls == []
+    shown = time.monotonic()
+    phone.evaluate(hide, "visible")
+    phone.wait_for_timeout(1000)
+    assert polls and polls[0] - shown < 0.9, polls

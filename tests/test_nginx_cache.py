@@ -1,0 +1,175 @@
+"""The documented nginx micro-cache (docs/deploy/nginx-live-cache.conf) in front of the app:
+100 viewers of one game cost the app a request or two a second (issue 28).
+
+Runs where Debian's nginx is installed (`apt-get install -y nginx`); skipped elsewhere."""
+
+from __future__ import annotations
+
+import http.client
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.db import db
+from tests.web.table_helpers import FLAT, auth
+
+NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "deploy" / "nginx-live-cache.conf"
+
+pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (apt-get install -y nginx)")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Counted:
+    """The app, counting the polls that reach it."""
+
+    def __init__(self, app):
+        self.app = app
+        self.polls = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, environ, start_response):
+        if environ.get("PATH_INFO", "").endswith("/live"):
+            with self.lock:
+                self.polls += 1
+        return self.app(environ, start_response)
+
+
+@pytest.fixture
+def proxied(tmp_path, database_url):
+    app = create_app(
+        {"SECRET_KEY": "nginx-test", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False}
+    )
+    counted = Counted(app.wsgi_app)
+    app.wsgi_app = counted
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = free_port()
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "logs").mkdir()
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(
+        f"""
+daemon off;
+master_process off;
+worker_processes 1;
+error_log {tmp_path}/logs/error.log warn;
+pid {tmp_path}/nginx.pid;
+events {{ worker_connections 512; }}
+http {{
+    access_log off;
+    client_body_temp_path {tmp_path}/body;
+    proxy_temp_path {tmp_path}/proxy;
+    fastcgi_temp_path {tmp_path}/fastcgi;
+    uwsgi_temp_path {tmp_path}/uwsgi;
+    scgi_temp_path {tmp_path}/scgi;
+    proxy_cache_path {tmp_path}/cache levels=1:2 keys_zone=scorekeeper_live:10m
+                     max_size=200m inactive=2m use_temp_path=off;
+    upstream scorekeeper {{ server 127.0.0.1:{server.server_port}; keepalive 8; }}
+    server {{
+        listen 127.0.0.1:{port};
+        include {DOCS};
+        location / {{ proxy_pass http://scorekeeper; proxy_set_header Host $host; }}
+    }}
+}}
+"""
+    )
+    nginx = subprocess.Popen([NGINX, "-p", str(tmp_path), "-c", str(conf)], stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            break
+        except OSError:
+            if nginx.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(
+                    nginx.stderr.read().decode() if nginx.stderr else "nginx did not start"
+                ) from None
+            time.sleep(0.05)
+    yield app, counted, port
+    nginx.terminate()
+    nginx.wait(10)
+    server.shutdown()
+    with app.app_context():
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
+        db.session.commit()
+
+
+def get(port: int, path: str, headers: dict[str, str] | None = None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request(
+            "GET", path, headers={"HX-Request": "true", "Accept-Encoding": "gzip", **(headers or {})}
+        )
+        reply = conn.getresponse()
+        return reply.status, dict(reply.getheaders()), reply.read()
+    finally:
+        conn.close()
+
+
+def test_a_hundred_viewers_of_one_game_cost_the_app_a_request_or_two_a_second(proxied):
+    app, counted, port = proxied
+    client = app.test_client()
+    created = client.post(
+        "/api/games", json={"game": "secret_agent", "players": ["Ann", "Bob", "Cid", "Dee"]}
+    )
+    gid, key = created.json["id"], created.json["edit_key"]
+    url = f"/g/{gid}/live?part=live&lang=en"
+    status, headers, _ = get(port, url)
+    assert status == 200 and headers["Cache-Control"] == "public, max-age=1" and "X-Poll-After" in headers
+
+    etags = [headers["ETag"]] * 100
+    answered: list[int] = []
+    stop = time.monotonic() + 4
+    lock = threading.Lock()
+
+    def viewer(i: int) -> None:
+        while time.monotonic() < stop:
+            status, headers, _ = get(port, url, {"If-None-Match": etags[i]})
+            if status == 200:
+                etags[i] = headers["ETag"]
+            with lock:
+                answered.append(status)
+            time.sleep(0.2)  # far more often than a phone: 5 polls a second each
+
+    counted.polls = 0
+    threads = [threading.Thread(target=viewer, args=(i,)) for i in range(100)]
+    for t in threads:
+        t.start()
+    # The scorer records a deal meanwhile: the viewers see it within a second or two.
+    time.sleep(1.5)
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    for t in threads:
+        t.join()
+    assert len(answered) > 500 and set(answered) <= {200, 304}, set(answered)
+    assert answered.count(200) >= 100  # every viewer saw the new deal
+    # About 4 seconds: the app was asked at most a couple of times a second, not ~2,000 times.
+    assert counted.polls <= 12, counted.polls
+
+
+def test_the_scorers_poll_and_private_answers_never_come_from_the_cache(proxied):
+    app, counted, port = proxied
+    client = app.test_client()
+    created = client.post(
+        "/api/games", json={"game": "secret_agent", "players": ["Ann", "Bob", "Cid", "Dee"]}
+    )
+    gid = created.json["id"]
+    counted.polls = 0
+    for _ in range(5):
+        status, headers, _ = get(port, f"/g/{gid}/live?part=board&lang=en&as=scorer")
+        assert status == 200 and headers["Cache-Control"] == "private, no-cache"
+        assert headers.get("X-Cache") in ("BYPASS", None)
+    assert counted.polls == 5
