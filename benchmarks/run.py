@@ -65,6 +65,7 @@ GOALS = {
     "game page": ">= 0.25",
     "/live 304": ">= 0.6",
     "API POST deal": ">= 0.3",
+    "API POST vs durable write": ">= 0.5",
     "page 240 vs 12 deals": "<= 4x",
     "htmx reply, 240 deals": "<= 12 KB",
     "cold load (all assets)": "<= 40 KB",
@@ -433,6 +434,20 @@ end
 """
 
 
+def anchor_write_lua(bodies: list[dict[str, Any]]) -> str:
+    """A wrk script: the bare app's durable write (bare.py, /write) with the same deal bodies."""
+    texts = ",\n".join(f"  {lua_string(json.dumps(b))}" for b in bodies)
+    return f"""local bodies = {{
+{texts}
+}}
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("POST", "/write", {{["Content-Type"] = "application/json"}}, bodies[(i % #bodies) + 1])
+end
+"""
+
+
 WRK_RATE = re.compile(r"Requests/sec:\s+([\d.]+)")
 WRK_BAD = re.compile(r"Non-2xx or 3xx responses:\s+(\d+)")
 WRK_ERRORS = re.compile(r"Socket errors:.*?connect (\d+), read (\d+), write (\d+), timeout (\d+)")
@@ -570,6 +585,156 @@ async def tables_scenario(
         tasks.append(asyncio.create_task(one(event)))
     await asyncio.gather(*tasks)
     return latencies, outcome
+
+
+# --- The capacity sweep (issue 28): phones that follow X-Poll-After, under `scorekeeper serve` ---
+
+
+class Phone:
+    """One follower's kept-alive connection, opened again when the server closed it."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def ask(self, request: bytes, timeout: float) -> tuple[int, dict[str, str]]:
+        for attempt in (0, 1):
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.wait_for(
+                    asyncio.open_connection("127.0.0.1", self.port), timeout
+                )
+            try:
+                assert self.reader is not None
+                self.writer.write(request)
+                head = await asyncio.wait_for(self.reader.readuntil(b"\r\n\r\n"), timeout)
+                lines = head.decode("latin-1").split("\r\n")
+                status = int(lines[0].split()[1])
+                headers = {
+                    k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in lines[1:] if x)
+                }
+                length = int(headers.get("content-length", "0"))
+                if length:
+                    await asyncio.wait_for(self.reader.readexactly(length), timeout)
+                if headers.get("connection", "").lower() == "close":
+                    self.close()
+                return status, headers
+            except (asyncio.IncompleteReadError, ConnectionError) as error:
+                self.close()  # the server closed an idle kept-alive connection: open a new one once
+                if attempt:
+                    raise OSError("connection lost") from error
+        raise OSError("unreachable")
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+async def capacity_scenario(port, games, etags, bodies, seconds, viewers=3, deal_every=60.0, seed=SEED):
+    """``viewers`` phones per table, each polling on its own kept-alive connection and waiting what
+    each answer asks (X-Poll-After, Retry-After); each table's scorer posts a deal every
+    ``deal_every`` seconds on a connection of its own, with 30 s of patience."""
+    rng = random.Random(seed)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    end = start + seconds
+    posted_at: dict[int, float] = {}
+    deal_ms: list[float] = []
+    seen_s: list[float] = []
+    outcome = {"201": 0, "deal failed": 0, "200": 0, "304": 0, "503": 0, "poll other": 0, "poll failed": 0}
+
+    async def phone(t: int) -> None:
+        game_id, _ = games[t]
+        me = Phone(port)
+        etag = etags[t]
+        await asyncio.sleep(rng.uniform(0, 3))
+        while loop.time() < end:
+            headers = {"HX-Request": "true", "If-None-Match": etag, **PHONE}
+            request = build_request("GET", f"/g/{game_id}/live?part=live&lang=en", port, headers)
+            request = request.replace(b"Connection: close", b"Connection: keep-alive")
+            wait = 3.0
+            try:
+                status, answer = await me.ask(request, 10)
+                key = str(status) if str(status) in outcome else "poll other"
+                outcome[key] += 1
+                if status == 200:
+                    etag = answer.get("etag", etag)
+                    if t in posted_at:
+                        seen_s.append(loop.time() - posted_at[t])
+                asked = answer.get("x-poll-after") or answer.get("retry-after")
+                wait = float(asked) if asked else 3.0
+            except (TimeoutError, OSError, ValueError, IndexError):
+                outcome["poll failed"] += 1
+                me.close()
+            await asyncio.sleep(wait)
+        me.close()
+
+    async def scorer(t: int) -> None:
+        game_id, key = games[t]
+        await asyncio.sleep(rng.uniform(0, deal_every))
+        while loop.time() < end:
+            body = json.dumps(bodies[rng.randrange(len(bodies))]).encode()
+            headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+            request = build_request("POST", f"/api/games/{game_id}/deals", port, headers, body)
+            sent = loop.time()
+            try:
+                reply = await _send(port, request, 30)
+                ok = reply.status == 201
+            except (TimeoutError, OSError, ValueError, IndexError):
+                ok = False
+            deal_ms.append((loop.time() - sent) * 1000)
+            if ok:
+                outcome["201"] += 1
+                posted_at[t] = loop.time()
+            else:
+                outcome["deal failed"] += 1
+            await asyncio.sleep(max(0.0, deal_every - (loop.time() - sent)))
+
+    tasks = [phone(t) for t in range(len(games)) for _ in range(viewers)]
+    tasks += [scorer(t) for t in range(len(games))]
+    await asyncio.gather(*tasks)
+    return outcome, deal_ms, seen_s
+
+
+def sweep(
+    args, report: Report, tmp: Path, env: dict[str, str], servers: Servers, client, bodies, rng
+) -> None:
+    """Tables served with 0 failed deal posts and deal-post p99 under 1 s, at each size of ``--sweep``."""
+    sizes = sorted({int(n) for n in args.sweep.split(",") if n.strip()})
+    say(f"capacity sweep: seeding {max(sizes)} table games")
+    games = [seed_games(client, long_game_record(10, rng)) for _ in range(max(sizes))]
+    port = free_port()
+    command = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    servers.start(command, port, env, tmp / "serve.log")
+    etags = [
+        fetch(port, "GET", f"/g/{g}/live?part=live&lang=en", {"HX-Request": "true", **PHONE}).headers["etag"]
+        for g, _ in games
+    ]
+    for tables in sizes:
+        say(
+            f"capacity sweep: {tables} tables, {args.sweep_duration:.0f} s, 3 phones each following X-Poll-After"
+        )
+        outcome, deal_ms, seen_s = asyncio.run(
+            capacity_scenario(port, games[:tables], etags[:tables], bodies, args.sweep_duration)
+        )
+        p99 = percentile(deal_ms, 99)
+        seen = {p: percentile(seen_s, p) for p in (50, 95)}
+        passed = outcome["deal failed"] == 0 and p99 < 1000 and outcome["poll failed"] == 0
+        report.data[f"capacity, {tables} tables"] = {
+            "outcome": outcome,
+            "deal_p99_ms": p99,
+            "seen_s": seen,
+            "passed": passed,
+        }
+        report.add(
+            f"capacity, {tables} tables",
+            "ok" if passed else "over",
+            goal="0 failed deals, p99 < 1 s",
+            note=f"deals {outcome['201']} saved / {outcome['deal failed']} failed, post p99 {p99:.0f} ms; "
+            f"polls {outcome['200']} x 200, {outcome['304']} x 304, {outcome['503']} x 503, "
+            f"{outcome['poll failed']} failed; deal seen in {seen[50]:.1f} s median, {seen[95]:.1f} s p95",
+        )
 
 
 # --- Report ---
@@ -763,6 +928,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
     parser.add_argument(
+        "--sweep",
+        default="",
+        help="capacity sweep under `scorekeeper serve` defaults, e.g. 1000,3000,6000 tables (default: none)",
+    )
+    parser.add_argument(
+        "--sweep-duration", type=float, default=60, help="seconds per size of the sweep (default 60)"
+    )
+    parser.add_argument(
         "--worker-class",
         choices=("sync", "gthread"),
         default="sync",
@@ -808,6 +981,7 @@ def run(args, tmp: Path, servers: Servers) -> Report:
         "DATABASE_URL": url,
         "SECRET_KEY": secrets.token_urlsafe(32),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        "BARE_DATABASE": str(tmp / "bare-anchor.sqlite"),
     }
     os.environ.update({"DATABASE_URL": url, "SECRET_KEY": env["SECRET_KEY"]})
     report = Report()
@@ -871,6 +1045,8 @@ def run(args, tmp: Path, servers: Servers) -> Report:
             fetch(sk_port, "GET", path, {"HX-Request": "true"} if "live" in path else {})
     lua = tmp / "post_deals.lua"
     lua.write_text(post_deals_lua(post_games, bodies))
+    anchor_lua = tmp / "anchor_write.lua"
+    anchor_lua.write_text(anchor_write_lua(bodies))
 
     say("wrk: bare app (before)")
     bare_rates = [run_wrk(bare + "/", seconds, conns)[0]]
@@ -892,6 +1068,8 @@ def run(args, tmp: Path, servers: Servers) -> Report:
     for name, target, headers, script in figures:
         say(f"wrk: {name}")
         measured.append((name, *run_wrk(target, seconds, conns, headers, script)))
+    say("wrk: the bare app's durable write (INSERT + COMMIT, SQLite in WAL)")
+    anchor_rate, anchor_bad = run_wrk(bare + "/", seconds, conns, {}, anchor_lua)
     say("wrk: bare app (after)")
     bare_rates.append(run_wrk(bare + "/", seconds, conns)[0])
     bare_rate = statistics.mean(bare_rates)
@@ -906,6 +1084,18 @@ def run(args, tmp: Path, servers: Servers) -> Report:
     }
     for name, rate, bad in measured:
         rate_row(report, name, rate, bad, bare_rate, note=notes.get(name, ""))
+    post_rate = next(rate for name, rate, _bad in measured if name == "API POST deal")
+    report.data["durable write"] = {"rate": anchor_rate, "bad": anchor_bad}
+    report.data["API POST vs durable write"] = {"ratio": post_rate / anchor_rate if anchor_rate else None}
+    report.add(
+        "API POST vs durable write",
+        f"{post_rate:,.0f} req/s",
+        f"{anchor_rate:,.0f}",
+        f"{post_rate / anchor_rate:.3f}" if anchor_rate else "",
+        goal=GOALS["API POST vs durable write"],
+        note="bare: Flask + sqlite3, the deal's JSON parsed, INSERT + COMMIT in WAL (benchmarks/bare.py /write)"
+        + (f"; {anchor_bad} bare writes failed" if anchor_bad else ""),
+    )
 
     # htmx deal entry: each post needs the token of the form the previous answer gave, so a Python loop.
     say("python loop: htmx deal entry, and the same loop against the bare app")
@@ -995,6 +1185,9 @@ def run(args, tmp: Path, servers: Servers) -> Report:
             f"{outcome['failed']} failed)"
             + (f"; deal posts p99 {deal_p99:.0f} ms" if latencies["deal"] else ""),
         )
+    if args.sweep:
+        servers.stop()  # the sweep has the box to itself
+        sweep(args, report, tmp, env, servers, client, bodies, rng)
     return report
 
 

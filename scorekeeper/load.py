@@ -4,8 +4,8 @@ Pure: no Flask, no database. One :class:`Load` per process counts the requests i
 WSGI layer (:mod:`scorekeeper.web.shed`) asks it two things:
 
 - whether a viewer's poll should be refused (``503`` with ``Retry-After``) before any database
-  work: when every other thread of this process is busy, a poll would take the thread a
-  scorer's deal needs next. A worker of one thread never refuses (it has no other thread to
+  work: when every other thread of this process is busy, and has mostly been for the last few
+  requests (a queue, not a passing burst), a poll would take the thread a scorer's deal needs next. A worker of one thread never refuses (it has no other thread to
   keep free); there, ``Retry-After`` and ``X-Poll-After`` still spread the polls;
 - how long a follower should wait before its next poll (``X-Poll-After``): the configured
   seconds when the process is calm, a little less while the game is changing, up to the
@@ -30,6 +30,10 @@ class PollPolicy:
     recent: int = 60
     # After a refusal, every follower of this process is asked to wait longer for this long.
     cool_down: float = 10.0
+    # How much one request's view of the process moves its smoothed fullness (1: no smoothing).
+    # A poll is refused only while the process has been mostly full, not at a passing burst:
+    # with 0.1, about seven requests in a row finding it full (a queue), never one alone.
+    smoothing: float = 0.1
 
 
 class Load:
@@ -41,6 +45,7 @@ class Load:
         self._clock = clock
         self._lock = threading.Lock()
         self._in_flight = 0
+        self._full = 0.0  # smoothed: how often a request lately found every other thread busy
         self._shed_at = float("-inf")
 
     @property
@@ -50,8 +55,12 @@ class Load:
     def enter(self) -> int:
         """A request begins; returns how many others are in flight beside it."""
         with self._lock:
+            others = self._in_flight
             self._in_flight += 1
-            return self._in_flight - 1
+            if self.threads >= 2:
+                full = 1.0 if others >= self.threads - 1 else 0.0
+                self._full += self.policy.smoothing * (full - self._full)
+            return others
 
     def leave(self) -> None:
         with self._lock:
@@ -59,8 +68,8 @@ class Load:
 
     def should_shed(self, others: int) -> bool:
         """Whether a poll that found ``others`` requests in flight is refused: every other thread
-        is busy (a one-thread worker never refuses)."""
-        if self.threads < 2 or others < self.threads - 1:
+        is busy, and has mostly been lately (a one-thread worker never refuses)."""
+        if self.threads < 2 or others < self.threads - 1 or self._full < 0.5:
             return False
         with self._lock:
             self._shed_at = self._clock()

@@ -19,10 +19,27 @@ class Clock:
         return self.now
 
 
-def test_a_poll_is_refused_only_when_every_other_thread_is_busy():
+def full(load: Load, requests: int) -> None:
+    """``requests`` requests in a row that each find every other thread busy."""
+    for _ in range(requests):
+        load.enter()
+        load._in_flight = load.threads - 1  # the others stay in flight: a queue behind them
+
+
+def test_a_poll_is_refused_only_when_every_other_thread_is_busy_and_has_been():
     load = Load(4)
+    full(load, 1)
+    # A passing burst: the process is full for this one request only.
+    assert not load.should_shed(3)
+    full(load, 10)
     assert not load.should_shed(0) and not load.should_shed(2)
     assert load.should_shed(3)  # this poll holds the last free thread: keep it for a write
+    # Calm again: a few requests that find free threads bring the fullness down.
+    load._in_flight = 0
+    for _ in range(10):
+        load.enter()
+        load.leave()
+    assert not load.should_shed(3)
 
 
 def test_a_one_thread_worker_never_refuses_but_still_paces():
@@ -40,6 +57,7 @@ def test_the_wait_grows_with_the_load_and_shrinks_while_the_game_changes():
     assert load.poll_after(2) == 6  # half the other threads busy
     assert load.poll_after(3, changed_ago=1) == 12  # load wins over a changing game
     # After a refusal every follower waits the ceiling for a while, then the calm figure again.
+    full(load, 10)
     assert load.should_shed(4)
     assert load.poll_after(0) == 15
     clock.now += 11
