@@ -19,7 +19,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import math
 import os
 import random
 import re
@@ -34,7 +33,6 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urljoin, urlsplit
@@ -46,6 +44,11 @@ HERE = Path(__file__).resolve().parent
 # `python benchmarks/run.py` puts benchmarks/ first on the path: import this checkout's package.
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+if str(HERE) not in sys.path:  # its siblings, when the script is loaded by the tests
+    sys.path.insert(0, str(HERE))
+
+from crowd import capacity_scenario, percentile, tables_scenario  # noqa: E402
+from wire import PHONE, Reply, Scorer, build_request, decoded, entry_post, fetch, parse_reply  # noqa: E402,F401
 
 SEED = 13
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
@@ -58,7 +61,6 @@ HUGE_TARGET = 1_000_000
 # ``--worker-class gthread`` measures the threaded model ``scorekeeper serve`` runs (4 threads).
 WORKERS, THREADS = 2, 4
 WORKER_CLASS = "sync"
-PHONE = {"Accept-Encoding": "gzip, br"}
 
 # Goals of issue #13, shown beside the figures.
 GOALS = {
@@ -130,209 +132,6 @@ def long_game_record(deals: int, rng: random.Random) -> dict[str, Any]:
 def deal_bodies(count: int, rng: random.Random) -> list[dict[str, Any]]:
     """Deals any long game accepts next (cutthroat deals do not depend on the score so far)."""
     return random_deals({"mode": "cutthroat", "target": HUGE_TARGET}, count, rng)[0]
-
-
-# --- HTTP on raw sockets: exact bytes on the wire, no client library in between ---
-
-
-@dataclass
-class Reply:
-    status: int
-    headers: dict[str, str]
-    cookies: dict[str, str]
-    body: bytes  # as sent (still compressed), de-chunked
-    wire: int  # every byte of the answer: status line, headers and body as transferred
-
-
-def build_request(method: str, path: str, port: int, headers: dict[str, str], body: bytes = b"") -> bytes:
-    lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
-    lines += [f"{k}: {v}" for k, v in headers.items()]
-    if body or method in ("POST", "PUT"):
-        lines.append(f"Content-Length: {len(body)}")
-    return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
-
-
-def parse_reply(raw: bytes) -> Reply:
-    head, _, body = raw.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    status = int(lines[0].split()[1])
-    headers: dict[str, str] = {}
-    cookies: dict[str, str] = {}
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        name, value = name.strip().lower(), value.strip()
-        if name == "set-cookie":
-            cookie = value.split(";", 1)[0]
-            cookies[cookie.split("=", 1)[0]] = cookie.split("=", 1)[1] if "=" in cookie else ""
-        headers[name] = f"{headers[name]}, {value}" if name in headers else value
-    if headers.get("transfer-encoding", "").lower() == "chunked":
-        out, rest = bytearray(), body
-        while rest:
-            size_line, _, rest = rest.partition(b"\r\n")
-            size = int(size_line.split(b";")[0], 16)
-            if size == 0:
-                break
-            out += rest[:size]
-            rest = rest[size + 2 :]
-        body = bytes(out)
-    return Reply(status, headers, cookies, body, len(raw))
-
-
-def fetch(port: int, method: str, path: str, headers=None, body: bytes = b"", timeout: float = 30) -> Reply:
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
-        sock.sendall(build_request(method, path, port, dict(headers or {}), body))
-        chunks = []
-        while chunk := sock.recv(65536):
-            chunks.append(chunk)
-    return parse_reply(b"".join(chunks))
-
-
-def decoded(reply: Reply) -> str:
-    """The body as text, whatever the server compressed it with."""
-    encoding = reply.headers.get("content-encoding", "")
-    body = reply.body
-    if encoding == "gzip":
-        import gzip
-
-        body = gzip.decompress(body)
-    elif encoding == "br":
-        import brotli  # only if the server sends brotli, in which case Flask-Compress brought it
-
-        body = brotli.decompress(body)
-    return body.decode("utf-8")
-
-
-# --- The entry form as a page gives it ---
-
-
-class EntryForm(HTMLParser):
-    """The ``<form id="entry">`` of a page or an htmx region: where it posts and its hidden inputs."""
-
-    def __init__(self, html: str):
-        super().__init__()
-        self.action: str | None = None
-        # With script, Spades' bids step also holds the tricks: the bids are kept in the background
-        # (``save``) and its Record button posts bids and tricks together (``record``).
-        self.save: str | None = None
-        self.record: str | None = None
-        self.classes = ""
-        self.hidden: dict[str, str] = {}
-        self.names: set[str] = set()
-        self._inside = False
-        self.feed(html)
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if tag == "form" and a.get("id") == "entry":
-            self._inside = True
-            self.action = a.get("hx-post") or a.get("action")
-            self.classes = a.get("class") or ""
-        elif self._inside and tag == "input" and a.get("name"):
-            self.names.add(a["name"])
-            if a.get("type") == "hidden":
-                self.hidden[a["name"]] = a.get("value") or ""
-        elif self._inside and "data-sp-save" in a:
-            self.save = a.get("hx-post")
-        elif self._inside and tag == "button" and a.get("formaction"):
-            self.record = a.get("hx-post") or a.get("formaction")
-
-    def handle_endtag(self, tag):
-        if tag == "form":
-            self._inside = False
-
-    @property
-    def step(self) -> str:
-        # The bids step holds the tricks too (shown by script once the bids are in): its class says
-        # which step it is; posted as here, bids alone, it keeps them as "Bids done" does.
-        if "sp-step-bids" in self.classes.split():
-            return "bids"
-        return "bids" if "bids_0" in self.names and "tricks_0" not in self.names else "tricks"
-
-
-def entry_post(form: EntryForm, deal: dict[str, Any]) -> dict[str, str]:
-    """The fields a scorer taps for ``deal`` at the form's step, with the form's own hidden inputs."""
-    fields = dict(form.hidden)
-    key = "bids" if form.step == "bids" else "tricks"
-    for seat, value in enumerate(deal[key]):
-        fields[f"{key}_{seat}"] = str(value)
-    return fields
-
-
-class Scorer:
-    """One scorer's phone on one game: its cookies (session, edit key) and the last form it was given."""
-
-    def __init__(self, port: int, game_id: str, key: str, extra: dict[str, str] | None = None):
-        self.port, self.game_id = port, game_id
-        self.cookies = {"edit_key": key}
-        self.extra = dict(extra or {})
-        self.form: EntryForm | None = None
-
-    def headers(self, htmx: bool) -> dict[str, str]:
-        h = {**self.extra, "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-        if htmx:
-            h["HX-Request"] = "true"
-        return h
-
-    def take(self, reply: Reply) -> Reply:
-        self.cookies.update(reply.cookies)
-        if reply.status < 300 or reply.status == 422:
-            form = EntryForm(decoded(reply))
-            self.form = form if form.action else None
-        return reply
-
-    def open_page(self) -> Reply:
-        return self.take(fetch(self.port, "GET", f"/g/{self.game_id}", self.headers(False)))
-
-    def post_step(self, deal: dict[str, Any]) -> Reply:
-        """Post the form's current step (bids, or tricks which records the deal) as htmx does."""
-        if self.form is None:
-            self.open_page()
-        assert self.form is not None and self.form.action, "no entry form on the page"
-        body = urlencode(entry_post(self.form, deal)).encode()
-        headers = {**self.headers(True), "Content-Type": "application/x-www-form-urlencoded"}
-        reply = self.take(fetch(self.port, "POST", self.form.action, headers, body))
-        if reply.status >= 300:
-            self.form = None  # refused or stale: the next step starts from a fresh page
-        return reply
-
-    def record_deal(self, deal: dict[str, Any]) -> tuple[Reply, int]:
-        """One deal as the page's script enters it; the reply that recorded it, and the posts made.
-
-        Spades with script: the bids are kept in the background once all are in (its answer is
-        only the form's new version and token), the board above the form looks again at once,
-        and Record sends bids and tricks together. Without that form, step by step as posted.
-        """
-        if self.form is None:
-            self.open_page()
-        form = self.form
-        if form is not None and form.save and form.record:
-            bids = {f"bids_{s}": str(v) for s, v in enumerate(deal["bids"])}
-            headers = {**self.headers(True), "Content-Type": "application/x-www-form-urlencoded"}
-            body = urlencode({**form.hidden, **bids, "autosave": "1"}).encode()
-            kept = fetch(self.port, "POST", form.save, headers, body)
-            self.cookies.update(kept.cookies)
-            if kept.status != 200:
-                self.form = None
-                return kept, 1
-            form.hidden.update(EntryForm(f'<form id="entry">{decoded(kept)}</form>').hidden)
-            fetch(self.port, "GET", f"/g/{self.game_id}/live?part=board", self.headers(True))
-            tricks = {f"tricks_{s}": str(v) for s, v in enumerate(deal["tricks"])}
-            body = urlencode({**form.hidden, **bids, **tricks}).encode()
-            reply = self.take(fetch(self.port, "POST", form.record, headers, body))
-            if reply.status >= 300:
-                self.form = None
-            return reply, 2
-        posts = 0
-        reply = None
-        for _ in range(3):
-            if self.form is None:
-                self.open_page()
-            step = self.form.step if self.form else "bids"
-            reply = self.post_step(deal)
-            posts += 1
-            if step == "tricks" and reply.status == 200:
-                break
-        return reply, posts
 
 
 # --- Servers ---
@@ -502,201 +301,6 @@ def client_loop(seconds: float, workers: list, step) -> tuple[float, int]:
     return sum(counts) / (time.monotonic() - started), sum(failures)
 
 
-# --- The "200 tables at once" scenario: an open loop on asyncio and raw sockets ---
-
-
-@dataclass
-class Event:
-    at: float
-    kind: str  # "view" or "deal"
-    table: int
-    viewer: int = 0
-
-
-def schedule(tables: int, viewers: int, poll: float, deal_every: float, seconds: float, rng: random.Random):
-    """Every send time of the run, fixed in advance (open loop: nobody waits for an answer to send)."""
-    events = []
-    for t in range(tables):
-        for v in range(viewers):
-            at = rng.uniform(0, poll)
-            while at < seconds:
-                events.append(Event(at, "view", t, v))
-                at += poll
-        at = rng.uniform(0, deal_every)
-        while at < seconds:
-            events.append(Event(at, "deal", t))
-            at += deal_every
-    return sorted(events, key=lambda e: e.at)
-
-
-async def _send(port: int, request: bytes, timeout: float) -> Reply:
-    reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
-    try:
-        writer.write(request)
-        raw = await asyncio.wait_for(reader.read(-1), timeout)
-    finally:
-        writer.close()
-    return parse_reply(raw)
-
-
-def percentile(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    # Nearest rank: the smallest value at or above p percent of them.
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(p / 100 * len(ordered)) - 1))]
-
-
-async def tables_scenario(
-    port, games, etags, bodies, seconds, viewers=2, poll=3.0, deal_every=60.0, seed=SEED
-):
-    rng = random.Random(seed)
-    events = schedule(len(games), viewers, poll, deal_every, seconds, rng)
-    etag = {(t, v): etags[t] for t in range(len(games)) for v in range(viewers)}
-    latencies: dict[str, list[float]] = {"view": [], "deal": []}
-    outcome = {"304": 0, "200": 0, "201": 0, "failed": 0}
-    loop = asyncio.get_running_loop()
-    start = loop.time() + 0.5
-    tasks = []
-
-    async def one(event: Event) -> None:
-        game_id, key = games[event.table]
-        if event.kind == "view":
-            headers = {"HX-Request": "true", "If-None-Match": etag[(event.table, event.viewer)], **PHONE}
-            request = build_request("GET", f"/g/{game_id}/live?part=live", port, headers)
-        else:
-            body = json.dumps(bodies[rng.randrange(len(bodies))]).encode()
-            headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
-            request = build_request("POST", f"/api/games/{game_id}/deals", port, headers, body)
-        try:
-            reply = await _send(port, request, 10)
-            status = str(reply.status)
-            if event.kind == "view" and reply.status == 200 and "etag" in reply.headers:
-                etag[(event.table, event.viewer)] = reply.headers["etag"]
-        except (TimeoutError, OSError, ValueError, IndexError):
-            status = "failed"
-        latencies[event.kind].append(loop.time() - (start + event.at))
-        outcome[status if status in outcome else "failed"] += 1
-
-    for event in events:
-        delay = start + event.at - loop.time()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        tasks.append(asyncio.create_task(one(event)))
-    await asyncio.gather(*tasks)
-    return latencies, outcome
-
-
-# --- The capacity sweep (issue 28): phones that follow X-Poll-After, under `scorekeeper serve` ---
-
-
-class Phone:
-    """One follower's kept-alive connection, opened again when the server closed it."""
-
-    def __init__(self, port: int):
-        self.port = port
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-
-    async def ask(self, request: bytes, timeout: float) -> tuple[int, dict[str, str]]:
-        for attempt in (0, 1):
-            if self.writer is None:
-                self.reader, self.writer = await asyncio.wait_for(
-                    asyncio.open_connection("127.0.0.1", self.port), timeout
-                )
-            try:
-                assert self.reader is not None
-                self.writer.write(request)
-                head = await asyncio.wait_for(self.reader.readuntil(b"\r\n\r\n"), timeout)
-                lines = head.decode("latin-1").split("\r\n")
-                status = int(lines[0].split()[1])
-                headers = {
-                    k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in lines[1:] if x)
-                }
-                length = int(headers.get("content-length", "0"))
-                if length:
-                    await asyncio.wait_for(self.reader.readexactly(length), timeout)
-                if headers.get("connection", "").lower() == "close":
-                    self.close()
-                return status, headers
-            except (asyncio.IncompleteReadError, ConnectionError) as error:
-                self.close()  # the server closed an idle kept-alive connection: open a new one once
-                if attempt:
-                    raise OSError("connection lost") from error
-        raise OSError("unreachable")
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
-
-
-async def capacity_scenario(port, games, etags, bodies, seconds, viewers=3, deal_every=60.0, seed=SEED):
-    """``viewers`` phones per table, each polling on its own kept-alive connection and waiting what
-    each answer asks (X-Poll-After, Retry-After); each table's scorer posts a deal every
-    ``deal_every`` seconds on a connection of its own, with 30 s of patience."""
-    rng = random.Random(seed)
-    loop = asyncio.get_running_loop()
-    start = loop.time()
-    end = start + seconds
-    posted_at: dict[int, float] = {}
-    deal_ms: list[float] = []
-    seen_s: list[float] = []
-    outcome = {"201": 0, "deal failed": 0, "200": 0, "304": 0, "503": 0, "poll other": 0, "poll failed": 0}
-
-    async def phone(t: int) -> None:
-        game_id, _ = games[t]
-        me = Phone(port)
-        etag = etags[t]
-        await asyncio.sleep(rng.uniform(0, 3))
-        while loop.time() < end:
-            headers = {"HX-Request": "true", "If-None-Match": etag, **PHONE}
-            request = build_request("GET", f"/g/{game_id}/live?part=live&lang=en", port, headers)
-            request = request.replace(b"Connection: close", b"Connection: keep-alive")
-            wait = 3.0
-            try:
-                status, answer = await me.ask(request, 10)
-                key = str(status) if str(status) in outcome else "poll other"
-                outcome[key] += 1
-                if status == 200:
-                    etag = answer.get("etag", etag)
-                    if t in posted_at:
-                        seen_s.append(loop.time() - posted_at[t])
-                asked = answer.get("x-poll-after") or answer.get("retry-after")
-                wait = float(asked) if asked else 3.0
-            except (TimeoutError, OSError, ValueError, IndexError):
-                outcome["poll failed"] += 1
-                me.close()
-            await asyncio.sleep(wait)
-        me.close()
-
-    async def scorer(t: int) -> None:
-        game_id, key = games[t]
-        await asyncio.sleep(rng.uniform(0, deal_every))
-        while loop.time() < end:
-            body = json.dumps(bodies[rng.randrange(len(bodies))]).encode()
-            headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
-            request = build_request("POST", f"/api/games/{game_id}/deals", port, headers, body)
-            sent = loop.time()
-            try:
-                reply = await _send(port, request, 30)
-                ok = reply.status == 201
-            except (TimeoutError, OSError, ValueError, IndexError):
-                ok = False
-            deal_ms.append((loop.time() - sent) * 1000)
-            if ok:
-                outcome["201"] += 1
-                posted_at[t] = loop.time()
-            else:
-                outcome["deal failed"] += 1
-            await asyncio.sleep(max(0.0, deal_every - (loop.time() - sent)))
-
-    tasks = [phone(t) for t in range(len(games)) for _ in range(viewers)]
-    tasks += [scorer(t) for t in range(len(games))]
-    await asyncio.gather(*tasks)
-    return outcome, deal_ms, seen_s
-
-
 def sweep(
     args, report: Report, tmp: Path, env: dict[str, str], servers: Servers, client, bodies, rng
 ) -> None:
@@ -716,7 +320,7 @@ def sweep(
             f"capacity sweep: {tables} tables, {args.sweep_duration:.0f} s, 3 phones each following X-Poll-After"
         )
         outcome, deal_ms, seen_s = asyncio.run(
-            capacity_scenario(port, games[:tables], etags[:tables], bodies, args.sweep_duration)
+            capacity_scenario(port, games[:tables], etags[:tables], bodies, args.sweep_duration, seed=SEED)
         )
         p99 = percentile(deal_ms, 99)
         seen = {p: percentile(seen_s, p) for p in (50, 95)}
@@ -1165,7 +769,7 @@ def run(args, tmp: Path, servers: Servers) -> Report:
             for g, _ in table_games
         ]
         latencies, outcome = asyncio.run(
-            tables_scenario(sk_port, table_games, etags, bodies, args.tables_duration)
+            tables_scenario(sk_port, table_games, etags, bodies, args.tables_duration, seed=SEED)
         )
         every = latencies["view"] + latencies["deal"]
         ms = {p: percentile(every, p) * 1000 for p in (50, 95, 99)}

@@ -25,9 +25,10 @@ def bench():
     module = importlib.util.module_from_spec(spec)
     # Dataclasses look their module up by name while the script is being loaded.
     sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    spec.loader.exec_module(module)  # it imports its siblings (wire.py, crowd.py) by name
     yield module
-    sys.modules.pop(spec.name, None)
+    for name in (spec.name, "wire", "crowd"):
+        sys.modules.pop(name, None)
 
 
 def replay(record):
@@ -70,7 +71,7 @@ def scorers_page(bench, client, seed: int):
     game_id = created["id"]
     client.set_cookie("edit_key", created["edit_key"], path=f"/g/{game_id}")
     deal = bench.deal_bodies(1, rng)[0]
-    return game_id, deal, bench.EntryForm(client.get(f"/g/{game_id}").get_data(as_text=True))
+    return game_id, deal, sys.modules["wire"].EntryForm(client.get(f"/g/{game_id}").get_data(as_text=True))
 
 
 def test_the_scorer_enters_a_deal_through_the_real_form_in_two_steps(bench, client):
@@ -79,7 +80,7 @@ def test_the_scorer_enters_a_deal_through_the_real_form_in_two_steps(bench, clie
     assert {"base_version", "submit_token"} <= form.hidden.keys()
     reply = client.post(form.action, data=bench.entry_post(form, deal), headers={"HX-Request": "true"})
     assert reply.status_code == 200
-    form = bench.EntryForm(reply.get_data(as_text=True))
+    form = sys.modules["wire"].EntryForm(reply.get_data(as_text=True))
     assert form.step == "tricks" and form.action.endswith("/deals")
     reply = client.post(form.action, data=bench.entry_post(form, deal), headers={"HX-Request": "true"})
     assert reply.status_code == 200
@@ -97,14 +98,14 @@ def test_the_scorer_enters_a_deal_as_the_pages_script_does(bench, client):
         form.save, data={**form.hidden, **bids, "autosave": "1"}, headers={"HX-Request": "true"}
     )
     assert kept.status_code == 200
-    stamp = bench.EntryForm(f'<form id="entry">{kept.get_data(as_text=True)}</form>').hidden
+    stamp = sys.modules["wire"].EntryForm(f'<form id="entry">{kept.get_data(as_text=True)}</form>').hidden
     assert int(stamp["base_version"]) == int(form.hidden["base_version"]) + 1
     assert stamp["submit_token"] != form.hidden["submit_token"]
     form.hidden.update(stamp)
     tricks = {f"tricks_{s}": str(v) for s, v in enumerate(deal["tricks"])}
     reply = client.post(form.record, data={**form.hidden, **bids, **tricks}, headers={"HX-Request": "true"})
     assert reply.status_code == 200
-    assert bench.EntryForm(reply.get_data(as_text=True)).save  # the next deal's form, bids first
+    assert sys.modules["wire"].EntryForm(reply.get_data(as_text=True)).save  # the next deal's form, bids first
     record = client.get(f"/api/games/{game_id}").get_json()
     assert record["deals"][-1] == deal and len(record["deals"]) == 13
 
@@ -142,7 +143,7 @@ def test_the_post_script_round_robins_games_with_their_keys(bench):
 
 
 def test_the_tables_schedule_is_open_loop_and_bounded(bench):
-    events = bench.schedule(10, 2, 3.0, 60.0, 30.0, random.Random(0))
+    events = sys.modules["crowd"].schedule(10, 2, 3.0, 60.0, 30.0, random.Random(0))
     views = [e for e in events if e.kind == "view"]
     assert len(views) == 10 * 2 * 10  # a poll every 3 s for 30 s, per viewer
     assert all(0 <= e.at < 30 for e in events)
