@@ -176,7 +176,7 @@ async def capacity_scenario(port, games, etags, bodies, seconds, viewers=3, deal
             except (TimeoutError, OSError, ValueError, IndexError):
                 outcome["poll failed"] += 1
                 me.close()
-            await asyncio.sleep(wait)
+            await asyncio.sleep(max(0.0, min(wait, end - loop.time())))
         me.close()
 
     async def scorer(t: int) -> None:
@@ -198,7 +198,8 @@ async def capacity_scenario(port, games, etags, bodies, seconds, viewers=3, deal
                 posted_at[t] = loop.time()
             else:
                 outcome["deal failed"] += 1
-            await asyncio.sleep(max(0.0, deal_every - (loop.time() - sent)))
+            # The next deal a minute after this one; none after the end (the run stops on time).
+            await asyncio.sleep(max(0.0, min(deal_every - (loop.time() - sent), end - loop.time())))
 
     tasks = [phone(t) for t in range(len(games)) for _ in range(viewers)]
     tasks += [scorer(t) for t in range(len(games))]

@@ -37,8 +37,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
-from scorekeeper.games import GAMES
-
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
 # `python benchmarks/run.py` puts benchmarks/ first on the path: import this checkout's package.
@@ -48,12 +46,22 @@ if str(HERE) not in sys.path:  # its siblings, when the script is loaded by the 
     sys.path.insert(0, str(HERE))
 
 from crowd import capacity_scenario, percentile, tables_scenario  # noqa: E402
+from inprocess import cache_savings, standings_after_correction, time_pages  # noqa: E402
+from seed import (  # noqa: E402,F401
+    HUGE_TARGET,
+    PLAYERS,
+    deal_bodies,
+    finished_game_record,
+    long_game_record,
+    random_deals,
+    seed_event,
+    seed_games,
+    spades_record,
+    spades_setup,
+)
 from wire import PHONE, Reply, Scorer, build_request, decoded, entry_post, fetch, parse_reply  # noqa: E402,F401
 
 SEED = 13
-PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
-# Far beyond any total 240 random deals reach: the long games never end.
-HUGE_TARGET = 1_000_000
 # The worker model of both apps: the issue's measurements used 2 sync workers. A sync worker
 # serves one connection at a time and closes it, so wrk's connections spread over both workers
 # on every request. With gthread, wrk's keep-alive connections stay with whichever worker
@@ -73,65 +81,6 @@ GOALS = {
     "cold load (all assets)": "<= 40 KB",
     "200 tables p99": "< 200 ms",
 }
-
-
-# --- Seeding: game records built by the rules' own random deals (pure, so tests can check them) ---
-
-
-def spades_setup(options: dict[str, Any]):
-    from scorekeeper.rules.base import check_setup
-
-    game = GAMES.get("spades")
-    errors, setup = check_setup(game, PLAYERS, options, 0)
-    if errors:
-        raise ValueError(errors)
-    return game, setup
-
-
-def spades_record(options: dict[str, Any], deals: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "format": "scorekeeper-game/1",
-        "game": "spades",
-        "options": options,
-        "players": list(PLAYERS),
-        "first_dealer": 0,
-        "deals": deals,
-    }
-
-
-def random_deals(options: dict[str, Any], count: int, rng: random.Random, stop_when_finished=False):
-    """``count`` deals drawn by the Spades module's ``random_deal``, played as they come."""
-    from scorekeeper.rules.base import play
-
-    game, setup = spades_setup(options)
-    deals: list[dict[str, Any]] = []
-    result = play(game, setup, deals)
-    while len(deals) < count and not (stop_when_finished and result.finished):
-        dealer = result.next_dealer if result.next_dealer is not None else 0
-        deals.append(game.random_deal(setup, result.state, dealer, rng))
-        result = play(game, setup, deals)
-    return deals, result
-
-
-def finished_game_record(rng: random.Random, low: int = 9, high: int = 12) -> dict[str, Any]:
-    """A finished cutthroat Spades game to 200 (the short game) of ``low``-``high`` deals."""
-    options = {"mode": "cutthroat", "target": 200}
-    for _ in range(200):
-        deals, result = random_deals(options, 60, rng, stop_when_finished=True)
-        if result.finished and low <= len(deals) <= high:
-            return spades_record(options, deals)
-    raise RuntimeError("no finished game of the wanted length")
-
-
-def long_game_record(deals: int, rng: random.Random) -> dict[str, Any]:
-    """A cutthroat Spades game with a target it never reaches, holding ``deals`` deals."""
-    options = {"mode": "cutthroat", "target": HUGE_TARGET}
-    return spades_record(options, random_deals(options, deals, rng)[0])
-
-
-def deal_bodies(count: int, rng: random.Random) -> list[dict[str, Any]]:
-    """Deals any long game accepts next (cutthroat deals do not depend on the score so far)."""
-    return random_deals({"mode": "cutthroat", "target": HUGE_TARGET}, count, rng)[0]
 
 
 # --- Servers ---
@@ -401,84 +350,6 @@ def say(text: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
-def seed_games(client, record: dict[str, Any]) -> tuple[str, str]:
-    """POST /api/games with ``record``: the new game's id and edit key."""
-    reply = client.post("/api/games", json=record)
-    if reply.status_code != 201:
-        raise RuntimeError(f"seeding refused: {reply.status_code} {reply.get_data(as_text=True)[:500]}")
-    data = reply.get_json()
-    return data["id"], data["edit_key"]
-
-
-def seed_event(app, client, tables: int) -> tuple[str, list[tuple[str, str]]]:
-    """A progressive Euchre night of ``tables`` tables, round 1 started and one hand played at
-    each table; returns the event and each table's (game, key) for corrections."""
-    from scorekeeper.events import service as events
-
-    players = [f"P{i}" for i in range(4 * tables)]
-    with app.app_context():
-        event, _ = events.create_event(
-            {
-                "name": f"{tables} tables",
-                "format": "progressive",
-                "game": "euchre",
-                "players": players,
-                "rounds": 3,
-            }
-        )
-        rnd = events.start_round(event)
-        games = [(t.game_id, events.table_key(t.game_id)) for t in rnd.tables]
-        event_id = event.id
-    hand = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
-    for game_id, key in games:
-        client.post(f"/api/games/{game_id}/deals", json=hand, headers={"Authorization": f"Bearer {key}"})
-    return event_id, games
-
-
-def standings_after_correction(
-    app, client, event_id: str, games: list[tuple[str, str]], rounds: int = 15
-) -> float:
-    """Median seconds to correct one table's hand and derive the event's document anew (in-process)."""
-    from scorekeeper.db import db
-    from scorekeeper.events import service as events
-    from scorekeeper.models import Event
-
-    hands = [
-        {"trump": "S", "maker": 1, "alone": False, "defender_alone": None, "maker_tricks": 5},
-        {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3},
-    ]
-    times = []
-    for i in range(rounds):
-        game_id, key = games[i % len(games)]
-        started = time.perf_counter()
-        client.put(
-            f"/api/games/{game_id}/deals/0", json=hands[i % 2], headers={"Authorization": f"Bearer {key}"}
-        )
-        with app.test_request_context():
-            events.document(db.session.get(Event, event_id))
-            db.session.remove()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
-
-
-def time_pages(client, paths: list[str], budget: float, least: int = 5) -> list[float]:
-    """Median seconds per GET of each path in-process, within about ``budget`` s.
-
-    The paths take turns, so whatever else the machine is doing slows each of them alike.
-    """
-    for path in paths:
-        for _ in range(2):  # warm-up: templates compiled, caches filled
-            assert client.get(path).status_code == 200
-    times: list[list[float]] = [[] for _ in paths]
-    stop = time.perf_counter() + budget
-    while len(times[0]) < least or time.perf_counter() < stop:
-        for path, taken in zip(paths, times, strict=True):
-            t0 = time.perf_counter()
-            client.get(path)
-            taken.append(time.perf_counter() - t0)
-    return [statistics.median(taken) for taken in times]
-
-
 ASSET = re.compile(r"\.(css|js|svg|png|ico|webp|woff2?|json)$")
 
 
@@ -617,6 +488,12 @@ def run(args, tmp: Path, servers: Servers) -> Report:
             f"{ms:.1f} ms",
             note="in-process: PUT one table's deal, then the event document anew (median)",
         )
+    say("in-process: what the viewer page cache and the record's JSON splicing save")
+    for name, (on, off) in cache_savings(
+        app, client, finished_id, id240, max(1.0, args.duration / 2)
+    ).items():
+        report.data[f"cache: {name}"] = {"on_ms": on, "off_ms": off}
+        report.add(f"cache: {name}", f"{on:.2f} ms", note=f"without it {off:.2f} ms (in-process, median)")
     with app.app_context():
         from scorekeeper.db import db
 

@@ -21,12 +21,12 @@ from functools import cache as once
 from pathlib import Path
 from typing import Any, TypeVar
 
-from flask import Flask, current_app, has_app_context
+from flask import Flask, current_app, g, has_app_context
 from flask_caching import Cache
 from markupsafe import Markup
 
-from .catalogs import PACKAGE, ROOT
 from .lru import LocalLRU, per_app
+from .paths import PACKAGE, ROOT
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -35,6 +35,20 @@ cache = Cache(with_jinja2_ext=False)
 # An entry lives a day at most: a game's version changes far more often than that when it is played.
 TIMEOUT = 24 * 3600
 _MISSING = object()
+
+
+def request_memo(name: str) -> dict:
+    """This request's memo called ``name`` (on ``flask.g``): what the request computed, once.
+
+    The innermost of the caches (a result or view scored once per request, whatever asks for it
+    again); outside an app context, a fresh dict that keeps nothing."""
+    if not has_app_context():
+        return {}
+    memo = g.get(name)
+    if memo is None:
+        memo = {}
+        setattr(g, name, memo)
+    return memo
 
 
 @once

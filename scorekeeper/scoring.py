@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from flask import current_app, g, has_app_context
+from flask import current_app, has_app_context
 from sqlalchemy import bindparam, select
 
 from . import cache, rules
@@ -107,12 +107,7 @@ def full_record(game: AnyGame, result: GameResult, render: Callable | None) -> d
 
 
 def _memo() -> dict:
-    if not has_app_context():
-        return {}
-    memo = g.get("read_results")
-    if memo is None:
-        memo = g.read_results = {}
-    return memo
+    return cache.request_memo("read_results")
 
 
 def _at_version(game: AnyGame) -> GameResult:

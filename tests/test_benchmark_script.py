@@ -27,7 +27,7 @@ def bench():
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)  # it imports its siblings (wire.py, crowd.py) by name
     yield module
-    for name in (spec.name, "wire", "crowd"):
+    for name in (spec.name, "wire", "crowd", "seed", "inprocess"):
         sys.modules.pop(name, None)
 
 

@@ -16,8 +16,6 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from flask import g, has_app_context
-
 from .. import cache, rules, scoring
 from ..models import Game
 from ..rules import GameResult
@@ -146,16 +144,6 @@ class GameView:
 # -- scoring, once per version per request --------------------------------------------
 
 
-def _memo(name: str) -> dict:
-    if not has_app_context():
-        return {}
-    memo = g.get(name)
-    if memo is None:
-        memo = {}
-        setattr(g, name, memo)
-    return memo
-
-
 # The game's unredacted result at its version, for the write side's checks and what the read side
 # draws from it (never shown as it is): scored once per version below both sides.
 full_result = scoring.score
@@ -196,7 +184,7 @@ def preview(game: Game, result: GameResult) -> GameResult:
 def game_view(game: Game, role: Role = VIEWER) -> GameView:
     """The game as ``role`` sees it, memoised on ``(game id, version, role)`` within the request."""
     key = (game.id, game.version, role)
-    memo = _memo("read_views")
+    memo = cache.request_memo("read_views")
     if key not in memo:
         shared = cache.key("view", game.id, game.version, role.name, role.seat)
         memo[key] = cache.remember(shared, lambda: build_view(game, role, full_result(game)), objects=True)
