@@ -27,14 +27,14 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.orm.attributes import set_committed_value
 
-from .db import Prepared, db
+from .db import Model, Prepared, db
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Game(db.Model):
+class Game(Model):
     # The public id is unguessable: reading a game needs nothing more.
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     kind: Mapped[str] = mapped_column(String(40), index=True)
@@ -85,7 +85,7 @@ class Game(db.Model):
         return "deals" not in inspect(self).unloaded
 
 
-class Seat(db.Model):
+class Seat(Model):
     __table_args__ = (UniqueConstraint("game_id", "position"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -97,7 +97,7 @@ class Seat(db.Model):
     game: Mapped[Game] = relationship(back_populates="seats")
 
 
-class Deal(db.Model):
+class Deal(Model):
     # Positions only grow: a deleted deal leaves a gap, so nothing is renumbered in place.
     __table_args__ = (UniqueConstraint("game_id", "position"),)
 
@@ -110,7 +110,7 @@ class Deal(db.Model):
     game: Mapped[Game] = relationship(back_populates="deals")
 
 
-class Change(db.Model):
+class Change(Model):
     """One change to a game, as the history shows it and undo reverses it.
 
     ``before``/``after`` are the facts (or the draft) the change replaced and
@@ -147,7 +147,7 @@ class Change(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class Player(db.Model):
+class Player(Model):
     """A regular of the club, kept by the scorer: the names offered in a new game, and who is private.
 
     Games still name their players in their seats (that name is the truth); this
@@ -161,7 +161,7 @@ class Player(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class GameSummary(db.Model):
+class GameSummary(Model):
     """What the lists show of a game, as everybody may see it: a cache of its replay at ``version``.
 
     Kept by the write gate in the same transaction as the change; ``scorekeeper db

@@ -13,11 +13,11 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..db import db
+from ..db import Model
 from ..models import utcnow
 
 
-class Event(db.Model):
+class Event(Model):
     # The public id is unguessable, like a game's: the board is for anyone with its link.
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(80))
@@ -43,7 +43,7 @@ class Event(db.Model):
     )
 
 
-class EventRound(db.Model):
+class EventRound(Model):
     """A round once started: its tables' games; ``closed_at`` when the director closed it."""
 
     __tablename__ = "event_round"
@@ -64,7 +64,7 @@ class EventRound(db.Model):
     )
 
 
-class EventTable(db.Model):
+class EventTable(Model):
     """One table of a started round: an ordinary game, and who sits where (entrant numbers)."""
 
     __tablename__ = "event_table"
