@@ -137,8 +137,9 @@ class Change(Model):
     kind: Mapped[str] = mapped_column(String(20))
     deal_index: Mapped[int | None] = mapped_column(nullable=True)
     position: Mapped[int | None] = mapped_column(nullable=True)
-    before: Mapped[Any | None] = mapped_column(JSON, nullable=True)
-    after: Mapped[Any | None] = mapped_column(JSON, nullable=True)
+    # Any JSON value, null included.
+    before: Mapped[Any] = mapped_column(JSON, nullable=True)
+    after: Mapped[Any] = mapped_column(JSON, nullable=True)
     # The change this one undid, if it is an undo.
     undoes: Mapped[int | None] = mapped_column(nullable=True)
     token: Mapped[str | None] = mapped_column(String(64), nullable=True)
