@@ -417,7 +417,7 @@ def redact(kind: rules.Game, result: GameResult) -> GameResult:
     public = kind.public_export(result.setup, result) or {}
     scores = public.get("scores", [d.scores for d in result.deals])
     explanations = public.get("explanations", [d.explanations for d in result.deals])
-    running: list[int | None] = [0] * result.setup.n
+    running: list[Any] = [0] * result.setup.n  # ints, and None where unknown: no DealResult's type
     deals = []
     for deal, points, lines in zip(result.deals, scores, explanations, strict=True):
         running = [None if t is None or p is None else t + p for t, p in zip(running, points, strict=True)]
@@ -502,7 +502,7 @@ def public_record_json(game: AnyGame, result: GameResult | None = None) -> str:
     rescores the game encodes it anew; a game hiding values takes the plain way.
     """
     result = result or full_result(game)
-    provider = current_app.json
+    provider: Any = current_app.json  # Flask's default provider: compact is none of JSONProvider's
     if (provider.compact is None and current_app.debug) or provider.compact is False:
         return provider.dumps(public_record(game, result))
     kind = scoring.game_rules(game)

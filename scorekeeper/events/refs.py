@@ -33,4 +33,4 @@ def event_of(game_id: str) -> dict[str, Any] | None:
         ).first()
         found = {"id": row[0], "round": row[1], "table": row[2]} if row else _NONE
         known.put(game_id, found)
-    return None if found is _NONE else dict(found)
+    return dict(found) if isinstance(found, dict) else None  # (else _NONE: no event)
