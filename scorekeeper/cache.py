@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable, Sequence
 from functools import cache as once
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from flask import Flask, current_app, g, has_app_context
 from flask_caching import Cache
@@ -37,7 +37,7 @@ TIMEOUT = 24 * 3600
 _MISSING = object()
 
 
-def request_memo(name: str) -> dict:
+def request_memo(name: str) -> dict[Any, Any]:
     """This request's memo called ``name`` (on ``flask.g``): what the request computed, once.
 
     The innermost of the caches (a result or view scored once per request, whatever asks for it
@@ -118,9 +118,11 @@ def remember(name: str, compute: Callable[[], T], objects: bool = False) -> T:
     """
     local = _local() if objects else None
     if local is not None:
-        value = local.get(name, _MISSING)
-        if value is not _MISSING:
-            return value
+        found = local.get(name, _MISSING)
+        if found is not _MISSING:
+            # Kept under ``name`` from compute() or the shared cache: a T, but a LocalLRU
+            # of every kind of value cannot say so.
+            return cast(T, found)
     value = get(name)
     if value is _MISSING:
         value = compute()

@@ -59,7 +59,8 @@ class ScorekeeperGroup(FlaskGroup):
                 start_app(app)
             return inner(sub_ctx)
 
-        command.invoke = invoke
+        # click has no hook between parsing and running a command: its invoke is wrapped.
+        command.invoke = invoke  # type: ignore[method-assign, assignment]
         return command
 
 
@@ -70,6 +71,7 @@ def _run(ctx: click.Context, **options) -> None:
     # Werkzeug colours its log lines: only for a person at a terminal, never into a file or a pipe.
     werkzeug.serving._log_add_style = sys.stderr.isatty()
     start_app(ctx.ensure_object(ScriptInfo).load_app())
+    assert run_command.callback is not None  # Flask's run command is a function's
     ctx.invoke(run_command.callback, **options)
 
 

@@ -6,7 +6,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 from flask_migrate import Migrate
@@ -27,6 +27,16 @@ class Base(DeclarativeBase):
 # commit instead of being loaded again (service._write; a refused write rolls back,
 # which does expire them, so a retry reads the game anew).
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+
+# The models' base. db.Model is a class made at run time (Flask-SQLAlchemy's mixins over Base's
+# declarative base), and mypy takes no variable as a base class: it sees the class db.Model is.
+if TYPE_CHECKING:
+    from flask_sqlalchemy.model import Model as _FlaskModel
+
+    class Model(_FlaskModel, DeclarativeBase):
+        __abstract__ = True
+else:
+    Model = db.Model
 migrate = Migrate(directory=MIGRATIONS)
 
 

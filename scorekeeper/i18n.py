@@ -51,7 +51,7 @@ def select_locale() -> str | None:
         chosen = request.cookies.get("lang")
     if chosen not in languages:
         chosen = request.accept_languages.best_match(languages)
-    return FORMATS.get(chosen, chosen)
+    return FORMATS.get(chosen, chosen) if chosen is not None else None
 
 
 def language() -> str:

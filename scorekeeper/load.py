@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -39,7 +40,9 @@ class PollPolicy:
 class Load:
     """This process's requests in flight (all threads), and its recent refusals."""
 
-    def __init__(self, threads: int, policy: PollPolicy | None = None, clock=time.monotonic) -> None:
+    def __init__(
+        self, threads: int, policy: PollPolicy | None = None, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.threads = max(1, threads)
         self.policy = policy or PollPolicy()
         self._clock = clock

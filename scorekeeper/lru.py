@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -79,10 +79,11 @@ class LocalLRU(Generic[K, V]):
         return key in self._items
 
 
-def per_app(extensions: dict, name: str, size: int) -> LocalLRU:
+def per_app(extensions: dict[str, Any], name: str, size: int) -> LocalLRU[Any, Any]:
     """The app's LocalLRU called ``name`` (one per app: each test's app has its own games)."""
     store = extensions.get(name)
-    if store is None:
+    if not isinstance(store, LocalLRU):
         # setdefault keeps the first one made if two threads get here at once.
         store = extensions.setdefault(name, LocalLRU(size))
+    assert isinstance(store, LocalLRU)  # the app's extensions hold this name for this store only
     return store

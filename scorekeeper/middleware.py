@@ -41,8 +41,9 @@ def init_app(app: Flask) -> None:
     if proxies > 0:
         # Trust X-Forwarded-For/-Proto/-Host/-Port/-Prefix from that many proxies: links and
         # QR codes (url_for(..., _external=True)) then carry the public address.
-        app.wsgi_app = ProxyFix(
+        # (Flask's way to wrap an app in WSGI middleware, though it types wsgi_app as a method.)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies, x_prefix=proxies
         )
     health.init_app(app)
-    app.wsgi_app = RequestId(app.wsgi_app)
+    app.wsgi_app = RequestId(app.wsgi_app)  # type: ignore[method-assign]

@@ -27,14 +27,14 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.orm.attributes import set_committed_value
 
-from .db import Prepared, db
+from .db import Model, Prepared, db
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Game(db.Model):
+class Game(Model):
     # The public id is unguessable: reading a game needs nothing more.
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     kind: Mapped[str] = mapped_column(String(40), index=True)
@@ -85,7 +85,7 @@ class Game(db.Model):
         return "deals" not in inspect(self).unloaded
 
 
-class Seat(db.Model):
+class Seat(Model):
     __table_args__ = (UniqueConstraint("game_id", "position"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -97,7 +97,7 @@ class Seat(db.Model):
     game: Mapped[Game] = relationship(back_populates="seats")
 
 
-class Deal(db.Model):
+class Deal(Model):
     # Positions only grow: a deleted deal leaves a gap, so nothing is renumbered in place.
     __table_args__ = (UniqueConstraint("game_id", "position"),)
 
@@ -110,7 +110,7 @@ class Deal(db.Model):
     game: Mapped[Game] = relationship(back_populates="deals")
 
 
-class Change(db.Model):
+class Change(Model):
     """One change to a game, as the history shows it and undo reverses it.
 
     ``before``/``after`` are the facts (or the draft) the change replaced and
@@ -137,8 +137,9 @@ class Change(db.Model):
     kind: Mapped[str] = mapped_column(String(20))
     deal_index: Mapped[int | None] = mapped_column(nullable=True)
     position: Mapped[int | None] = mapped_column(nullable=True)
-    before: Mapped[Any | None] = mapped_column(JSON, nullable=True)
-    after: Mapped[Any | None] = mapped_column(JSON, nullable=True)
+    # Any JSON value, null included.
+    before: Mapped[Any] = mapped_column(JSON, nullable=True)
+    after: Mapped[Any] = mapped_column(JSON, nullable=True)
     # The change this one undid, if it is an undo.
     undoes: Mapped[int | None] = mapped_column(nullable=True)
     token: Mapped[str | None] = mapped_column(String(64), nullable=True)
@@ -147,7 +148,7 @@ class Change(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class Player(db.Model):
+class Player(Model):
     """A regular of the club, kept by the scorer: the names offered in a new game, and who is private.
 
     Games still name their players in their seats (that name is the truth); this
@@ -161,7 +162,7 @@ class Player(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class GameSummary(db.Model):
+class GameSummary(Model):
     """What the lists show of a game, as everybody may see it: a cache of its replay at ``version``.
 
     Kept by the write gate in the same transaction as the change; ``scorekeeper db
@@ -194,7 +195,7 @@ class GameSummary(db.Model):
 # tables where a game is played (its record's "event"), so they live here, below it.
 
 
-class Event(db.Model):
+class Event(Model):
     # The public id is unguessable, like a game's: the board is for anyone with its link.
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(80))
@@ -220,7 +221,7 @@ class Event(db.Model):
     )
 
 
-class EventRound(db.Model):
+class EventRound(Model):
     """A round once started: its tables' games; ``closed_at`` when the director closed it."""
 
     __tablename__ = "event_round"
@@ -241,7 +242,7 @@ class EventRound(db.Model):
     )
 
 
-class EventTable(db.Model):
+class EventTable(Model):
     """One table of a started round: an ordinary game, and who sits where (entrant numbers)."""
 
     __tablename__ = "event_table"

@@ -10,11 +10,11 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .db import db
+from .db import Model
 from .models import utcnow
 
 
-class PendingEntry(db.Model):
+class PendingEntry(Model):
     """One seat's pending entry of one kind ("orders" or "allotment") for one turn."""
 
     __tablename__ = "pending_entry"

@@ -17,9 +17,8 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
-from .rules import GameResult
 from .rules.base import N_
 
 # -- CSV ---------------------------------------------------------------------
@@ -62,6 +61,18 @@ def csv_text(rows: Iterable[Sequence[Any]]) -> str:
 # -- Player statistics ---------------------------------------------------------
 
 
+class Scored(Protocol):
+    """What the statistics read of a game's result: a :class:`GameResult`, or a list's summary
+    of one (``read.Summary``), whose total is None while the game hides it."""
+
+    @property
+    def totals(self) -> Sequence[int | None]: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def winners(self) -> Sequence[int]: ...
+
+
 @dataclass(frozen=True)
 class Played:
     """One stored game as the statistics need it: who sat where, when, and its scored result."""
@@ -70,7 +81,7 @@ class Played:
     kind: str
     when: datetime
     players: tuple[str, ...]
-    result: GameResult
+    result: Scored
 
 
 @dataclass(frozen=True)
@@ -141,6 +152,7 @@ def player_stats(name: str, games: Iterable[Played], recent: int = 10) -> Player
         won = result.finished and seat in result.winners
         stats = by_kind.setdefault(game.kind, KindStats(game.kind))
         if result.finished:
+            assert total is not None  # a game hides its totals only until its end
             stats.played += 1
             stats.won += won
             stats.points += total

@@ -18,7 +18,7 @@ from .db import db
 from .games import GAMES
 from .lru import LocalLRU, per_app
 from .models import AnyGame, Change
-from .rules import GameResult, InvalidFacts, Setup
+from .rules import GameResult, InvalidFacts, Msg, Setup
 from .rules.base import play_on
 
 FORMAT = "scorekeeper-game/1"
@@ -78,7 +78,7 @@ def remember(game: AnyGame, result: GameResult | None) -> None:
         cache.keep(cache.key("result", game.id, game.version), result)
 
 
-def full_record(game: AnyGame, result: GameResult, render: Callable | None) -> dict[str, Any]:
+def full_record(game: AnyGame, result: GameResult, render: Callable[[Msg], str]) -> dict[str, Any]:
     """The game record of the spec: the input facts plus every derived field, unredacted.
 
     What anyone may read is :func:`scorekeeper.read.public_record`: it applies the game's redaction.
@@ -106,7 +106,8 @@ def full_record(game: AnyGame, result: GameResult, render: Callable | None) -> d
 # -- the result at a version: once per request, once per process, shared ------------------
 
 
-def _memo() -> dict:
+def _memo() -> dict[tuple[str, int], GameResult]:
+    """The request's results by (game id, version)."""
     return cache.request_memo("read_results")
 
 

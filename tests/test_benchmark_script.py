@@ -105,7 +105,9 @@ def test_the_scorer_enters_a_deal_as_the_pages_script_does(bench, client):
     tricks = {f"tricks_{s}": str(v) for s, v in enumerate(deal["tricks"])}
     reply = client.post(form.record, data={**form.hidden, **bids, **tricks}, headers={"HX-Request": "true"})
     assert reply.status_code == 200
-    assert sys.modules["wire"].EntryForm(reply.get_data(as_text=True)).save  # the next deal's form, bids first
+    assert (
+        sys.modules["wire"].EntryForm(reply.get_data(as_text=True)).save
+    )  # the next deal's form, bids first
     record = client.get(f"/api/games/{game_id}").get_json()
     assert record["deals"][-1] == deal and len(record["deals"]) == 13
 

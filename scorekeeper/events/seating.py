@@ -183,7 +183,7 @@ def _number_tables(n: int, rounds: Sequence[Round]) -> list[Round]:
     for rnd in rounds:
         if out:
             where = {p: t.number for t in out[-1].tables for p in t.seats}
-            graph = nx.Graph()
+            graph: nx.Graph[tuple[str, int]] = nx.Graph()  # ("t", table) and ("n", its number)
             for i, table in enumerate(rnd.tables):
                 for number in range(1, len(rnd.tables) + 1):
                     stay = sum(1 for p in table.seats if where.get(p) == number)
@@ -233,13 +233,13 @@ def _greedy_progressive(
         playing = [p for p in everyone if p not in resting]
         rng.shuffle(playing)
         # Partnerships: never a repeat while one can be avoided, then the least-met pairs.
-        graph = nx.Graph()
+        graph: nx.Graph[int] = nx.Graph()
         for a, b in itertools.combinations(playing, 2):
             pair = _pair(a, b)
             graph.add_edge(a, b, weight=10_000 - 1_000 * partners[pair] - opponents[pair] + rng.random())
         pairs = sorted({_pair(a, b) for a, b in nx.max_weight_matching(graph, maxcardinality=True)})
         # Tables: two pairs each, opponents repeated as little as possible (squares flatten the spread).
-        tables_graph = nx.Graph()
+        tables_graph: nx.Graph[int] = nx.Graph()
         for i, j in itertools.combinations(range(len(pairs)), 2):
             cost = sum((opponents[_pair(a, b)] + 1) ** 2 for a in pairs[i] for b in pairs[j])
             tables_graph.add_edge(i, j, weight=1_000 - cost + rng.random())
@@ -392,7 +392,7 @@ def swiss_round(
         rank = {p: i for i, p in enumerate(order)}
         meetings = []
         for allow_rematch in (False, True):
-            graph = nx.Graph()
+            graph: nx.Graph[int] = nx.Graph()
             graph.add_nodes_from(order)
             for a, b in itertools.combinations(order, 2):
                 again = _pair(a, b) in met
@@ -403,7 +403,7 @@ def swiss_round(
             found = nx.max_weight_matching(graph, maxcardinality=True)
             if 2 * len(found) == len(order):
                 meetings = sorted(
-                    (tuple(sorted((a, b), key=rank.get)) for a, b in found), key=lambda m: rank[m[0]]
+                    (tuple(sorted((a, b), key=lambda p: rank[p])) for a, b in found), key=lambda m: rank[m[0]]
                 )
                 break
     matches = [Match(i + 1, a, b) for i, (a, b) in enumerate(meetings)]

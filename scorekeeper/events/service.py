@@ -109,6 +109,7 @@ def check_event(data: Any) -> dict[str, Any]:
     rules = GAMES.get(kind) if isinstance(kind, str) else None
     if rules is None:
         raise refuse("game", N_("Unknown game; known games: {games}."), games=", ".join(GAMES))
+    assert isinstance(kind, str)  # a known game's key
     if fmt != "mixer" and kind not in PARTNERSHIP_GAMES:
         raise refuse("game", N_("Pairs and progressive events play Euchre or partnership Spades."))
     options = data.get("options", {})
@@ -403,7 +404,7 @@ def next_seating(event: Event, number: int, games: Mapping[str, Game]) -> dict[s
             order = [s.entrant for s in compute_standings(event, games) if s.entrant in active(event)]
             met = {(min(t.seats), max(t.seats)) for r in event.rounds for t in r.tables}
             byes: Counter = Counter(e for r in event.rounds for e in r.sitting_out)
-            return _matches_data(seating.swiss_round(order, met, byes))  # type: ignore[arg-type]
+            return _matches_data(seating.swiss_round(order, met, byes))
         winners = [m.winner for m in _meetings(event, event.rounds[-1], games)]
         return _matches_data(seating.knockout_next_round([w for w in winners if w is not None]))
     return event.schedule[number - 1]

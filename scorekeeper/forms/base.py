@@ -14,7 +14,9 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, RadioField, StringField
-from wtforms.fields.choices import SelectChoice
+
+# WTForms 3.3 added SelectChoice; its stubs (types-WTForms) describe 3.2 and lack it.
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.validators import Optional
 from wtforms.widgets import NumberInput
 

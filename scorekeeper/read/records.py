@@ -66,7 +66,7 @@ def event_of(game_id: str) -> dict[str, Any] | None:
         ).first()
         found = {"id": row[0], "round": row[1], "table": row[2]} if row else _NO_EVENT
         known.put(game_id, found)
-    return None if found is _NO_EVENT else dict(found)
+    return dict(found) if isinstance(found, dict) else None  # (else _NO_EVENT: no event)
 
 
 @functools.lru_cache(maxsize=4096)

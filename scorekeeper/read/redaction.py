@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from dataclasses import fields as dataclass_fields
+from typing import Any
 
 from .. import rules
 from ..rules import GameResult, Setup
@@ -22,7 +23,7 @@ def redact(kind: rules.Game, result: GameResult) -> GameResult:
     public = kind.public_export(result.setup, result) or {}
     scores = public.get("scores", [d.scores for d in result.deals])
     explanations = public.get("explanations", [d.explanations for d in result.deals])
-    running: list[int | None] = [0] * result.setup.n
+    running: list[Any] = [0] * result.setup.n  # ints, and None where unknown: no DealResult's type
     deals = []
     for deal, points, lines in zip(result.deals, scores, explanations, strict=True):
         running = [None if t is None or p is None else t + p for t, p in zip(running, points, strict=True)]

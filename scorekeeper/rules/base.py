@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard, overload
 
 
 def N_(text: str) -> str:
@@ -34,7 +34,12 @@ class Msg:
     plural: str | None = None
     count: int = 1
 
-    def render(self, gettext=None, number=None, ngettext=None) -> str:
+    def render(
+        self,
+        gettext: Callable[[str], str] | None = None,
+        number: Callable[[int], str] | None = None,
+        ngettext: Callable[[str, str, int], str] | None = None,
+    ) -> str:
         """The message in words; ``gettext``/``ngettext`` translate, ``number`` formats ints."""
         if self.plural is not None:
             if ngettext:
@@ -234,7 +239,8 @@ class Game:
 
     def reached_end(self, setup: Setup, totals: tuple[int, ...], deals_played: int, state: Any) -> bool:
         """True once the game's end condition is met (ties are handled by :func:`play`)."""
-        return deals_played >= setup.options.get("deals", 0)
+        deals: int = setup.options.get("deals", 0)
+        return deals_played >= deals
 
     def decide(self, setup: Setup, totals: tuple[int, ...], state: Any) -> tuple[int, ...]:
         """Winning seats once the end is reached; empty means a tie to play off."""
@@ -324,7 +330,7 @@ def one_of(value: Any, choices: Collection[Any]) -> bool:
     return isinstance(value, Hashable) and value in choices
 
 
-def per_seat(value: Any, n: int) -> bool:
+def per_seat(value: Any, n: int) -> TypeGuard[list[Any]]:
     """A list of one entry per seat (what the entries hold is checked apart)."""
     return isinstance(value, list) and len(value) == n
 
@@ -635,6 +641,7 @@ def play(
     next_dealer = None
     if game.has_dealer and not finished:
         last = results[-1].dealer if results else setup.first_dealer - 1
+        assert last is not None  # a game with a dealer names one in every deal
         next_dealer = (last + 1) % setup.n
     return GameResult(
         setup=setup,
@@ -664,8 +671,16 @@ class _Continued(Sequence[Mapping[str, Any]]):
     def __len__(self) -> int:
         return len(self.known) + len(self.more)
 
-    def __getitem__(self, k):  # type: ignore[override]
+    @overload
+    def __getitem__(self, k: int) -> Mapping[str, Any]: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> Sequence[Mapping[str, Any]]: ...
+
+    def __getitem__(self, k: int | slice) -> Mapping[str, Any] | Sequence[Mapping[str, Any]]:
         # ``play`` asks by index from the first new deal on (no slices, no negative indexes).
+        if isinstance(k, slice):
+            raise TypeError("_Continued takes no slices")
         n = len(self.known)
         return self.known[k].facts if k < n else self.more[k - n]
 

@@ -14,11 +14,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar, cast
 
 import click
 from flask.cli import with_appcontext
-from sqlalchemy import bindparam, case, func, insert, null, select, update
+from sqlalchemy import Table, bindparam, case, func, insert, null, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError
 
@@ -53,7 +53,7 @@ class Via:
 class Conflict(Exception):
     """The game changed since the version the write was based on; nothing was written."""
 
-    def __init__(self, game: Game, based_on: int | None):
+    def __init__(self, game: AnyGame, based_on: int | None):
         super().__init__(f"game {game.id} is at version {game.version}, not {based_on}")
         self.game = game
         self.based_on = based_on
@@ -96,17 +96,21 @@ class Entry:
     undoes: int | None = None
 
 
-class Plan(NamedTuple):
+# What a write hands back: the game's result when the change scores, else None.
+R = TypeVar("R", covariant=True)
+
+
+class Plan(NamedTuple, Generic[R]):
     """A judged change: the result to hand back, and the function that applies it (returns its history)."""
 
-    result: Any
+    result: R
     apply: Callable[[], Entry]
     # An append: the half-entered deal is now a whole one, and the version claim clears it.
     clears_draft: bool = False
 
 
 # A planner gets the highest deal position the game's history has used (read by ``_guard``).
-Planner = Callable[[int | None], Plan]
+Planner = Callable[[int | None], Plan[R]]
 
 
 class _Raced(Exception):
@@ -115,7 +119,10 @@ class _Raced(Exception):
 
 # The hot path's statements, built once: a write executes them with its values as parameters
 # (building a statement per write cost more than running it).
-_GAME, _DEAL, _CHANGE, _SUMMARY = Game.__table__, Deal.__table__, Change.__table__, GameSummary.__table__
+# A mapped class's __table__ is its Table (SQLAlchemy declares the wider FromClause).
+_GAME, _DEAL, _CHANGE, _SUMMARY = (
+    cast(Table, model.__table__) for model in (Game, Deal, Change, GameSummary)
+)
 _GUARD = select(
     func.max(_CHANGE.c.position),
     # A token never matches NULL: without one, nothing is "already done".
@@ -167,7 +174,9 @@ def _guard(game: AnyGame, via: Via, deleted_ok: bool = False) -> int | None:
         top, done_id, top_dealt = _run(_GUARD, {"game_id": game.id, "token": via.token}).one()
     top = max((p for p in (top, top_dealt) if p is not None), default=None)
     if done_id is not None:
-        raise AlreadyDone(db.session.get(Change, done_id))
+        done = db.session.get(Change, done_id)
+        assert done is not None  # the guard's query just read its id, in this transaction
+        raise AlreadyDone(done)
     if deleted_at is not None and not deleted_ok:
         raise GameGone(game.id)
     if via.version is not None and via.version != version:
@@ -193,8 +202,8 @@ def _claim(game: AnyGame, now: datetime, clear_draft: bool = False) -> None:
 
 
 def _write(
-    game: AnyGame, via: Via | None, plan: Planner, deleted_ok: bool = False, touch: bool = True
-) -> Any:
+    game: AnyGame, via: Via | None, plan: Planner[R], deleted_ok: bool = False, touch: bool = True
+) -> R:
     """Judge ``plan`` on the game as stored, then apply it and record it, exactly once.
 
     ``plan(top)`` checks the change against the rules (raising what refuses it)
@@ -347,7 +356,7 @@ def _deal_at(game: Game, k: int) -> Deal:
     return game.deals[k]
 
 
-def _plan_append(game: AnyGame, facts: dict[str, Any], top: int | None) -> Plan:
+def _plan_append(game: AnyGame, facts: dict[str, Any], top: int | None) -> Plan[GameResult]:
     # Scored on from the game's result at its version (kept once per version): no replay.
     result = score(game, [facts])
 
@@ -361,13 +370,14 @@ def _plan_append(game: AnyGame, facts: dict[str, Any], top: int | None) -> Plan:
                 {"game_id": game.id, "position": position, "facts": facts, "created_at": game.updated_at},
             )
         else:
+            assert isinstance(game, Game)  # only the ORM's game has its deals loaded
             game.deals.append(Deal(game_id=game.id, position=position, facts=copy.deepcopy(facts)))
         return Entry(kind="append", deal_index=len(result.deals) - 1, position=position, after=facts)
 
     return Plan(result, apply, clears_draft=True)
 
 
-def _plan_replace(game: Game, k: int, facts: dict[str, Any]) -> Plan:
+def _plan_replace(game: Game, k: int, facts: dict[str, Any]) -> Plan[GameResult]:
     deal = _deal_at(game, k)
     candidate = game.facts
     candidate[k] = facts
@@ -381,7 +391,7 @@ def _plan_replace(game: Game, k: int, facts: dict[str, Any]) -> Plan:
     return Plan(result, apply)
 
 
-def _plan_correct_end(game: Game, k: int, facts: dict[str, Any], keep: int) -> Plan:
+def _plan_correct_end(game: Game, k: int, facts: dict[str, Any], keep: int) -> Plan[GameResult]:
     """Deal ``k`` corrected and the deals from ``keep`` on (after the end it now brings) deleted:
     one change, undone as one (``before`` holds the old deal and every deal removed)."""
     if not 0 <= k < keep < len(game.deals):
@@ -406,7 +416,7 @@ def _plan_correct_end(game: Game, k: int, facts: dict[str, Any], keep: int) -> P
     return Plan(result, apply)
 
 
-def _plan_uncorrect_end(game: Game, change: Change) -> Plan:
+def _plan_uncorrect_end(game: Game, change: Change) -> Plan[GameResult]:
     """Undo of :func:`_plan_correct_end`: the old deal back, and the deals it removed."""
     k = next(k for k, d in enumerate(game.deals) if d.position == change.position)
     removed = change.before["removed"]
@@ -424,7 +434,7 @@ def _plan_uncorrect_end(game: Game, change: Change) -> Plan:
     return Plan(result, apply)
 
 
-def _plan_delete(game: Game, k: int) -> Plan:
+def _plan_delete(game: Game, k: int) -> Plan[GameResult]:
     deal = _deal_at(game, k)
     candidate = game.facts
     del candidate[k]
@@ -439,7 +449,7 @@ def _plan_delete(game: Game, k: int) -> Plan:
     return Plan(result, apply)
 
 
-def _plan_restore(game: Game, position: int, facts: dict[str, Any]) -> Plan:
+def _plan_restore(game: Game, position: int, facts: dict[str, Any]) -> Plan[GameResult]:
     if any(d.position == position for d in game.deals):
         raise CannotUndo(position)
     k = sum(1 for d in game.deals if d.position < position)
@@ -454,7 +464,7 @@ def _plan_restore(game: Game, position: int, facts: dict[str, Any]) -> Plan:
     return Plan(result, apply)
 
 
-def _plan_draft(game: Game, draft: dict[str, Any] | None) -> Plan:
+def _plan_draft(game: Game, draft: dict[str, Any] | None) -> Plan[None]:
     def apply() -> Entry:
         before = copy.deepcopy(game.draft)
         game.draft = copy.deepcopy(draft)
@@ -463,7 +473,7 @@ def _plan_draft(game: Game, draft: dict[str, Any] | None) -> Plan:
     return Plan(None, apply)
 
 
-def _plan_game_deleted(game: Game, deleted: bool) -> Plan:
+def _plan_game_deleted(game: Game, deleted: bool) -> Plan[None]:
     if (game.deleted_at is not None) == deleted:
         raise CannotUndo(game.id)
 
@@ -474,7 +484,7 @@ def _plan_game_deleted(game: Game, deleted: bool) -> Plan:
     return Plan(None, apply)
 
 
-def _plan_archived(game: Game, archived: bool) -> Plan:
+def _plan_archived(game: Game, archived: bool) -> Plan[None]:
     if game.archived == archived:
         raise CannotUndo(game.id)
 
@@ -485,7 +495,7 @@ def _plan_archived(game: Game, archived: bool) -> Plan:
     return Plan(None, apply)
 
 
-def _plan_rename(game: Game, seat: int, old: str, new: str) -> Plan:
+def _plan_rename(game: Game, seat: int, old: str, new: str) -> Plan[None]:
     """Seat ``seat``'s name from ``old`` to ``new``; the set-up's checks judge the new names."""
     players = game.players
     if not 0 <= seat < len(players) or players[seat] != old:
@@ -508,8 +518,8 @@ def append_deal(game: AnyGame, facts: Mapping[str, Any], via: Via | None = None)
     The new deal is scored on from the game's result as stored (scored once per version),
     not by replaying the game.
     """
-    facts = copy.deepcopy(dict(facts))
-    return _write(game, via, lambda top: _plan_append(game, facts, top))
+    stored = copy.deepcopy(dict(facts))
+    return _write(game, via, lambda top: _plan_append(game, stored, top))
 
 
 def save_draft(game: Game, draft: Mapping[str, Any] | None, via: Via | None = None) -> None:
@@ -520,16 +530,16 @@ def save_draft(game: Game, draft: Mapping[str, Any] | None, via: Via | None = No
 
 def replace_deal(game: Game, k: int, facts: Mapping[str, Any], via: Via | None = None) -> GameResult:
     """Correct deal ``k``; every later deal is rescored and must still be legal."""
-    facts = copy.deepcopy(dict(facts))
-    return _write(game, via, lambda top: _plan_replace(game, k, facts))
+    stored = copy.deepcopy(dict(facts))
+    return _write(game, via, lambda top: _plan_replace(game, k, stored))
 
 
 def correct_to_end(
     game: Game, k: int, facts: Mapping[str, Any], keep: int, via: Via | None = None
 ) -> GameResult:
     """Correct deal ``k`` and delete the deals from ``keep`` on, which would follow the end: one change."""
-    facts = copy.deepcopy(dict(facts))
-    return _write(game, via, lambda top: _plan_correct_end(game, k, facts, keep))
+    stored = copy.deepcopy(dict(facts))
+    return _write(game, via, lambda top: _plan_correct_end(game, k, stored, keep))
 
 
 def delete_deal(game: Game, k: int, via: Via | None = None) -> GameResult:
@@ -580,7 +590,7 @@ def set_options(
     """
     kind = game_rules(game)
 
-    def plan(top: int | None) -> Plan:
+    def plan(top: int | None) -> Plan[GameResult]:
         options = revise(copy.deepcopy(dict(game.options)))
         errors, _checked = check_setup(kind, game.players, options, game.first_dealer, not game.deals)
         if errors:

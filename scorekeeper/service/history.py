@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from sqlalchemy import select
 
 from ..db import db
 from ..models import Change, Game
+from ..rules import GameResult
 from .gate import (
     CannotUndo,
     Entry,
@@ -77,7 +77,7 @@ def _check_undoable(game: Game, change: Change) -> None:
         raise GameGone(game.id)
     positions = {d.position: d for d in game.deals}
     if change.kind in ("append", "restore", "replace"):
-        deal = positions.get(change.position)
+        deal = positions.get(change.position) if change.position is not None else None
         if deal is None or deal.facts != change.after:
             raise CannotUndo(change.id)
     elif change.kind == "delete":
@@ -85,7 +85,7 @@ def _check_undoable(game: Game, change: Change) -> None:
             raise CannotUndo(change.id)
     elif change.kind == "correct_end":
         # Undone only while the game ends where it left it: the corrected deal as written, last.
-        deal = positions.get(change.position)
+        deal = positions.get(change.position) if change.position is not None else None
         removed = [p for p, _f in change.before["removed"]]
         if deal is None or deal.facts != change.after or max(positions) > min(removed):
             raise CannotUndo(change.id)
@@ -105,7 +105,7 @@ def can_undo(game: Game, change: Change) -> bool:
     return True
 
 
-def _undo_plan(game: Game, change: Change) -> Plan:
+def _undo_plan(game: Game, change: Change) -> Plan[GameResult | None]:
     """How to put back what ``change`` replaced, through the same plans as any other write."""
     _check_undoable(game, change)
     if change.kind in ("delete_game", "restore_game"):
@@ -113,6 +113,7 @@ def _undo_plan(game: Game, change: Change) -> Plan:
     if change.kind in ("archive", "unarchive"):
         return _plan_archived(game, change.kind == "unarchive")
     if change.kind == "delete":
+        assert change.position is not None  # a deal's change names the deal's position
         return _plan_restore(game, change.position, copy.deepcopy(change.before))
     if change.kind == "draft":
         return _plan_draft(game, copy.deepcopy(change.before))
@@ -126,11 +127,11 @@ def _undo_plan(game: Game, change: Change) -> Plan:
     return _plan_delete(game, k)  # an appended or restored deal
 
 
-def undo(game: Game, change: Change, via: Via | None = None) -> Any:
+def undo(game: Game, change: Change, via: Via | None = None) -> GameResult | None:
     """Put back what ``change`` replaced, as a new change (so an undo can itself be undone)."""
     change_id = change.id
 
-    def plan(top: int | None) -> Plan:
+    def plan(top: int | None) -> Plan[GameResult | None]:
         current = find_change(game, change_id)
         if current is None:
             raise CannotUndo(change_id)

@@ -48,7 +48,8 @@ def check_record(
         raise RecordError(
             [FieldError("format", msg(N_("Only “{format}” records can be read."), format=FORMAT))]
         )
-    game = GAMES.get(data.get("game")) if isinstance(data.get("game"), str) else None
+    name = data.get("game")
+    game = GAMES.get(name) if isinstance(name, str) else None
     if game is None:
         raise RecordError(
             [FieldError("game", msg(N_("Unknown game; known games: {games}."), games=", ".join(GAMES)))]
@@ -59,8 +60,9 @@ def check_record(
     )
     if errors:
         raise RecordError(errors)
-    for seat, name in enumerate(setup.players):
-        if "\x00" in name:  # never typed, and no database text can hold it
+    assert setup is not None  # check_setup gives the set-up whenever it finds no error
+    for seat, player in enumerate(setup.players):
+        if "\x00" in player:  # never typed, and no database text can hold it
             raise RecordError(
                 [FieldError("players", msg(N_("A name cannot contain a NUL character.")), seat=seat)]
             )

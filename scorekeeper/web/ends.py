@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from contextlib import suppress
 from dataclasses import replace
+from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -40,7 +41,8 @@ def rematch(game: Game) -> ResponseReturnValue:
     nxt = read.game_view(game, role()).next_game
     kind = service.game_rules(game)
     errors, setup = check_setup(kind, list(nxt.players), dict(nxt.options), nxt.first_dealer)
-    later = plugins.get(game.kind).setup_later if plugins.get(game.kind) else None
+    plugin = plugins.get(game.kind)
+    later = plugin.setup_later if plugin else None
     if setup is None and later is not None:
         setup = later(kind, list(nxt.players), dict(nxt.options), nxt.first_dealer)
     if setup is None:
@@ -54,7 +56,7 @@ def rematch(game: Game) -> ResponseReturnValue:
 def again_page(game: Game, status: int = 200) -> ResponseReturnValue:
     nxt = read.game_view(game, role()).next_game
     kind = service.game_rules(game)
-    data = {f"players_{s}": name for s, name in enumerate(nxt.players)}
+    data: dict[str, Any] = {f"players_{s}": name for s, name in enumerate(nxt.players)}
     data["first_dealer"] = nxt.first_dealer
     by_key = {o.key: o for o in kind.options}
     for key, value in nxt.options.items():

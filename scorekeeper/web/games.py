@@ -70,12 +70,13 @@ def entry_form(
         # A half-entered deal survives a reload and another device.
         data = form_class.data_from(game.draft)
     form = form_class.for_setup(service.setup_of(game), data)
-    at = k
     if k is None:
         # From the scored result (kept per version): a long game's deal rows are not read for it.
         known = read.full_result(game).deals
         form.previous = known[-1].facts if known else None
         at = len(known)
+    else:
+        at = k
     # The game's state before the deal entered: what the form may offer (Secrets' free spies).
     form.prior = prior_state(game, at)
     form.earlier = earlier_facts(game, at)

@@ -72,4 +72,5 @@ class HealthCheck:
 
 
 def init_app(app: Flask) -> None:
-    app.wsgi_app = HealthCheck(app.wsgi_app, app)
+    # Flask's way to wrap an app in WSGI middleware, though it types wsgi_app as a method.
+    app.wsgi_app = HealthCheck(app.wsgi_app, app)  # type: ignore[method-assign]

@@ -18,7 +18,7 @@ import logging
 import re
 
 from flask import Flask
-from sqlalchemy import bindparam, select
+from sqlalchemy import Engine, bindparam, select
 from werkzeug.http import parse_etags
 from werkzeug.wrappers import Request
 
@@ -37,7 +37,7 @@ class LivePoll:
     def __init__(self, app: Flask, wsgi_app):
         self.app = app
         self.wsgi_app = wsgi_app
-        self.engine = None
+        self.engine: Engine | None = None
         self.languages = tuple(app.config["LANGUAGES"])
         self.default_locale = str(app.config.get("BABEL_DEFAULT_LOCALE") or "en")
 
@@ -93,7 +93,8 @@ class LivePoll:
             chosen = request.cookies.get("lang")
         if chosen not in self.languages:
             chosen = request.accept_languages.best_match(self.languages)
-        chosen = FORMATS.get(chosen, chosen)
+        if chosen is not None:
+            chosen = FORMATS.get(chosen, chosen)
         return str(chosen or self.default_locale)
 
     def row(self, game_id: str):
@@ -118,4 +119,5 @@ LIVE_ROW = _live_row()
 
 
 def init_app(app: Flask) -> None:
-    app.wsgi_app = LivePoll(app, app.wsgi_app)
+    # Flask's way to wrap an app in WSGI middleware, though it types wsgi_app as a method.
+    app.wsgi_app = LivePoll(app, app.wsgi_app)  # type: ignore[method-assign]

@@ -30,7 +30,8 @@ def index() -> ResponseReturnValue:
         .order_by(Game.updated_at.desc())
         .limit(100)
     ).all()
-    in_progress, finished = [], []
+    in_progress: list[tuple[Game, read.Summary, read.Summary]] = []
+    finished: list[tuple[Game, read.Summary, read.Summary]] = []
     for game, summary in read.list_views(games):
         # A summary answers both what the status line reads and what the item shows.
         (finished if summary.finished else in_progress).append((game, summary, summary))

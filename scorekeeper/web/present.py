@@ -16,7 +16,7 @@ from ..rules import GameResult, Option
 from ..rules.base import N_
 
 
-def side_names(players: Sequence[str], result: GameResult, seats: Sequence[int]) -> list[str]:
+def side_names(players: Sequence[str], result: GameResult | Summary, seats: Sequence[int]) -> list[str]:
     """Names of the sides holding these seats: "Ann" or, for pairs, "Ann & Cid"."""
     names = []
     for side in result.sides:

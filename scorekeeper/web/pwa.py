@@ -65,9 +65,11 @@ def manifest() -> ResponseReturnValue:
 
 @bp.get("/sw.js")
 def service_worker() -> ResponseReturnValue:
-    source = (Path(current_app.static_folder) / "sw.js").read_text(encoding="utf-8")
+    static = current_app.static_folder
+    assert static is not None  # the app serves its static folder
+    source = (Path(static) / "sw.js").read_text(encoding="utf-8")
     settings = {
-        "version": static_version(current_app.static_folder),
+        "version": static_version(static),
         "static": url_for("static", filename=""),
         "offline": url_for("pwa.offline"),
         "precache": [url_for("static", filename=name) for name in PRECACHE] + [url_for("pwa.offline")],

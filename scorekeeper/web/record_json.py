@@ -30,7 +30,7 @@ def record_json(game: AnyGame, result: GameResult | None = None) -> str:
     rescores the game encodes it anew; a game hiding values takes the plain way.
     """
     result = result or read.full_result(game)
-    provider = current_app.json
+    provider: Any = current_app.json  # Flask's default provider: compact is none of JSONProvider's
     if (provider.compact is None and current_app.debug) or provider.compact is False:
         return provider.dumps(read.public_record(game, result))
     kind = scoring.game_rules(game)

@@ -175,11 +175,13 @@ def download_pdf(game: Game) -> ResponseReturnValue:
     viewer = role()
 
     def sheet_html() -> str:
+        static = current_app.static_folder
+        assert static is not None  # the app serves its static folder
         return render_template(
             "games/sheet_pdf.html",
             **page_context(game, read.game_view(game, viewer)),
             paper=PAPERS[paper],
-            stylesheet=Path(current_app.static_folder, "app.css").read_text(encoding="utf-8"),
+            stylesheet=Path(static, "app.css").read_text(encoding="utf-8"),
         )
 
     # Printed once per version, language, role and paper, then kept in the instance folder;

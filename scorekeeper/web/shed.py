@@ -103,4 +103,5 @@ def init_app(app: Flask) -> None:
     )
     load = Load(int(app.config["SERVER_THREADS"]), policy)
     app.extensions["scorekeeper.load"] = load
-    app.wsgi_app = Shed(app.wsgi_app, load)
+    # Flask's documented way to wrap the app in middleware; its types see a method there.
+    app.wsgi_app = Shed(app.wsgi_app, load)  # type: ignore[method-assign]

@@ -112,6 +112,7 @@ def init_app(app: Flask) -> None:
 
     # Each game keeps its own templates in its folder (games/<key>/templates/games/<key>/...):
     # the site's templates first, then the games', under the same names as ever.
+    assert app.template_folder is not None  # the app is made with its templates folder
     app.jinja_loader = ChoiceLoader(
         [FileSystemLoader(app.template_folder), *(FileSystemLoader(folder) for folder in TEMPLATE_FOLDERS)]
     )

@@ -30,21 +30,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from flask_babel import lazy_gettext as _l
-from wtforms import HiddenField, RadioField, SelectMultipleField
-from wtforms.widgets import CheckboxInput, ListWidget
+from wtforms import Field, HiddenField, RadioField, SelectMultipleField
+from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
 from ... import i18n
 from ...forms.base import DraftStep, RulesForm, choices, lenient_int
-from ...rules import FieldError, Game, GameResult, Setup
+from ...rules import FieldError, Game, GameResult, Msg, Setup
 from ...rules.base import N_, is_int, refuse
-from ...rules.cards import SUIT_MARKS
+from ...rules.cards import SUIT_MARKS, SUIT_NAMES, SUITS, TRUMPS
 from .rules import (
-    SUIT_NAMES,
-    SUITS,
-    TRUMPS,
     bid_status,
     bid_trick_owners,
     cards_per_trick,
@@ -121,8 +118,13 @@ class ManyChoices(SelectMultipleField):
         self.data = [lenient_int(v.strip()) for v in _posted(valuelist)]
 
 
-class Flag(HiddenField):
-    """Yes when any posted value says so (a button or a checkbox); absent keeps the draft's."""
+class Flag(Field):
+    """Yes when any posted value says so (a button or a checkbox); absent keeps the draft's.
+
+    A hidden input holding a bool: a HiddenField's methods all replaced, its data no text.
+    """
+
+    widget = HiddenInput()
 
     def process_data(self, value: Any) -> None:
         self.data = bool(value)
@@ -171,6 +173,15 @@ class TrickStep(DraftStep):
         errors = list(check_setup_facts(setup, self.facts))
         errors += check_trick_winners(setup, self.facts.get("trick_winners") or [], complete=False)
         return errors
+
+
+class _Card(TypedDict):
+    """A bid card in the play view: its rank, how it reads, won, lost or pending, and shown."""
+
+    rank: int
+    label: Msg
+    state: str
+    right: bool
 
 
 @dataclass(frozen=True)
@@ -430,12 +441,12 @@ class AbracadabraEntry(RulesForm):
             marks = status[seat] if seat < len(status) else {"won": [], "lost": [], "pending": []}
             cards = sorted(
                 (
-                    {
-                        "rank": rank,
-                        "label": rank_label(rank),
-                        "state": state,
-                        "right": seat == declarer and rank in exposed,
-                    }
+                    _Card(
+                        rank=rank,
+                        label=rank_label(rank),
+                        state=state,
+                        right=seat == declarer and rank in exposed,
+                    )
                     for state in ("won", "lost", "pending")
                     for rank in marks[state]
                 ),

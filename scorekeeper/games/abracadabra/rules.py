@@ -483,6 +483,7 @@ def _check_suit_cards(
     errors, value = check_counts(facts["suit_cards"], "suit_cards", setup, 0, size, SUIT_CARDS, size=size)
     if errors or counts is None:
         return errors
+    assert value is not None  # check_counts gives the list whenever it finds no error
     per = cards_per_trick(setup)
     text = N_(
         "{player}: at most {most} bid-suit cards ({tricks} tricks won x {per} cards a trick), not {count}."

@@ -109,7 +109,8 @@ def lone_maker(facts: Mapping[str, Any]) -> int | None:
     """
     alone = facts.get("alone")
     if alone is True:
-        return facts["maker"]
+        maker: int = facts["maker"]
+        return maker
     if is_int(alone):
         return alone
     return None

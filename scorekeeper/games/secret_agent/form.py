@@ -8,7 +8,8 @@ from flask_babel import lazy_gettext as _l
 
 from ...forms.base import RulesForm, seat_radio
 from ...rules import Setup
-from .rules import CARD_NAMES, TRICKS, TRUMPS
+from ...rules.cards import TRUMPS
+from .rules import CARD_NAMES, TRICKS
 
 
 class SecretAgentEntry(RulesForm):

@@ -8,7 +8,7 @@ summing to 13), ``agents`` (a permutation of L, O, R, S) and an optional
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...rules.base import (
@@ -112,7 +112,9 @@ def factor(tricks: int) -> Msg:
     return msg("{count}", count=tricks)
 
 
-def explain(setup: Setup, seat: int, agent: int, card: str, own: int, theirs: int, tricks) -> Msg:
+def explain(
+    setup: Setup, seat: int, agent: int, card: str, own: int, theirs: int, tricks: Sequence[int]
+) -> Msg:
     if card == "S":
         return msg(
             N_("{own} x {own} (own agent, Self) = {score}"),

@@ -30,7 +30,7 @@ from ... import i18n
 from ...forms.base import NumberField, RulesForm, choices, lenient_int
 from ...rules import FieldError, Game, Setup, check_setup
 from .. import GAMES
-from .rules import HIDDEN_SECRETS, SPIES, allotments_waiting, is_hidden, secret_ids
+from .rules import HIDDEN_SECRETS, SPIES, Secrets, allotments_waiting, is_hidden, secret_ids
 
 # The chip value of a spy kept at home (no order).
 HOME = ""
@@ -84,7 +84,7 @@ class SecretsEntry(RulesForm):
     template = "games/secrets/_entry.html"
     spies = SPIES
     # Set per game by for_setup.
-    setup: Setup | None = None
+    setup: Setup
     one_tap = False
     # Filled in from the previous turn ("Same orders as turn n"), for the page to say so.
     repeated = False
@@ -197,30 +197,35 @@ class SecretsEntry(RulesForm):
         """The previous turn's orders, as far as this turn allows them: those of spies still
         free, and each policeman's post where he may stay. The rest is left to choose; the
         rules judge the whole turn at Record (and in the preview) as always."""
-        if not self.can_repeat:
+        previous = self.previous
+        if previous is None or not self.can_repeat:
             return
         for seat, offer in enumerate(self.offers()):
-            last = {o["spy"]: (o["target"], o["secret"]) for o in self.previous["orders"][seat]}
+            last = {o["spy"]: (o["target"], o["secret"]) for o in previous["orders"][seat]}
             for spy in offer["spies"]:
                 self.set_order(seat, spy, last.get(spy))
-            guard = self.previous["guards"][seat]
+            guard = previous["guards"][seat]
             getattr(self, f"guards_{seat}").data = guard if guard in offer["guards"] else None
         self.repeated = True
 
     # -- for the template ------------------------------------------------------------
     def pads(self, seat: int, spy: str) -> tuple[Any, list[tuple[int, list[Any]]]]:
         """A one-tap order's chips: the "home" chip (or None), and per other player his secrets."""
-        home, pads = None, {}
+        home = None
+        pads: dict[Any, list[Any]] = {}
         for sub in getattr(self, f"order_{seat}_{spy}"):
             if sub.data == HOME:
                 home = sub
             else:
-                pads.setdefault(parse_order(sub.data)[0], []).append(sub)
+                order = parse_order(sub.data)
+                assert order is not None  # every chip but home's is an order
+                pads.setdefault(order[0], []).append(sub)
         return home, list(pads.items())
 
     def offers(self) -> list[dict[str, Any]]:
         """Per seat, what the turn entered may order: free spies, allowed guards, last post."""
         rules = GAMES["secrets"]
+        assert isinstance(rules, Secrets)
         setup = self.setup
         state = self.prior()
         state = state if state is not None else rules.start(setup)

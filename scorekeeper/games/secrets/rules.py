@@ -97,10 +97,13 @@ def is_secret(setup: Setup, value: Any) -> bool:
     return is_int(value) and value in PLAIN_SECRETS
 
 
-def secret_value(setup: Setup, owner: int, secret: Any) -> int:
+def secret_value(setup: Setup, owner: int, secret: int | str) -> int:
     """A secret's points: its number, or the owner's allotment in Hidden Secrets."""
     if is_hidden(setup):
-        return setup.options["values"][owner][HIDDEN_SECRETS.index(secret)]
+        assert isinstance(secret, str)  # Hidden Secrets' secrets are letters (is_secret)
+        value: int = setup.options["values"][owner][HIDDEN_SECRETS.index(secret)]
+        return value
+    assert isinstance(secret, int)  # the plain game's secrets are their numbers (is_secret)
     return secret
 
 
@@ -340,7 +343,8 @@ class Secrets(Game):
         return setup.options.get("turns")
 
     def reached_end(self, setup: Setup, totals: tuple[int, ...], deals_played: int, state: Any) -> bool:
-        return deals_played >= setup.options.get("turns", 5)
+        turns: int = setup.options.get("turns", 5)
+        return deals_played >= turns
 
     def reports(self, setup: Setup, result: GameResult, seat: int | None) -> Mapping[str, Any] | None:
         return turn_reports(setup, result, seat)
@@ -561,7 +565,9 @@ class Secrets(Game):
 
 
 # -- who learns what (Hidden Secrets) --------------------------------------------
-def _deals_and_end(result: GameResult | Sequence[DealResult], finished: bool | None) -> tuple[list, bool]:
+def _deals_and_end(
+    result: GameResult | Sequence[DealResult], finished: bool | None
+) -> tuple[list[DealResult], bool]:
     if isinstance(result, GameResult):
         return list(result.deals), result.finished if finished is None else finished
     return list(result), bool(finished)

@@ -22,7 +22,7 @@ from flask_babel import lazy_gettext as _l
 from ...forms.base import DraftStep, RulesForm, seat_radio
 from ...rules import FieldError, Game, GameResult, Setup
 from ...rules.base import N_, refuse
-from .rules import bid_range, blind_allowed, is_partnership, tricks_per_deal
+from .rules import Spades, bid_range, blind_allowed, is_partnership, tricks_per_deal
 
 # The chip value of a blind nil bid.
 BLIND = "blind"
@@ -39,6 +39,7 @@ class BidsStep(DraftStep):
                     "deals", N_("The game ended after deal {n}: no deal can follow it."), n=len(result.deals)
                 )
             ]
+        assert isinstance(rules, Spades)  # the step of Spades' form, judged by Spades' rules
         return rules.check_bids(result.setup, self.facts)
 
 

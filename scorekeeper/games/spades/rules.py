@@ -90,7 +90,8 @@ def tricks_for(players: int, jokers: bool = True) -> int:
 
 
 def is_partnership(setup: Setup) -> bool:
-    return setup.options.get("mode", CUTTHROAT) == PARTNERSHIP
+    mode: str = setup.options.get("mode", CUTTHROAT)
+    return mode == PARTNERSHIP
 
 
 def tricks_per_deal(setup: Setup) -> int:
@@ -364,7 +365,7 @@ class Spades(Game):
         for side in sides_of(setup):
             if len(side) == 1:
                 contract, won = bids[side[0]], tricks[side[0]]
-                nils = ()
+                nils: tuple[int, ...] = ()
             else:
                 contract = sum(bids[s] for s in side if bids[s] > 0)
                 won = sum(tricks[s] for s in side)
@@ -438,7 +439,16 @@ class Spades(Game):
         )
 
     @staticmethod
-    def _explain(setup, side, bids, tricks, blind, contract, won, calculation) -> Msg:
+    def _explain(
+        setup: Setup,
+        side: Sequence[int],
+        bids: Sequence[int],
+        tricks: Sequence[int],
+        blind: Sequence[bool],
+        contract: int,
+        won: int,
+        calculation: Msg,
+    ) -> Msg:
         if len(side) == 1:
             return msg(N_("bid {bid}, won {won}: {calc}"), bid=contract, won=won, calc=calculation)
         shown = []
