@@ -84,7 +84,7 @@ def full_record(game: AnyGame, result: GameResult, render: Callable[[Msg], str])
     What anyone may read is :func:`scorekeeper.read.public_record`: it applies the game's redaction.
     """
     kind = game_rules(game)
-    return {
+    record = {
         "format": FORMAT,
         "game": game.kind,
         "options": dict(game.options),
@@ -101,6 +101,15 @@ def full_record(game: AnyGame, result: GameResult, render: Callable[[Msg], str])
         "winners": list(result.winners),
         "tiebreak": result.tiebreak,
     }
+    waiting = kind.waiting_seats(result.setup.options, result.setup.n)
+    if waiting:
+        # Seat entry: the turn being collected and who has sent, never what (Hidden Secrets'
+        # allotments before turn 1: a seat is "in" once its values are).
+        record["waiting"] = {
+            "turn": len(result.deals) + 1,
+            "in": [seat for seat in range(result.setup.n) if seat not in waiting],
+        }
+    return record
 
 
 # -- the result at a version: once per request, once per process, shared ------------------

@@ -47,7 +47,9 @@ def json_body() -> object:
 def create_game() -> ResponseReturnValue:
     """Create a game from a record (an import when it has deals)."""
     try:
-        game_rules, setup, deals, result = service.check_record(json_body())
+        # A Hidden Secrets game may come without values: turn 1 then waits for every seat's
+        # allotment (spec "Seat entry"), sent from the seats' phones.
+        game_rules, setup, deals, result = service.check_record(json_body(), waiting_ok=True)
     except InvalidFacts as exc:
         return errors_response(exc.errors)
     via = service.Via(device=f"API · {device_label(request.user_agent.string)}")

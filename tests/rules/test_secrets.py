@@ -402,7 +402,6 @@ def hidden_setup(turns=2, values=VALUES):
 @pytest.mark.parametrize(
     ("values", "seat", "text"),
     [
-        (None, None, "Hidden Secrets needs every player's values of secrets A to J."),
         ([ANN_VALUES, BOB_VALUES], None, "Give one list of ten values per player (3 players)."),
         (
             [ANN_VALUES, BOB_VALUES, [5] * 9],
@@ -435,6 +434,16 @@ def test_hidden_values_are_checked(values, seat, text):
     errors, setup = check_setup(GAME, NAMES[:3], {"hidden": True, "values": values}, 0)
     assert setup is None
     assert [(e.field, e.seat, str(e.message)) for e in errors] == [("values", seat, text)]
+
+
+def test_no_values_at_all_is_each_seats_part_missing_and_may_wait_for_the_seats():
+    text = "Hidden Secrets needs every player's values of secrets A to J."
+    errors, setup = check_setup(GAME, NAMES[:3], {"hidden": True}, 0)
+    assert setup is None
+    assert [(e.field, e.seat, str(e.message)) for e in errors] == [("values", s, text) for s in (A, B, C)]
+    # A game made to wait for its seats' allotments (spec "Seat entry") may come without any.
+    errors, setup = check_setup(GAME, NAMES[:3], {"hidden": True}, 0, waiting_ok=True)
+    assert not errors and setup is not None and GAME.waiting_seats(setup.options, 3) == (A, B, C)
 
 
 def test_good_hidden_values_are_accepted_and_plain_games_take_none():

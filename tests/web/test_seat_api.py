@@ -96,3 +96,51 @@ def test_the_seat_routes_never_answer_500(client, body, seat):
         answer = client.put(f"/api/games/{game_id}/allotment/{seat}", json=body, headers=headers)
         assert answer.status_code < 500
         assert client.get(f"/api/games/{game_id}/seats", headers=headers).status_code < 500
+
+
+def test_a_hidden_game_made_without_values_waits_for_each_seat_and_shows_who_is_in(client):
+    """Spec "Seat entry": created without `values`, turn 1 waits for every seat's allotment, sent
+    from the seats; the record says who is in, never what, and the turn plays once all are."""
+    created = client.post(
+        "/api/games", json={"game": "secrets", "players": ["Ann", "Bob", "Cid"], "options": {"hidden": True}}
+    )
+    assert created.status_code == 201, created.get_data(as_text=True)
+    game_id, key = created.json["id"], created.json["edit_key"]
+    assert created.json["waiting"] == {"turn": 1, "in": []}
+    assert created.json["options"]["values"] is None
+    scorer = {"Authorization": f"Bearer {key}"}
+    seats = client.get(f"/api/games/{game_id}/seats", headers=scorer).json["seats"]
+    turn = {
+        "orders": [
+            [{"spy": s, "target": (p + 1) % 3, "secret": "A"} for s in ("club", "diamond", "heart", "spade")]
+            for p in range(3)
+        ],
+        "guards": ["J", "J", "J"],
+    }
+    # Turn 1 cannot be played before every allotment is in.
+    early = client.post(f"/api/games/{game_id}/deals", json=turn, headers=scorer)
+    assert early.status_code == 422
+    for seat in (2, 0):
+        put = client.put(
+            f"/api/games/{game_id}/allotment/{seat}",
+            json={"values": VALUES[seat]},
+            headers={"Authorization": f"Bearer {seats[seat]['token']}"},
+        )
+        assert put.status_code == 204
+    record = client.get(f"/api/games/{game_id}").json
+    assert record["waiting"] == {"turn": 1, "in": [0, 2]}
+    assert record["options"]["values"] is None and "41" not in client.get(f"/api/games/{game_id}").get_data(
+        as_text=True
+    )
+    # The scorer enters the allotment of a player without a phone (Bob).
+    assert (
+        client.put(
+            f"/api/games/{game_id}/allotment/1", json={"values": VALUES[1]}, headers=scorer
+        ).status_code
+        == 204
+    )
+    record = client.get(f"/api/games/{game_id}").json
+    assert "waiting" not in record
+    played = client.post(f"/api/games/{game_id}/deals", json=turn, headers=scorer)
+    assert played.status_code == 201, played.get_data(as_text=True)
+    assert len(played.json["turns"]) == 1 and "waiting" not in played.json

@@ -325,7 +325,10 @@ class Secrets(Game):
                 return [refuse("values", N_("Values of secrets are only given in Hidden Secrets."))]
             return []
         if values is None:
-            return [refuse("values", N_("Hidden Secrets needs every player's values of secrets A to J."))]
+            # Each seat's part, so that a game made to wait for its seats' allotments (spec "Seat
+            # entry": check_setup's waiting_ok) may come without any.
+            text = N_("Hidden Secrets needs every player's values of secrets A to J.")
+            return [refuse("values", text, seat) for seat in range(setup.n)]
         if not per_seat(values, setup.n):
             return [refuse("values", N_("Give one list of ten values per player ({n} players)."), n=setup.n)]
         errors = []
