@@ -24,7 +24,10 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from .paths import PACKAGE, ROOT
+# Its own, not paths.py's: setup.py loads this file alone, outside the package, to compile the
+# catalogs into the wheel (it can import nothing of the package).
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent
 
 TRANSLATIONS = PACKAGE / "translations"
 MAPPING = ROOT / "babel.cfg"

@@ -187,3 +187,16 @@ def test_a_read_only_package_gets_its_catalogs_compiled_into_the_instance_folder
     assert built_into == [None, catalogs.Path(fallback)]
     assert app.config["BABEL_TRANSLATION_DIRECTORIES"].split(";") == [fallback, str(catalogs.TRANSLATIONS)]
     assert (tmp_path / "pl" / "LC_MESSAGES" / "messages.mo").exists()
+
+
+def test_catalogs_loads_alone_as_setup_py_loads_it():
+    """setup.py compiles the catalogs into the wheel by loading catalogs.py alone, outside the
+    package: it must import nothing of the package (a relative import broke the wheel's build once)."""
+    import importlib.util
+
+    from scorekeeper import catalogs
+
+    spec = importlib.util.spec_from_file_location("_catalogs_alone", catalogs.__file__)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.TRANSLATIONS == catalogs.TRANSLATIONS
