@@ -7,10 +7,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, select
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .db import Model
+from .db import Model, db
 from .models import utcnow
 
 
@@ -28,3 +28,30 @@ class PendingEntry(Model):
     turn: Mapped[int] = mapped_column(Integer)
     facts: Mapped[dict[str, Any]] = mapped_column(JSON)
     sent_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+# What a seat sends for a turn: its orders (Secrets).
+ORDERS = "orders"
+
+
+def who_sent(game_id: str, turn: int) -> list[int]:
+    """Seats whose orders for ``turn`` are in (never what they are)."""
+    rows = db.session.scalars(
+        select(PendingEntry.seat).where(
+            PendingEntry.game_id == game_id, PendingEntry.kind == ORDERS, PendingEntry.turn == turn
+        )
+    )
+    return sorted(rows)
+
+
+def own_orders(game_id: str, seat: int, turn: int) -> dict[str, Any] | None:
+    """The seat's own pending orders: only for an answer to that seat."""
+    row = db.session.scalars(
+        select(PendingEntry).where(
+            PendingEntry.game_id == game_id,
+            PendingEntry.kind == ORDERS,
+            PendingEntry.turn == turn,
+            PendingEntry.seat == seat,
+        )
+    ).first()
+    return None if row is None else dict(row.facts)

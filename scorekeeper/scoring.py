@@ -101,14 +101,6 @@ def full_record(game: AnyGame, result: GameResult, render: Callable[[Msg], str])
         "winners": list(result.winners),
         "tiebreak": result.tiebreak,
     }
-    waiting = kind.waiting_seats(result.setup.options, result.setup.n)
-    if waiting:
-        # Seat entry: the turn being collected and who has sent, never what (Hidden Secrets'
-        # allotments before turn 1: a seat is "in" once its values are).
-        record["waiting"] = {
-            "turn": len(result.deals) + 1,
-            "in": [seat for seat in range(result.setup.n) if seat not in waiting],
-        }
     return record
 
 
@@ -162,7 +154,7 @@ _SINCE = (
 )
 
 # Changes that leave every recorded deal as it was (an append only adds one).
-QUIET = frozenset({"append", "draft", "archive", "unarchive"})
+QUIET = frozenset({"append", "draft", "archive", "unarchive", "orders_in"})
 
 
 def _latest() -> LocalLRU[str, tuple[int, GameResult]]:

@@ -6,7 +6,7 @@ the lists show) and :mod:`.records` (the public record of the API and exports). 
 names below: ``read.game_view(game, role)``.
 """
 
-from .records import event_of, export_record, plain_text, public_record, rendered, with_event
+from .records import event_of, export_record, plain_text, public_record, rendered, with_event, with_waiting
 from .redaction import PublicResult, redact
 from .summaries import Summary, list_views, summarize, summary_of
 from .views import (
@@ -69,4 +69,5 @@ __all__ = [
     "summarize",
     "summary_of",
     "with_event",
+    "with_waiting",
 ]

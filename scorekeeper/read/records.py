@@ -15,6 +15,7 @@ from .. import rules, scoring
 from ..db import db
 from ..lru import per_app
 from ..models import AnyGame, EventRound, EventTable, Game
+from ..pending import who_sent
 from ..rules import GameResult
 
 
@@ -37,7 +38,24 @@ def public_record(
         # Private facts (Hidden Secrets' values) stay out of the public record until the end.
         record.update(rendered(kind.public_export(result.setup, result) or {}, render))
     with_event(record, game)
+    with_waiting(record, game, result)
     return record
+
+
+def with_waiting(record: dict[str, Any], game: AnyGame, result: GameResult) -> None:
+    """Seat entry: the turn being collected and who has sent, never what. Hidden Secrets'
+    allotments before turn 1 (a seat is in once its values are), or the seats' turn orders
+    once the first is in."""
+    kind = scoring.game_rules(game)
+    setup = result.setup
+    turn = len(result.deals) + 1
+    waiting = kind.waiting_seats(setup.options, setup.n)
+    if waiting:
+        record["waiting"] = {"turn": turn, "in": [seat for seat in range(setup.n) if seat not in waiting]}
+    elif kind.takes_seat_orders(setup) and not result.finished:
+        sent = who_sent(game.id, turn)
+        if sent:
+            record["waiting"] = {"turn": turn, "in": sent}
 
 
 def with_event(record: dict[str, Any], game: AnyGame) -> None:

@@ -275,6 +275,21 @@ class Game:
         """True when each seat has a private page of its own (Hidden Secrets' allotments and reports)."""
         return False
 
+    # -- seat entry (spec "Seat entry"): each seat sends its own part of the next deal ----------
+
+    def takes_seat_orders(self, setup: Setup) -> bool:
+        """True when each seat may send its own part of the next deal from its phone (Secrets)."""
+        return False
+
+    def check_seat_orders(self, setup: Setup, state: Any, seat: int, entry: Any) -> list[FieldError]:
+        """The rules' refusals of one seat's part of the next deal, judged alone (nothing of the
+        other seats' is known yet); empty when it is good."""
+        return [refuse("orders", N_("This game takes no orders from the seats."))]
+
+    def seat_turn(self, setup: Setup, entries: Mapping[int, Any]) -> dict[str, Any]:
+        """The next deal's facts made of every seat's checked part (``entries`` by seat)."""
+        raise NotImplementedError(self.key)
+
     def planned_deals(self, setup: Setup) -> int | None:
         """How many deals the game has before any tiebreak, when that is fixed."""
         return setup.options.get("deals")

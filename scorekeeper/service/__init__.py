@@ -35,6 +35,7 @@ from .gate import (
 )
 from .history import can_undo, created_by, find_change, history, latest_change, undo
 from .record import RecordError, check_record, new_id, new_token, parse_record
+from .seats import send_orders
 
 __all__ = [
     "FORMAT",
@@ -45,6 +46,7 @@ __all__ = [
     "DealGone",
     "GameGone",
     "RecordError",
+    "send_orders",
     "Via",
     "append_deal",
     "archive_game",

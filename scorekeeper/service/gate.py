@@ -18,7 +18,7 @@ from typing import Any, Generic, NamedTuple, TypeVar, cast
 
 import click
 from flask.cli import with_appcontext
-from sqlalchemy import Table, bindparam, case, func, insert, null, select, update
+from sqlalchemy import Table, bindparam, case, delete, func, insert, null, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError
 
@@ -26,6 +26,7 @@ from .. import rules
 from ..db import Prepared, db, one_writer
 from ..keys import hash_key
 from ..models import AnyGame, Change, Deal, Game, GameSummary, Seat, utcnow
+from ..pending import PendingEntry
 from ..read import summarize
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
@@ -359,6 +360,7 @@ def _deal_at(game: Game, k: int) -> Deal:
 def _plan_append(game: AnyGame, facts: dict[str, Any], top: int | None) -> Plan[GameResult]:
     # Scored on from the game's result at its version (kept once per version): no replay.
     result = score(game, [facts])
+    seat_orders = game_rules(game).takes_seat_orders(result.setup)
 
     def apply() -> Entry:
         position = _next_position(game, top)
@@ -372,6 +374,10 @@ def _plan_append(game: AnyGame, facts: dict[str, Any], top: int | None) -> Plan[
         else:
             assert isinstance(game, Game)  # only the ORM's game has its deals loaded
             game.deals.append(Deal(game_id=game.id, position=position, facts=copy.deepcopy(facts)))
+        if seat_orders:
+            # The turn is in (from the seats, or the scorer's whole turn): what the seats had
+            # sent for it goes (spec "Seat entry": a whole turn replaces anything pending).
+            db.session.execute(delete(PendingEntry).where(PendingEntry.game_id == game.id))
         return Entry(kind="append", deal_index=len(result.deals) - 1, position=position, after=facts)
 
     return Plan(result, apply, clears_draft=True)
@@ -386,6 +392,7 @@ def _plan_replace(game: Game, k: int, facts: dict[str, Any]) -> Plan[GameResult]
     def apply() -> Entry:
         before = copy.deepcopy(deal.facts)
         deal.facts = copy.deepcopy(facts)
+        _drop_seat_orders(game, result)
         return Entry(kind="replace", deal_index=k, position=deal.position, before=before, after=facts)
 
     return Plan(result, apply)
@@ -444,9 +451,16 @@ def _plan_delete(game: Game, k: int) -> Plan[GameResult]:
         before = copy.deepcopy(deal.facts)
         db.session.delete(deal)
         game.deals.pop(k)
+        _drop_seat_orders(game, result)
         return Entry(kind="delete", deal_index=k, position=deal.position, before=before)
 
     return Plan(result, apply)
+
+
+def _drop_seat_orders(game: Game, result: GameResult) -> None:
+    """A correction changes what the seats' pending orders were judged on: they send again."""
+    if game_rules(game).takes_seat_orders(result.setup):
+        db.session.execute(delete(PendingEntry).where(PendingEntry.game_id == game.id))
 
 
 def _plan_restore(game: Game, position: int, facts: dict[str, Any]) -> Plan[GameResult]:

@@ -1,47 +1,97 @@
-"""Writes of pending seat entries (spec "Seat entry"). Reads of their contents
-are for the seat's own role only: who_sent tells who has sent, never what."""
+"""Seat entry (spec "Seat entry"): each seat sends its own part of the next turn from its phone.
+
+A seat's part is checked by the rules alone (``Game.check_seat_orders``) and kept apart from the
+game's deals (``pending_entry``) until the last seat's arrives; then the turn is recorded through
+the write gate exactly as if the scorer had entered it. Each part sent is a change of the game
+(its version moves, so every phone sees who is in) whose history names the seat, never what it
+sent. Reads of a pending part are for that seat only: :func:`who_sent` tells who, never what.
+"""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
+from sqlalchemy import select
+
 from ..db import db
-from ..pending import PendingEntry
+from ..models import Game
+from ..pending import ORDERS, PendingEntry, who_sent
+from ..rules import FieldError, GameResult, InvalidFacts, msg
+from ..rules.base import N_
+from ..scoring import game_rules, score
+from .gate import AlreadyDone, Entry, Plan, Via, _write, append_deal
 
 
-def put_pending(game_id: str, seat: int, kind: str, turn: int, facts: dict[str, Any]) -> None:
-    """Keep (or replace) one seat's pending entry; the caller has validated it."""
-    row = db.session.execute(
-        db.select(PendingEntry).filter_by(game_id=game_id, seat=seat, kind=kind, turn=turn)
-    ).scalar_one_or_none()
-    if row is None:
-        db.session.add(PendingEntry(game_id=game_id, seat=seat, kind=kind, turn=turn, facts=facts))
-    else:
-        row.facts = facts
-    db.session.commit()
+def send_orders(game: Game, seat: int, entry: Any, via: Via | None = None) -> tuple[int, list[int]]:
+    """Keep ``seat``'s part of the next turn; when it is the last one in, record the turn.
+
+    Returns the turn and the seats still to send (none once the turn is recorded). Raises
+    :class:`InvalidFacts` naming the rule when the part is refused: nothing is kept then.
+    """
+    kind = game_rules(game)
+    result = score(game)
+    setup = result.setup
+    refusal = _closed(kind, result)
+    if refusal is not None:
+        raise InvalidFacts([refusal])
+    errors = kind.check_seat_orders(setup, result.state, seat, entry)
+    if errors:
+        raise InvalidFacts(errors)
+    turn = len(result.deals) + 1
+    facts = {"orders": list(entry["orders"]), "guard": entry["guard"]}
+    # The same part sent again with the same idempotency key is kept once (AlreadyDone).
+    with contextlib.suppress(AlreadyDone):
+        _write(game, via, lambda top: _plan_orders_in(game, seat, turn, facts), touch=False)
+    sent = who_sent(game.id, turn)
+    waiting = [s for s in range(setup.n) if s not in sent]
+    if not waiting:
+        _resolve(game, turn, via)
+    return turn, waiting
 
 
-def own_pending(game_id: str, seat: int, kind: str, turn: int) -> dict[str, Any] | None:
-    """The seat's own pending entry: only for an answer to that seat."""
-    row = db.session.execute(
-        db.select(PendingEntry).filter_by(game_id=game_id, seat=seat, kind=kind, turn=turn)
-    ).scalar_one_or_none()
-    return None if row is None else dict(row.facts)
+def _closed(kind: Any, result: GameResult) -> FieldError | None:
+    """Why no seat may send orders now, if so."""
+    setup = result.setup
+    if not kind.takes_seat_orders(setup):
+        return FieldError("orders", msg(N_("This game takes no orders from the seats.")))
+    if result.finished:
+        return FieldError("orders", msg(N_("The game is over: no more orders.")))
+    if kind.waiting_seats(setup.options, setup.n):
+        return FieldError("orders", msg(N_("Turn 1 waits for every player's allotment first.")))
+    return None
 
 
-def who_sent(game_id: str, kind: str, turn: int) -> list[int]:
-    """Seats that have sent an entry of this kind for this turn (never its contents)."""
-    return sorted(
-        db.session.execute(
-            db.select(PendingEntry.seat).filter_by(game_id=game_id, kind=kind, turn=turn)
-        ).scalars()
-    )
+def _plan_orders_in(game: Game, seat: int, turn: int, facts: dict[str, Any]) -> Plan[None]:
+    def apply() -> Entry:
+        row = db.session.scalars(
+            select(PendingEntry).where(
+                PendingEntry.game_id == game.id,
+                PendingEntry.kind == ORDERS,
+                PendingEntry.turn == turn,
+                PendingEntry.seat == seat,
+            )
+        ).first()
+        if row is None:
+            db.session.add(PendingEntry(game_id=game.id, seat=seat, kind=ORDERS, turn=turn, facts=facts))
+        else:
+            row.facts = facts
+        # The history says who sent, for which turn: never what (the scorer reads it).
+        return Entry(kind="orders_in", after={"seat": seat, "turn": turn, "player": game.players[seat]})
+
+    return Plan(None, apply)
 
 
-def clear_pending(game_id: str, kind: str | None = None) -> None:
-    """Drop pending entries once a turn is recorded (or the scorer enters a whole turn)."""
-    query = db.delete(PendingEntry).where(PendingEntry.game_id == game_id)
-    if kind is not None:
-        query = query.where(PendingEntry.kind == kind)
-    db.session.execute(query)
-    db.session.commit()
+def _resolve(game: Game, turn: int, via: Via | None) -> None:
+    """Every seat's part is in: the turn, recorded as the scorer would record it (once, even when
+    two last parts arrive together: the second finds it done)."""
+    kind = game_rules(game)
+    rows = db.session.scalars(
+        select(PendingEntry).where(
+            PendingEntry.game_id == game.id, PendingEntry.kind == ORDERS, PendingEntry.turn == turn
+        )
+    ).all()
+    facts = kind.seat_turn(score(game).setup, {row.seat: row.facts for row in rows})
+    resolved = Via(token=f"seats-{game.id}-{turn}", device=(via.device if via else None) or "Seats")
+    with contextlib.suppress(AlreadyDone):
+        append_deal(game, facts, resolved)

@@ -183,13 +183,10 @@ def seat_links(game: Game) -> ResponseReturnValue:
     return jsonify({"seats": seats})
 
 
-@bp.put("/games/<game_id>/allotment/<int:seat>")
-@game_route()
-def put_allotment(game: Game, seat: int) -> ResponseReturnValue:
-    """Spec "Seat entry": a seat (its token as Bearer) or the scorer stores that seat's allotment.
-
-    A seat's token opens its own seat only: another seat's answers 404, as a seat that is not
-    there does. A caller with no credential of this game at all is refused like any write (403)."""
+def seat_or_scorer(game: Game, seat: int) -> None:
+    """Spec "Seat entry": that seat (its token as Bearer) or the scorer for a player without a
+    phone. A seat's token opens its own seat only: another seat's answers 404, as a seat that is
+    not there does; a caller with no credential of this game at all is refused like any write (403)."""
     key = presented_key() or ""
     if not 0 <= seat < len(game.players):
         abort(404)
@@ -197,6 +194,35 @@ def put_allotment(game: Game, seat: int) -> ResponseReturnValue:
         if any(seat_link_ok(game, other, key) for other in range(len(game.players))):
             abort(404)
         abort(403, description=NEEDS_KEY)
+
+
+@bp.put("/games/<game_id>/orders/<int:seat>")
+@game_route()
+def put_orders(game: Game, seat: int) -> ResponseReturnValue:
+    """Spec "Seat entry": one seat's orders and guard for the turn being collected. 202 with the
+    turn and the seats still to send; the last one in records the turn, as the scorer would."""
+    seat_or_scorer(game, seat)
+    if not service.game_rules(game).takes_seat_orders(service.setup_of(game)):
+        abort(404)
+    body = json_body()
+    try:
+        turn, waiting = service.send_orders(game, seat, body, replace(api_via(game), version=None))
+    except InvalidFacts as exc:
+        return errors_response(exc.errors)
+    response = jsonify({"turn": turn, "waiting": waiting})
+    response.status_code = 202
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.put("/games/<game_id>/allotment/<int:seat>")
+@game_route()
+def put_allotment(game: Game, seat: int) -> ResponseReturnValue:
+    """Spec "Seat entry": a seat (its token as Bearer) or the scorer stores that seat's allotment.
+
+    A seat's token opens its own seat only: another seat's answers 404, as a seat that is not
+    there does. A caller with no credential of this game at all is refused like any write (403)."""
+    seat_or_scorer(game, seat)
     if not service.game_rules(game).has_private_pages(service.setup_of(game)):
         abort(404)
     body = json_body()

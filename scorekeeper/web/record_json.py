@@ -48,8 +48,7 @@ def record_json(game: AnyGame, result: GameResult | None = None) -> str:
     store.put(game.id, encoded)
     # The record without its deals, each list a placeholder string that its encoded deals replace.
     record = scoring.full_record(game, replace(result, deals=()), read.plain_text)
-    if "waiting" in record:  # counted from the deals left out above
-        record["waiting"]["turn"] = len(deals) + 1
+    read.with_waiting(record, game, result)
     read.with_event(record, game)
     lists = {kind.record_key: encoded.facts, "scores": encoded.scores, "explanations": encoded.explanations}
     for key in lists:

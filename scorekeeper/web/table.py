@@ -196,6 +196,9 @@ def describe_change(change: Change) -> tuple[str, str]:
         return _("Game brought back from the archive"), ""
     if kind == "rename":
         return _("Player renamed"), f"{change.before['name']} → {change.after['name']}"
+    if kind == "orders_in":
+        # Who sent their orders from their phone, never what (spec "Seat entry").
+        return _("%(player)s's orders are in (turn %(turn)s)", **change.after), ""
     return kind, ""
 
 

@@ -24,8 +24,6 @@ DOCUMENTED = re.compile(r"^\| `(" + "|".join(METHODS) + r") (/[^`\s]*)`", re.M)
 
 # Documented from shared/spec (clubs.md, events.md, game-record.md's seat entry), being built now.
 BEING_BUILT = {
-    # seat entry (Secrets and Hidden Secrets)
-    "PUT /api/games/<id>/orders/<seat>",
     # clubs
     "POST /api/clubs",
     "POST /api/clubs/<slug>/join",

@@ -406,62 +406,69 @@ class Secrets(Game):
         n = setup.n
         if not per_seat(orders, n):
             return [refuse("orders", N_("Give one list of orders per player ({n} players)."), n=n)]
-        errors = []
+        errors: list[FieldError] = []
+        for seat, mine in enumerate(orders):
+            errors += self._check_seat_orders(setup, state, seat, mine)
+        return errors
+
+    def _check_seat_orders(self, setup: Setup, state: SecretsState, seat: int, mine: Any) -> list[FieldError]:
+        """One seat's orders for the next turn: its free spies, real targets, real secrets."""
+        n = setup.n
+        errors: list[FieldError] = []
         turn = state.turn + 1
 
         def order_error(seat: int, text: str, **params: Any) -> None:
             errors.append(refuse("orders", text, seat, player=setup.players[seat], **params))
 
-        for seat, mine in enumerate(orders):
-            if not isinstance(mine, list):
-                text = N_("{player}: the orders must be a list (empty when every spy stays at home).")
-                order_error(seat, text)
+        if not isinstance(mine, list):
+            text = N_("{player}: the orders must be a list (empty when every spy stays at home).")
+            order_error(seat, text)
+            return errors
+        seen: list[str] = []
+        for i, order in enumerate(mine):
+            if not isinstance(order, Mapping) or set(order) != set(ORDER_KEYS):
+                text = N_("{player}, order {number}: an order names a spy, a target player and a secret.")
+                order_error(seat, text, number=i + 1)
                 continue
-            seen: list[str] = []
-            for i, order in enumerate(mine):
-                if not isinstance(order, Mapping) or set(order) != set(ORDER_KEYS):
-                    text = N_("{player}, order {number}: an order names a spy, a target player and a secret.")
-                    order_error(seat, text, number=i + 1)
-                    continue
-                spy, target, secret = order["spy"], order["target"], order["secret"]
-                if not one_of(spy, SPIES):
-                    text = N_(
-                        "{player}, order {number}: “{spy}” is not a spy; "
-                        "the spies are Club, Diamond, Heart and Spade."
-                    )
-                    order_error(seat, text, number=i + 1, spy=str(spy))
-                    continue
-                name = spy_name(spy)
-                captured = state.captured_in(seat, spy)
-                if captured is not None:
-                    text = N_(
-                        "Turn {turn}: {player}'s {spy} was captured in turn {captured} "
-                        "and is out of the game; only free spies can be ordered."
-                    )
-                    order_error(seat, text, turn=turn, spy=name, captured=captured)
-                elif spy in seen:
-                    text = N_("{player}'s {spy} has two orders; a spy carries out one order a turn.")
-                    order_error(seat, text, spy=name)
-                seen.append(spy)
-                if not is_seat(target, n):
-                    order_error(
-                        seat, N_("{player}'s {spy}: the target must be one of the other players."), spy=name
-                    )
-                elif target == seat:
-                    text = N_("{player}'s {spy} cannot spy on {player}: the target must be another player.")
-                    order_error(seat, text, spy=name)
-                if not is_secret(setup, secret):
-                    text = N_("{player}'s {spy}: there is no secret “{secret}”; the secrets are {range}.")
-                    order_error(seat, text, spy=name, secret=str(secret), range=secrets_range(setup))
-            # "Each turn a player must send his spies": a free spy left at home is an
-            # order forgotten, unless the table plays that spies may stay.
-            home = [spy for spy in state.free_spies(seat) if spy not in seen]
-            if home and not setup.options.get("spies_may_stay", False):
+            spy, target, secret = order["spy"], order["target"], order["secret"]
+            if not one_of(spy, SPIES):
                 text = N_(
-                    "Turn {turn}: {player} gives no order to {spies}; every free spy is sent "
-                    "each turn (unless the option “Spies may stay at home” is on)."
+                    "{player}, order {number}: “{spy}” is not a spy; "
+                    "the spies are Club, Diamond, Heart and Spade."
                 )
-                order_error(seat, text, turn=turn, spies=join_parts([spy_name(spy) for spy in home]))
+                order_error(seat, text, number=i + 1, spy=str(spy))
+                continue
+            name = spy_name(spy)
+            captured = state.captured_in(seat, spy)
+            if captured is not None:
+                text = N_(
+                    "Turn {turn}: {player}'s {spy} was captured in turn {captured} "
+                    "and is out of the game; only free spies can be ordered."
+                )
+                order_error(seat, text, turn=turn, spy=name, captured=captured)
+            elif spy in seen:
+                text = N_("{player}'s {spy} has two orders; a spy carries out one order a turn.")
+                order_error(seat, text, spy=name)
+            seen.append(spy)
+            if not is_seat(target, n):
+                order_error(
+                    seat, N_("{player}'s {spy}: the target must be one of the other players."), spy=name
+                )
+            elif target == seat:
+                text = N_("{player}'s {spy} cannot spy on {player}: the target must be another player.")
+                order_error(seat, text, spy=name)
+            if not is_secret(setup, secret):
+                text = N_("{player}'s {spy}: there is no secret “{secret}”; the secrets are {range}.")
+                order_error(seat, text, spy=name, secret=str(secret), range=secrets_range(setup))
+        # "Each turn a player must send his spies": a free spy left at home is an
+        # order forgotten, unless the table plays that spies may stay.
+        home = [spy for spy in state.free_spies(seat) if spy not in seen]
+        if home and not setup.options.get("spies_may_stay", False):
+            text = N_(
+                "Turn {turn}: {player} gives no order to {spies}; every free spy is sent "
+                "each turn (unless the option “Spies may stay at home” is on)."
+            )
+            order_error(seat, text, turn=turn, spies=join_parts([spy_name(spy) for spy in home]))
         return errors
 
     def _check_guards(self, setup: Setup, state: SecretsState, guards: Any) -> list[FieldError]:
@@ -487,6 +494,30 @@ class Secrets(Game):
             moved,
             range=secrets_range(setup),
         )[0]
+
+    # -- seat entry: each player sends their own orders (spec "Seat entry") -----------------
+
+    def takes_seat_orders(self, setup: Setup) -> bool:
+        return True
+
+    def check_seat_orders(self, setup: Setup, state: Any, seat: int, entry: Any) -> list[FieldError]:
+        """One seat's ``{"orders": [...], "guard": secret}`` judged as the whole turn's check
+        would judge that seat's part: free spies only, real targets and secrets, every free spy
+        sent (unless spies may stay), a guard that need not move."""
+        state = state if state is not None else self.start(setup)
+        if not isinstance(entry, Mapping) or set(entry) != {"orders", "guard"}:
+            text = N_("{player}: send your orders and your policeman's guard, and nothing else.")
+            return [refuse("orders", text, seat, player=setup.players[seat])]
+        guards = [entry["guard"] if s == seat else None for s in range(setup.n)]
+        # The whole turn's guard check, of this seat only (the others' are not in yet).
+        guard_errors = [e for e in self._check_guards(setup, state, guards) if e.seat == seat]
+        return self._check_seat_orders(setup, state, seat, entry["orders"]) + guard_errors
+
+    def seat_turn(self, setup: Setup, entries: Mapping[int, Any]) -> dict[str, Any]:
+        return {
+            "orders": [list(entries[seat]["orders"]) for seat in range(setup.n)],
+            "guards": [entries[seat]["guard"] for seat in range(setup.n)],
+        }
 
     def score_deal(self, setup: Setup, state: Any, facts: Mapping[str, Any], dealer: int) -> DealScore:
         state = state if state is not None else self.start(setup)
