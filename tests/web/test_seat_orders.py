@@ -241,3 +241,34 @@ def test_a_whole_hidden_secrets_game_played_from_the_seats_phones(client, n):
     assert record["finished"] and record["turns"] == turns
     for field in ("scores", "totals", "winners", "explanations", "options"):
         assert record[field] == twin[field], field
+
+
+def test_no_orders_before_the_allotments_or_after_the_end(client):
+    created = client.post(
+        "/api/games", json={"game": "secrets", "players": PLAYERS, "options": {"hidden": True}}
+    ).json
+    early = client.put(
+        f"/api/games/{created['id']}/orders/0",
+        json={"orders": orders(0, "A"), "guard": "B"},
+        headers=bearer(created["edit_key"]),
+    )
+    assert (
+        early.status_code == 422
+        and "waits for every player's allotment" in early.json["errors"][0]["message"]
+    )
+    one_turn = client.post(
+        "/api/games",
+        json={
+            "game": "secrets",
+            "players": PLAYERS,
+            "options": {"turns": 1},
+            "turns": [{"orders": [orders(s) for s in range(3)], "guards": [4, 4, 4]}],
+        },
+    ).json
+    assert one_turn["finished"]
+    late = client.put(
+        f"/api/games/{one_turn['id']}/orders/1",
+        json={"orders": orders(1), "guard": 2},
+        headers=bearer(one_turn["edit_key"]),
+    )
+    assert late.status_code == 422 and "The game is over" in late.json["errors"][0]["message"]
