@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import cache, rules, scoring
 from ..models import Game
+from ..pending import who_sent
 from ..rules import GameResult
 from .redaction import redact
 
@@ -110,6 +111,8 @@ class GameView:
     # When the game last changed (a deal, a correction, archiving).
     last_activity: datetime | None = None
     first_dealer: int = 0
+    # Seat entry: seats whose orders for the next turn are in (who, never what).
+    orders_in: tuple[int, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -123,6 +126,10 @@ class GameView:
     @property
     def waiting_names(self) -> list[str]:
         return [self.players[s] for s in self.waiting]
+
+    @property
+    def orders_in_names(self) -> list[str]:
+        return [self.players[s] for s in self.orders_in]
 
     @property
     def short_names(self) -> tuple[str, ...]:
@@ -187,12 +194,25 @@ def game_view(game: Game, role: Role = VIEWER) -> GameView:
     memo = cache.request_memo("read_views")
     if key not in memo:
         shared = cache.key("view", game.id, game.version, role.name, role.seat)
-        memo[key] = cache.remember(shared, lambda: build_view(game, role, full_result(game)), objects=True)
+        memo[key] = cache.remember(
+            shared, lambda: build_view(game, role, full_result(game), orders_in(game)), objects=True
+        )
     return memo[key]
 
 
-def build_view(game: Game, role: Role, result: GameResult) -> GameView:
-    """The pure, cacheable part: the view of ``result`` (the game's facts scored) for ``role``."""
+def orders_in(game: Game) -> tuple[int, ...]:
+    """Seat entry: the seats whose orders for the next turn are in (who, never what). Part of
+    the game's version: each part sent moves it, so a view kept per version stays true."""
+    result = full_result(game)
+    kind = scoring.game_rules(game)
+    if result.finished or not kind.takes_seat_orders(result.setup):
+        return ()
+    return tuple(who_sent(game.id, len(result.deals) + 1))
+
+
+def build_view(game: Game, role: Role, result: GameResult, sent: tuple[int, ...] = ()) -> GameView:
+    """The pure, cacheable part: the view of ``result`` (the game's facts scored) for ``role``,
+    with ``sent`` the seats whose orders for the next turn are in (:func:`orders_in`)."""
     kind = scoring.game_rules(game)
     public = redact(kind, result)
     seat = role.seat if role.name == "seat" else None
@@ -209,6 +229,7 @@ def build_view(game: Game, role: Role, result: GameResult) -> GameView:
         chart=chart_series(public),
         reports=reports,
         waiting=waiting,
+        orders_in=sent,
         archived=bool(game.archived),
         last_activity=game.updated_at,
         first_dealer=game.first_dealer,

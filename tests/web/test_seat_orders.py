@@ -272,3 +272,22 @@ def test_no_orders_before_the_allotments_or_after_the_end(client):
         headers=bearer(one_turn["edit_key"]),
     )
     assert late.status_code == 422 and "The game is over" in late.json["errors"][0]["message"]
+
+
+def test_the_pages_say_who_has_sent_never_what(client, app):
+    game_id, key, tokens = new_game(client)
+    assert send(client, game_id, 2, tokens[2], {"orders": orders(2), "guard": 6}).status_code == 202
+    viewer = app.test_client().get(f"/g/{game_id}").get_data(as_text=True)
+    assert "Orders in: Cid; 2 to come." in viewer
+    scorer = client.get(f"/g/{game_id}?key={key}", follow_redirects=True).get_data(as_text=True)
+    assert "Orders in: Cid; 2 to come." in scorer
+    polish = app.test_client()
+    polish.set_cookie("lang", "pl")
+    assert "Rozkazy wysłali: Cid; brakuje jeszcze: 2." in polish.get(f"/g/{game_id}").get_data(as_text=True)
+    # A follower's live region moves with it, and after the turn resolves the line is gone.
+    send(client, game_id, 0, tokens[0], {"orders": orders(0), "guard": 6})
+    assert "Orders in: Ann and Cid; 1 to come." in app.test_client().get(
+        f"/g/{game_id}/live?part=live&lang=en"
+    ).get_data(as_text=True)
+    send(client, game_id, 1, tokens[1], {"orders": orders(1), "guard": 6})
+    assert "Orders in" not in app.test_client().get(f"/g/{game_id}").get_data(as_text=True)
