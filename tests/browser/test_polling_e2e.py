@@ -19,14 +19,15 @@ def test_the_page_follows_x_poll_after_and_retry_after(live_server, phone: Page,
 
     viewer = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
     polls: list[float] = []
-    # What the server asks, answer by answer: a 1 s pace, then a refusal for 2 s, then 1 s again.
+    # What the server asks, answer by answer: a 1 s pace, then a refusal for 5 s, then 1 s again
+    # (figures far apart, and from the page's own 3 s, so a busy machine cannot blur them).
     script = iter(["pace", "refuse", "pace", "pace", "pace", "pace", "pace", "pace"])
 
     def answer(route: Route) -> None:
         polls.append(time.monotonic())
         step = next(script, "pace")
         if step == "refuse":
-            route.fulfill(status=503, headers={"Retry-After": "2", "X-Poll-After": "2"}, body="Busy")
+            route.fulfill(status=503, headers={"Retry-After": "5", "X-Poll-After": "5"}, body="Busy")
             return
         reply = route.fetch()
         headers = {**reply.headers, "x-poll-after": "1"}
@@ -37,15 +38,15 @@ def test_the_page_follows_x_poll_after_and_retry_after(live_server, phone: Page,
     section = viewer.locator("section#live")
     assert "lang=en" in (section.get_attribute("hx-get") or "")
     assert section.get_attribute("data-poll") == "3"
-    deadline = time.monotonic() + 12
-    while len(polls) < 5 and time.monotonic() < deadline:
+    deadline = time.monotonic() + 20
+    while len(polls) < 4 and time.monotonic() < deadline:
         viewer.wait_for_timeout(200)
-    assert len(polls) >= 5, polls
+    assert len(polls) >= 4, polls
     gaps = [b - a for a, b in zip(polls, polls[1:], strict=False)]
-    # The first poll after the page's own 3 s; after a paced answer about 1 s; after the refusal 2 s.
-    assert 0.7 < gaps[0] < 1.8, gaps  # answer 1 said 1 s
-    assert 1.7 < gaps[1] < 2.9, gaps  # answer 2 refused for 2 s
-    assert 0.7 < gaps[2] < 1.8, gaps
+    # After a paced answer about 1 s (not the page's 3 s); after the refusal about 5 s.
+    assert 0.9 < gaps[0] < 2.5, gaps  # answer 1 said 1 s
+    assert 4.9 < gaps[1] < 7.5, gaps  # answer 2 refused for 5 s
+    assert 0.9 < gaps[2] < 2.5, gaps
     # Nothing of the refusal shows on the page: the board stays as it was.
     expect(viewer.locator(".board tfoot td")).to_have_count(4)
     viewer.context.close()
@@ -67,5 +68,5 @@ def test_a_hidden_page_asks_nothing_and_asks_at_once_when_shown(live_server, pho
     assert polls == []
     shown = time.monotonic()
     phone.evaluate(hide, "visible")
-    phone.wait_for_timeout(1000)
-    assert polls and polls[0] - shown < 0.9, polls
+    phone.wait_for_timeout(2100)
+    assert polls and polls[0] - shown < 2.0, polls  # at once, not after the page's 3 s
