@@ -44,9 +44,20 @@ def who_sent(game_id: str, turn: int) -> list[int]:
     return sorted(rows)
 
 
-def own_orders(game_id: str, seat: int, turn: int) -> dict[str, Any] | None:
-    """The seat's own pending orders: only for an answer to that seat."""
-    row = db.session.scalars(
+def orders_rows(game_id: str, turn: int) -> list[PendingEntry]:
+    """Every seat's pending orders for ``turn`` (for the write gate only: it resolves the turn)."""
+    return list(
+        db.session.scalars(
+            select(PendingEntry).where(
+                PendingEntry.game_id == game_id, PendingEntry.kind == ORDERS, PendingEntry.turn == turn
+            )
+        )
+    )
+
+
+def orders_row(game_id: str, seat: int, turn: int) -> PendingEntry | None:
+    """The row of the seat's pending orders for ``turn`` (for the write gate and that seat only)."""
+    return db.session.scalars(
         select(PendingEntry).where(
             PendingEntry.game_id == game_id,
             PendingEntry.kind == ORDERS,
@@ -54,4 +65,9 @@ def own_orders(game_id: str, seat: int, turn: int) -> dict[str, Any] | None:
             PendingEntry.seat == seat,
         )
     ).first()
+
+
+def own_orders(game_id: str, seat: int, turn: int) -> dict[str, Any] | None:
+    """The seat's own pending orders: only for an answer to that seat."""
+    row = orders_row(game_id, seat, turn)
     return None if row is None else dict(row.facts)

@@ -84,7 +84,7 @@ def full_record(game: AnyGame, result: GameResult, render: Callable[[Msg], str])
     What anyone may read is :func:`scorekeeper.read.public_record`: it applies the game's redaction.
     """
     kind = game_rules(game)
-    record = {
+    return {
         "format": FORMAT,
         "game": game.kind,
         "options": dict(game.options),
@@ -101,7 +101,6 @@ def full_record(game: AnyGame, result: GameResult, render: Callable[[Msg], str])
         "winners": list(result.winners),
         "tiebreak": result.tiebreak,
     }
-    return record
 
 
 # -- the result at a version: once per request, once per process, shared ------------------

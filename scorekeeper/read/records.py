@@ -52,10 +52,18 @@ def with_waiting(record: dict[str, Any], game: AnyGame, result: GameResult) -> N
     waiting = kind.waiting_seats(setup.options, setup.n)
     if waiting:
         record["waiting"] = {"turn": turn, "in": [seat for seat in range(setup.n) if seat not in waiting]}
-    elif kind.takes_seat_orders(setup) and not result.finished:
-        sent = who_sent(game.id, turn)
+    else:
+        sent = orders_in(game, result)
         if sent:
-            record["waiting"] = {"turn": turn, "in": sent}
+            record["waiting"] = {"turn": turn, "in": list(sent)}
+
+
+def orders_in(game: AnyGame, result: GameResult) -> tuple[int, ...]:
+    """Seat entry: the seats whose orders for the next turn are in (who, never what). Part of
+    the game's version: each part sent moves it, so what is kept per version stays true."""
+    if result.finished or not scoring.game_rules(game).takes_seat_orders(result.setup):
+        return ()
+    return tuple(who_sent(game.id, len(result.deals) + 1))
 
 
 def with_event(record: dict[str, Any], game: AnyGame) -> None:

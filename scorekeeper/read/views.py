@@ -18,8 +18,8 @@ from typing import Any
 
 from .. import cache, rules, scoring
 from ..models import Game
-from ..pending import who_sent
 from ..rules import GameResult
+from .records import orders_in
 from .redaction import redact
 
 
@@ -195,19 +195,11 @@ def game_view(game: Game, role: Role = VIEWER) -> GameView:
     if key not in memo:
         shared = cache.key("view", game.id, game.version, role.name, role.seat)
         memo[key] = cache.remember(
-            shared, lambda: build_view(game, role, full_result(game), orders_in(game)), objects=True
+            shared,
+            lambda: build_view(game, role, full_result(game), orders_in(game, full_result(game))),
+            objects=True,
         )
     return memo[key]
-
-
-def orders_in(game: Game) -> tuple[int, ...]:
-    """Seat entry: the seats whose orders for the next turn are in (who, never what). Part of
-    the game's version: each part sent moves it, so a view kept per version stays true."""
-    result = full_result(game)
-    kind = scoring.game_rules(game)
-    if result.finished or not kind.takes_seat_orders(result.setup):
-        return ()
-    return tuple(who_sent(game.id, len(result.deals) + 1))
 
 
 def build_view(game: Game, role: Role, result: GameResult, sent: tuple[int, ...] = ()) -> GameView:

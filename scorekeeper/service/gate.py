@@ -26,7 +26,7 @@ from .. import rules
 from ..db import Prepared, db, one_writer
 from ..keys import hash_key
 from ..models import AnyGame, Change, Deal, Game, GameSummary, Seat, utcnow
-from ..pending import PendingEntry
+from ..pending import ORDERS, PendingEntry, orders_row
 from ..read import summarize
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
@@ -377,7 +377,7 @@ def _plan_append(game: AnyGame, facts: dict[str, Any], top: int | None) -> Plan[
         if seat_orders:
             # The turn is in (from the seats, or the scorer's whole turn): what the seats had
             # sent for it goes (spec "Seat entry": a whole turn replaces anything pending).
-            db.session.execute(delete(PendingEntry).where(PendingEntry.game_id == game.id))
+            _drop_pending(game)
         return Entry(kind="append", deal_index=len(result.deals) - 1, position=position, after=facts)
 
     return Plan(result, apply, clears_draft=True)
@@ -389,10 +389,13 @@ def _plan_replace(game: Game, k: int, facts: dict[str, Any]) -> Plan[GameResult]
     candidate[k] = facts
     result = replay(game, candidate)
 
+    seat_orders = game_rules(game).takes_seat_orders(result.setup)
+
     def apply() -> Entry:
         before = copy.deepcopy(deal.facts)
         deal.facts = copy.deepcopy(facts)
-        _drop_seat_orders(game, result)
+        if seat_orders:  # the pending orders were judged on the state this changes: sent again
+            _drop_pending(game)
         return Entry(kind="replace", deal_index=k, position=deal.position, before=before, after=facts)
 
     return Plan(result, apply)
@@ -447,20 +450,22 @@ def _plan_delete(game: Game, k: int) -> Plan[GameResult]:
     del candidate[k]
     result = replay(game, candidate)
 
+    seat_orders = game_rules(game).takes_seat_orders(result.setup)
+
     def apply() -> Entry:
         before = copy.deepcopy(deal.facts)
         db.session.delete(deal)
         game.deals.pop(k)
-        _drop_seat_orders(game, result)
+        if seat_orders:  # the pending orders were judged on the state this changes: sent again
+            _drop_pending(game)
         return Entry(kind="delete", deal_index=k, position=deal.position, before=before)
 
     return Plan(result, apply)
 
 
-def _drop_seat_orders(game: Game, result: GameResult) -> None:
-    """A correction changes what the seats' pending orders were judged on: they send again."""
-    if game_rules(game).takes_seat_orders(result.setup):
-        db.session.execute(delete(PendingEntry).where(PendingEntry.game_id == game.id))
+def _drop_pending(game: AnyGame) -> None:
+    """Within the change's transaction: what the seats had sent for the next turn goes."""
+    db.session.execute(delete(PendingEntry).where(PendingEntry.game_id == game.id))
 
 
 def _plan_restore(game: Game, position: int, facts: dict[str, Any]) -> Plan[GameResult]:
@@ -644,6 +649,25 @@ def set_allotment(game: Game, seat: int, row: list[Any], via: Via | None = None)
         return options
 
     return set_options(game, revise, via)
+
+
+def keep_orders(game: Game, seat: int, turn: int, facts: dict[str, Any], via: Via | None = None) -> None:
+    """Seat entry: keep (or replace) one seat's checked orders for ``turn``, apart from the deals.
+    The game's version moves (every phone sees who is in); the history names the seat, never what."""
+    _write(game, via, lambda top: _plan_orders_in(game, seat, turn, facts), touch=False)
+
+
+def _plan_orders_in(game: Game, seat: int, turn: int, facts: dict[str, Any]) -> Plan[None]:
+    def apply() -> Entry:
+        row = orders_row(game.id, seat, turn)
+        if row is None:
+            db.session.add(PendingEntry(game_id=game.id, seat=seat, kind=ORDERS, turn=turn, facts=facts))
+        else:
+            row.facts = facts
+        # The history says who sent, for which turn: never what (the scorer reads it).
+        return Entry(kind="orders_in", after={"seat": seat, "turn": turn, "player": game.players[seat]})
+
+    return Plan(None, apply)
 
 
 def rescore(batch: int = 200) -> tuple[int, int]:

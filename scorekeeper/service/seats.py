@@ -12,15 +12,12 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from sqlalchemy import select
-
-from ..db import db
 from ..models import Game
-from ..pending import ORDERS, PendingEntry, who_sent
+from ..pending import orders_rows
 from ..rules import FieldError, GameResult, InvalidFacts, msg
 from ..rules.base import N_
 from ..scoring import game_rules, score
-from .gate import AlreadyDone, Entry, Plan, Via, _write, append_deal
+from .gate import AlreadyDone, Via, append_deal, keep_orders
 
 
 def send_orders(game: Game, seat: int, entry: Any, via: Via | None = None) -> tuple[int, list[int]]:
@@ -42,11 +39,12 @@ def send_orders(game: Game, seat: int, entry: Any, via: Via | None = None) -> tu
     facts = {"orders": list(entry["orders"]), "guard": entry["guard"]}
     # The same part sent again with the same idempotency key is kept once (AlreadyDone).
     with contextlib.suppress(AlreadyDone):
-        _write(game, via, lambda top: _plan_orders_in(game, seat, turn, facts), touch=False)
-    sent = who_sent(game.id, turn)
-    waiting = [s for s in range(setup.n) if s not in sent]
+        keep_orders(game, seat, turn, facts, via)
+    # Every seat's part for the turn, read once: who is still to send, and the turn when none is.
+    parts = {row.seat: row.facts for row in orders_rows(game.id, turn)}
+    waiting = [s for s in range(setup.n) if s not in parts]
     if not waiting:
-        _resolve(game, turn, via)
+        _resolve(game, turn, kind.seat_turn(setup, parts), via)
     return turn, waiting
 
 
@@ -62,36 +60,9 @@ def _closed(kind: Any, result: GameResult) -> FieldError | None:
     return None
 
 
-def _plan_orders_in(game: Game, seat: int, turn: int, facts: dict[str, Any]) -> Plan[None]:
-    def apply() -> Entry:
-        row = db.session.scalars(
-            select(PendingEntry).where(
-                PendingEntry.game_id == game.id,
-                PendingEntry.kind == ORDERS,
-                PendingEntry.turn == turn,
-                PendingEntry.seat == seat,
-            )
-        ).first()
-        if row is None:
-            db.session.add(PendingEntry(game_id=game.id, seat=seat, kind=ORDERS, turn=turn, facts=facts))
-        else:
-            row.facts = facts
-        # The history says who sent, for which turn: never what (the scorer reads it).
-        return Entry(kind="orders_in", after={"seat": seat, "turn": turn, "player": game.players[seat]})
-
-    return Plan(None, apply)
-
-
-def _resolve(game: Game, turn: int, via: Via | None) -> None:
+def _resolve(game: Game, turn: int, facts: dict[str, Any], via: Via | None) -> None:
     """Every seat's part is in: the turn, recorded as the scorer would record it (once, even when
     two last parts arrive together: the second finds it done)."""
-    kind = game_rules(game)
-    rows = db.session.scalars(
-        select(PendingEntry).where(
-            PendingEntry.game_id == game.id, PendingEntry.kind == ORDERS, PendingEntry.turn == turn
-        )
-    ).all()
-    facts = kind.seat_turn(score(game).setup, {row.seat: row.facts for row in rows})
     resolved = Via(token=f"seats-{game.id}-{turn}", device=(via.device if via else None) or "Seats")
     with contextlib.suppress(AlreadyDone):
         append_deal(game, facts, resolved)

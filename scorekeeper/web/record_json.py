@@ -2,8 +2,8 @@
 
 The API answers every write with the whole record; a long game's earlier deals are the same
 objects after an append (the scored result is carried on), so their encoded text is kept and
-the record is spliced around it. Kept because it pays: the benchmark's API write on a long game
-answers in a fraction of the time a whole ``jsonify`` takes (benchmarks/run.py, "API POST").
+the record is spliced around it. Kept because it pays: at 240 deals, 0.03 ms against 1.6 ms for
+a whole ``jsonify`` (benchmarks/run.py, "cache: record JSON splicing").
 """
 
 from __future__ import annotations
