@@ -104,18 +104,23 @@ def _configure_csrf(app: Flask) -> None:
     """Every form post carries a CSRF token; the JSON API, which takes no cookie as a key, is exempt."""
     from flask_wtf.csrf import CSRFProtect
 
+    from .clubs import api as clubs_api
     from .events import api as events_api
     from .web import api
 
     csrf = CSRFProtect(app)
     csrf.exempt(api.bp)
     csrf.exempt(events_api.bp)
+    csrf.exempt(clubs_api.bp)
 
 
 def _configure_blueprints(app: Flask) -> None:
+    from .clubs import api as clubs_api
+    from .clubs import cli as clubs_cli
+    from .clubs import pages as clubs_pages
     from .events import api as events_api
     from .events import pages as events_pages
-    from .web import api, club, docs, ends, games, main, pwa, records, table
+    from .web import api, docs, ends, games, main, pwa, records, table
     from .web import help as help_pages
     from .web import secrets as secrets_pages
 
@@ -127,7 +132,9 @@ def _configure_blueprints(app: Flask) -> None:
         ends.bp,  # rematch, a new game with these players, archiving
         records.bp,  # lists, players, exports, import, backup commands
         secrets_pages.bp,  # Secrets: allotments, private links and reports
-        club.bp,  # ratings leaderboards, the players list, `ratings rebuild`
+        clubs_pages.bp,  # a club's pages: members, invites, players, ratings; `ratings rebuild`
+        clubs_api.bp,  # the clubs' JSON API
+        clubs_cli.bp,  # `scorekeeper clubs`: list, create, invite, delete
         pwa.bp,  # the installable app: manifest, service worker, offline page
         events_api.bp,  # club evenings: the event document, rounds, players
         events_pages.bp,  # the director's page, the board, print sheets, the CSV

@@ -31,7 +31,7 @@ from . import read, rules, service
 from .db import db
 from .games import GAMES
 from .i18n import counted
-from .models import Deal, Game, Player, Seat
+from .models import Club, Deal, Game, Player, Seat
 from .rules import FieldError, InvalidFacts, Setup
 from .rules import Game as Rules
 from .rules.base import N_
@@ -66,28 +66,42 @@ def backup_record(game: Game) -> dict[str, Any]:
     return record
 
 
-def dump(games: Iterable[Game]) -> dict[str, Any]:
+def dump(games: Iterable[Game], club: Club | None = None) -> dict[str, Any]:
     games = list(games)
-    return {
+    out: dict[str, Any] = {
         "format": BACKUP_FORMAT,
         "exported_at": datetime.now(UTC).replace(microsecond=0).isoformat(),
         "games": [backup_record(game) for game in games],
-        "players": players_of(games),
+        "players": players_of(games, club),
     }
+    if club is not None:
+        # One club's backup says whose it is: a restore puts it back into that club.
+        out["club"] = {"slug": club.slug, "name": club.name}
+    return out
 
 
-def players_of(games: Sequence[Game]) -> list[dict[str, Any]]:
-    """The players list's rows for the names in ``games``: a restore keeps who is private."""
+def players_of(games: Sequence[Game], club: Club | None = None) -> list[dict[str, Any]]:
+    """The club's players rows for the names in ``games``: a restore keeps who is private."""
     names = {name for game in games for name in game.players}
-    rows = db.session.scalars(select(Player).order_by(Player.name)).all()
-    return [{"name": p.name, "private": p.private} for p in rows if p.name in names]
+    query = select(Player).order_by(Player.name)
+    if club is not None:
+        query = query.where(Player.club_id == club.id)
+    rows = db.session.scalars(query).all()
+    seen: set[str] = set()
+    out = []
+    for p in rows:
+        if p.name in names and p.name not in seen:
+            seen.add(p.name)
+            out.append({"name": p.name, "private": p.private})
+    return out
 
 
-def restore_players(entries: Any) -> int:
-    """Add the backup's players rows that are not here yet (a name already listed keeps its row)."""
-    if not isinstance(entries, list):
+def restore_players(entries: Any, club: Club | None) -> int:
+    """Add the backup's players rows that are not in the club yet (a name already listed keeps its
+    row). Without a club there is no players list to restore into."""
+    if not isinstance(entries, list) or club is None:
         return 0
-    present = set(db.session.scalars(select(Player.name)))
+    present = set(db.session.scalars(select(Player.name).where(Player.club_id == club.id)))
     added = 0
     for entry in entries:
         if not isinstance(entry, Mapping):
@@ -99,7 +113,7 @@ def restore_players(entries: Any) -> int:
             and isinstance(private, bool)
             and name not in present
         ):
-            db.session.add(Player(name=name, private=private))
+            db.session.add(Player(club_id=club.id, name=name, private=private))
             present.add(name)
             added += 1
     db.session.commit()
@@ -302,8 +316,9 @@ def existing_ids(ids: Sequence[str]) -> set[str]:
     return found
 
 
-def restore(games: Sequence[Restore]) -> tuple[list[Restore], list[Restore]]:
-    """Write the checked games in one transaction; return (restored, skipped because the id exists)."""
+def restore(games: Sequence[Restore], club: Club | None = None) -> tuple[list[Restore], list[Restore]]:
+    """Write the checked games in one transaction, into ``club`` (None: personal games); return
+    (restored, skipped because the id exists)."""
     present = existing_ids([g.game_id for g in games])
     todo = [g for g in games if g.game_id not in present]
     for g in todo:
@@ -323,6 +338,7 @@ def restore(games: Sequence[Restore]) -> tuple[list[Restore], list[Restore]]:
         if g.deleted_at is not None and hasattr(game, "deleted_at"):
             game.deleted_at = g.deleted_at
         game.archived = g.archived
+        game.club_id = club.id if club is not None else None
         db.session.add(game)
     try:
         db.session.commit()
@@ -337,6 +353,7 @@ def restore(games: Sequence[Restore]) -> tuple[list[Restore], list[Restore]]:
 
 @click.command("export")
 @click.option("--all", "everything", is_flag=True, help="Every game in the database.")
+@click.option("--club", "club_slug", default=None, help="Every game of this club (its slug), with its players.")
 @click.option(
     "-o",
     "--output",
@@ -346,11 +363,21 @@ def restore(games: Sequence[Restore]) -> tuple[list[Restore], list[Restore]]:
 )
 @click.argument("ids", nargs=-1)
 @with_appcontext
-def export_command(everything: bool, output, ids: tuple[str, ...]) -> None:
-    """Write a backup (JSON) of every game (--all) or of the games named by id."""
-    if everything == bool(ids):
-        raise click.UsageError("Give --all or one or more game ids (not both).")
-    if everything:
+def export_command(everything: bool, club_slug: str | None, output, ids: tuple[str, ...]) -> None:
+    """Write a backup (JSON) of every game (--all), of one club (--club SLUG) or of the games named by id."""
+    if sum((everything, bool(ids), club_slug is not None)) != 1:
+        raise click.UsageError("Give --all, --club SLUG or one or more game ids (one of them).")
+    club = None
+    if club_slug is not None:
+        from .clubs.service import find_club
+
+        club = find_club(club_slug)
+        if club is None:
+            raise click.ClickException(f"No club {club_slug!r} (scorekeeper clubs list names them).")
+        games = list(
+            db.session.scalars(select(Game).where(Game.club_id == club.id).order_by(Game.created_at, Game.id))
+        )
+    elif everything:
         games = all_games()
     else:
         games = list(db.session.scalars(select(Game).where(Game.id.in_(ids)).order_by(Game.created_at)))
@@ -369,7 +396,11 @@ def export_command(everything: bool, output, ids: tuple[str, ...]) -> None:
             err=True,
         )
         games = [g for g in games if GAMES.get(g.kind) is not None]
-    json.dump(dump(games), output, ensure_ascii=False, indent=1)
+    clubs_named = {g.club_id for g in games}
+    if club is None and len(clubs_named) == 1 and None not in clubs_named:
+        # Games of one club (named by id): the backup says whose, so a restore puts them back there.
+        club = db.session.get(Club, clubs_named.pop())
+    json.dump(dump(games, club), output, ensure_ascii=False, indent=1)
     output.write("\n")
     if output.name != "<stdout>":
         click.echo(
@@ -386,8 +417,14 @@ def export_command(everything: bool, output, ids: tuple[str, ...]) -> None:
 @click.command("import")
 @click.argument("file", type=click.File("rb"))
 @click.option("--dry-run", is_flag=True, help="Check the file and report; write nothing.")
+@click.option(
+    "--club",
+    "club_slug",
+    default=None,
+    help="Restore into this club (default: the club the backup names, if it is here; else DEFAULT_CLUB's).",
+)
 @with_appcontext
-def import_command(file, dry_run: bool) -> None:
+def import_command(file, dry_run: bool, club_slug: str | None) -> None:
     """Restore a backup (games keep their ids and edit keys), or import one game record as a new game."""
     try:
         data = json.loads(file.read().decode("utf-8-sig"))
@@ -424,8 +461,9 @@ def import_command(file, dry_run: bool) -> None:
             )
         )
         return
-    restored, skipped = restore(games)
-    restore_players(data.get("players"))
+    club = restore_club(club_slug, data.get("club"))
+    restored, skipped = restore(games, club)
+    restore_players(data.get("players"), club)
     click.echo(counted("Restored %(num)s game.", "Restored %(num)s games.", len(restored)))
     if skipped:
         click.echo(
@@ -436,6 +474,25 @@ def import_command(file, dry_run: bool) -> None:
                 ids=", ".join(g.game_id for g in skipped),
             )
         )
+
+
+def restore_club(slug: str | None, named: Any) -> Club | None:
+    """Where a restore goes: the club asked for, else the one the backup names, else the default
+    club (an install's games before clubs went there); None (personal games) if none is here."""
+    from flask import current_app
+
+    from .clubs.service import find_club
+
+    if slug is not None:
+        club = find_club(slug)
+        if club is None:
+            raise click.ClickException(f"No club {slug!r} (scorekeeper clubs list names them).")
+        return club
+    if isinstance(named, Mapping) and isinstance(named.get("slug"), str):
+        club = find_club(named["slug"])
+        if club is not None:
+            return club
+    return find_club(str(current_app.config.get("DEFAULT_CLUB") or "Home"))
 
 
 def import_one(data: Any, dry_run: bool) -> None:

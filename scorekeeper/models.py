@@ -51,6 +51,11 @@ class Game(Model):
     deleted_at: Mapped[datetime | None] = mapped_column(nullable=True, default=None)
     # An archived game leaves the home page (and the ratings) but is kept, listed under /games.
     archived: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(), index=True)
+    # The club whose game it is (listed to its members); None: a personal game, listed only to
+    # the devices that created, scored or opened it (clubs.md, who sees what).
+    club_id: Mapped[int | None] = mapped_column(
+        ForeignKey("club.id", ondelete="CASCADE"), nullable=True, default=None, index=True
+    )
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan", lazy="selectin"
@@ -149,14 +154,17 @@ class Change(Model):
 
 
 class Player(Model):
-    """A regular of the club, kept by the scorer: the names offered in a new game, and who is private.
+    """A regular of a club, kept by its admins: the names offered in a new game, and who is private.
 
     Games still name their players in their seats (that name is the truth); this
     row only adds what a name cannot say. A name with no row is a public player.
     """
 
+    __table_args__ = (UniqueConstraint("club_id", "name", name="uq_player_club_name"),)
+
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(40), unique=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
     # Left out of the public leaderboard (still rated, so everyone else's ratings stay the same).
     private: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -187,6 +195,70 @@ class GameSummary(Model):
     last_activity: Mapped[datetime]
 
 
+# -- clubs: many groups on one server, each apart (clubs.md) ----------------------------------
+# Credentials (invites, member keys, devices) are stored as their hashes only, like edit keys.
+
+
+class Club(Model):
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(String(40), unique=True)
+    name: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Member(Model):
+    """A person of a club, by the player name they picked; ``role``: owner, admin or member."""
+
+    __table_args__ = (UniqueConstraint("club_id", "name", name="uq_member_club_name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    role: Mapped[str] = mapped_column(String(10))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class MemberKey(Model):
+    """One device's credential of a member: a page cookie or an API ``member_key``.
+
+    Removing the member deletes these rows, and every request checks its key against them,
+    so a removed member's devices stop at once. ``used_at`` moves at most daily (400 days of
+    disuse end a key).
+    """
+
+    __tablename__ = "member_key"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("member.id", ondelete="CASCADE"), index=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(80), default="")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    used_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Invite(Model):
+    __table_args__ = (Index("ix_invite_club", "club_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    role: Mapped[str] = mapped_column(String(10), default="member")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime | None] = mapped_column(nullable=True, default=None)
+    revoked_at: Mapped[datetime | None] = mapped_column(nullable=True, default=None)
+
+
+class DeviceGame(Model):
+    """"My games": a game this device created, scored or opened (kept on the server, so every
+    worker and machine lists the same), by the device cookie's hash."""
+
+    __tablename__ = "device_game"
+
+    device_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True, index=True)
+    seen_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 # -- events: what a club evening stores ------------------------------------------------------
 # Its settings, its players, its seating, and which game each table plays. Nothing derived is
 # kept: standings come from the tables' games every time (facts in, points derived). The seating
@@ -198,6 +270,10 @@ class GameSummary(Model):
 class Event(Model):
     # The public id is unguessable, like a game's: the board is for anyone with its link.
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    # The club whose evening it is (None only for an event made before clubs and not yet moved).
+    club_id: Mapped[int | None] = mapped_column(
+        ForeignKey("club.id", ondelete="CASCADE"), nullable=True, default=None, index=True
+    )
     name: Mapped[str] = mapped_column(String(80))
     format: Mapped[str] = mapped_column(String(20))  # progressive | pairs | mixer
     kind: Mapped[str] = mapped_column(String(40))  # the game every table plays
@@ -280,6 +356,7 @@ class GameHead:
         "updated_at",
         "deleted_at",
         "archived",
+        "club_id",
         "_players",
         "top_position",
     )
@@ -294,6 +371,7 @@ class GameHead:
     updated_at: datetime
     deleted_at: datetime | None
     archived: bool
+    club_id: int | None
     _players: tuple[str, ...]
     top_position: int | None
 
@@ -400,6 +478,8 @@ class AnyGame(Protocol):
     def deleted_at(self) -> datetime | None: ...
     @property
     def archived(self) -> bool: ...
+    @property
+    def club_id(self) -> int | None: ...
     @property
     def players(self) -> list[str]: ...
     @property

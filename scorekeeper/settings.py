@@ -49,6 +49,13 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # finds every other thread busy is refused (503) to keep one for writes. 0: never refused.
         "SERVER_THREADS": 0,
         "BABEL_DEFAULT_LOCALE": "en",
+        # Clubs (clubs.md): who may make one ("open": anyone; "admin": with ADMIN_KEY as Bearer
+        # or typed on the form), and the club an upgraded install's games went into.
+        "CLUB_CREATION": "open",
+        "ADMIN_KEY": None,
+        "DEFAULT_CLUB": "Home",
+        # The server's address as the phones reach it, for links printed by the command line.
+        "BASE_URL": None,
     }
 
 
@@ -84,6 +91,10 @@ TEXT = frozenset(
     {
         "SECRET_KEY",
         "CLUB_KEY",
+        "ADMIN_KEY",
+        "DEFAULT_CLUB",
+        "CLUB_CREATION",
+        "BASE_URL",
         "SQLALCHEMY_DATABASE_URI",
         "CACHE_REDIS_URL",
         "CACHE_KEY_PREFIX",

@@ -239,7 +239,14 @@ def new_id() -> str:
     return service.new_id()
 
 
-def create_event(data: Any) -> tuple[Event, str]:
+def club_events(club_id: int) -> list[Event]:
+    """A club's events, newest first (listed to its members only: the club page asks)."""
+    return list(
+        db.session.scalars(select(Event).where(Event.club_id == club_id).order_by(Event.created_at.desc()))
+    )
+
+
+def create_event(data: Any, club_id: int | None = None) -> tuple[Event, str]:
     checked = check_event(data)
     settings = checked["settings"]
     schedule = plan(
@@ -262,6 +269,7 @@ def create_event(data: Any) -> tuple[Event, str]:
         schedule=schedule,
         director_key_hash=hash_key(key),
         version=1,
+        club_id=club_id,
     )
     db.session.add(event)
     db.session.commit()

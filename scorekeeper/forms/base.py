@@ -13,7 +13,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, Field, RadioField, StringField
+from wtforms import BooleanField, Field, RadioField, SelectField, StringField
 
 # WTForms 3.3 added SelectChoice; its stubs (types-WTForms) describe 3.2 and lack it.
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
@@ -155,9 +155,22 @@ def option_value(option: Option, field: Field) -> Any:
     return field.data
 
 
-def new_game_form(game: Game, max_players: int, data: dict[str, Any] | None = None) -> RulesForm:
-    """The set-up form of ``game``: a name per seat, the first dealer, and the game's options."""
+def new_game_form(
+    game: Game,
+    max_players: int,
+    data: dict[str, Any] | None = None,
+    clubs: Sequence[tuple[str, str]] = (),
+    club: str = "",
+) -> RulesForm:
+    """The set-up form of ``game``: whose game it is (personal, or one of the device's ``clubs``
+    as (slug, name), ``club`` preselected), a name per seat, the first dealer, and the options."""
     fields: dict[str, Field] = {}
+    fields["club"] = SelectField(
+        _l("Whose game"),
+        choices=choices([("", _l("Personal (only this device lists it)")), *clubs]),
+        default=club if any(slug == club for slug, _name in clubs) else "",
+        validate_choice=True,
+    )
     for seat in range(max_players):
         fields[f"players_{seat}"] = StringField(_l("Player %(n)s", n=seat + 1), filters=[strip])
     fields["first_dealer"] = RadioField(

@@ -298,8 +298,10 @@ def create_game(
     result: GameResult | None = None,
     game_id: str | None = None,
     key: str | None = None,
+    club_id: int | None = None,
 ) -> tuple[Game, str]:
-    """Store a new game (already checked) and return it with its edit key.
+    """Store a new game (already checked) and return it with its edit key (``club_id``: the club's
+    game, else a personal one).
 
     ``result``: the game scored already (by the caller's check), else it is scored here for its summary.
     ``game_id`` and ``key``: given by an event, whose table keys derive from the game's id.
@@ -315,6 +317,7 @@ def create_game(
         version=1,
         seats=[Seat(position=i, name=name) for i, name in enumerate(setup.players)],
         deals=[Deal(position=k, facts=dict(facts)) for k, facts in enumerate(deals)],
+        club_id=club_id,
     )
     db.session.add(game)
     db.session.flush()  # the game row first: its history and summary refer to it

@@ -17,13 +17,14 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, url
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
-from .. import club, ratings, read, service
+from .. import read, service
+from ..limits import failed_credential, limit
 from ..db import db
 from ..games import GAMES
 from ..models import AnyGame, Game
 from ..rules import N_, FieldError, GameResult, InvalidFacts, msg
 from . import errors
-from .auth import game_route, presented_key, private_token, role, seat_link_ok
+from .auth import game_route, presented_key, private_token, role, seat_link_ok, viewer
 from .common import GAME_ID, api_via, device_label
 from .record_json import record_json
 
@@ -32,8 +33,8 @@ errors.init_api(bp)
 NEEDS_KEY = "This call needs the game's edit key: Authorization: Bearer <edit_key>."
 
 
-def errors_response(errors: tuple[FieldError, ...] | list[FieldError]) -> ResponseReturnValue:
-    return jsonify({"errors": [e.as_json() for e in errors]}), 422
+def errors_response(errors: tuple[FieldError, ...] | list[FieldError], status: int = 422) -> ResponseReturnValue:
+    return jsonify({"errors": [e.as_json() for e in errors]}), status
 
 
 def json_body() -> object:
@@ -45,15 +46,37 @@ def json_body() -> object:
 
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
-    """Create a game from a record (an import when it has deals)."""
+    """Create a game from a record (an import when it has deals); ``"club": "<slug>"`` makes it
+    that club's game (a member's call: ``Bearer <member_key>``), else it is personal."""
+    data = json_body()
+    club_id = None
+    if isinstance(data, dict) and "club" in data:
+        data = dict(data)
+        slug = data.pop("club")
+        membership = viewer().in_club(slug) if isinstance(slug, str) else None
+        if membership is None:
+            if presented_key():
+                failed_credential()
+            # Not a member (or no such club): the same answer either way.
+            return errors_response(
+                [
+                    FieldError(
+                        "club",
+                        msg(N_("No such club among yours: its member_key goes in the Authorization header.")),
+                    )
+                ],
+                404,
+            )
+        club_id = membership.club_id
     try:
         # A Hidden Secrets game may come without values: turn 1 then waits for every seat's
         # allotment (spec "Seat entry"), sent from the seats' phones.
-        game_rules, setup, deals, result = service.check_record(json_body(), waiting_ok=True)
+        game_rules, setup, deals, result = service.check_record(data, waiting_ok=True)
     except InvalidFacts as exc:
         return errors_response(exc.errors)
+    limit("games")
     via = service.Via(device=f"API · {device_label(request.user_agent.string)}")
-    game, key = service.create_game(game_rules, setup, deals, via, result)
+    game, key = service.create_game(game_rules, setup, deals, via, result, club_id=club_id)
     read.remember(game, result)
     record = read.public_record(game)
     record["edit_key"] = key
@@ -158,17 +181,6 @@ def deal_body() -> dict:
 def existing(game: Game, k: int) -> None:
     if not 0 <= k < len(game.deals):
         abort(404, description=f"This game has no deal {k}.")
-
-
-@bp.get("/ratings")
-def club_ratings() -> ResponseReturnValue:
-    """The club's leaderboard (``?game=<kind>`` for one game), derived from the finished games."""
-    game = request.args.get("game") or None
-    if game is not None and game not in GAMES:
-        abort(404, description=f"No game called {game!r}: one of {', '.join(sorted(GAMES))}.")
-    response = jsonify(ratings.as_api(club.club_ratings(game), game, club.private_names()))
-    response.headers["Cache-Control"] = "no-cache"
-    return response
 
 
 @bp.get("/games/<game_id>/seats")

@@ -22,15 +22,23 @@ from typing import Any
 
 from flask import abort, current_app, g, request
 
+from ..clubs import service as clubs
+from ..db import db
 from ..keys import key_matches
-from ..models import AnyGame
+from ..limits import failed_credential
+from ..models import AnyGame, Club
 from ..read import SCORER, VIEWER, Role, seat_role
-from .common import KEY_COOKIE, load_game
+from ..read.visibility import Viewer
+from .common import DEVICE_COOKIE, KEY_COOKIE, MEMBER_COOKIE, TOKEN, load_game
+
+# The blueprints that answer JSON: their credentials come in the Authorization header only.
+API_BLUEPRINTS = frozenset({"api", "clubs_api", "events_api"})
+SLUG = clubs.SLUG
 
 
 def presented_key() -> str | None:
     """The edit key this request carries: for the API the bearer header only, for pages the cookie."""
-    if request.blueprint == "api" or request.path.startswith("/api/"):
+    if request.blueprint in API_BLUEPRINTS or request.path.startswith("/api/"):
         header = request.headers.get("Authorization", "")
         return header[len("Bearer ") :].strip() if header.startswith("Bearer ") else None
     return request.cookies.get(KEY_COOKIE)
@@ -50,9 +58,70 @@ def seat_link_ok(game: AnyGame, seat: int, token: str) -> bool:
     )
 
 
-def role_for(key_hash: str) -> Role:
-    """The role of this request for the game whose key hash is ``key_hash``: scorer or viewer."""
-    return SCORER if key_matches(key_hash, presented_key()) else VIEWER
+def role_for(game: AnyGame) -> Role:
+    """The role of this request for ``game``: scorer (its edit key, or an admin of its club) or viewer."""
+    if key_matches(game.edit_key_hash, presented_key()):
+        return SCORER
+    # Only a caller who shows some member key is looked up: a plain viewer costs no query.
+    if game.club_id is not None and member_keys() and viewer().may_correct(game.club_id):
+        return SCORER
+    return VIEWER
+
+
+# -- clubs: who the caller is, once per request ---------------------------------------------
+
+
+def member_keys() -> list[str]:
+    """The member keys this request shows: the API's bearer, or the pages' cookie (one per club)."""
+    if request.blueprint in API_BLUEPRINTS or request.path.startswith("/api/"):
+        bearer = presented_key()
+        return [bearer] if bearer else []
+    raw = request.cookies.get(MEMBER_COOKIE, "")
+    return [k for k in raw.split(".") if TOKEN.fullmatch(k)][:100] if raw else []
+
+
+def viewer() -> Viewer:
+    """The caller as the visibility rule sees it (read.visibility): its device and live memberships."""
+    found = g.get("viewer")
+    if found is None:
+        device = request.cookies.get(DEVICE_COOKIE, "")
+        keys = member_keys()
+        found = Viewer(
+            device_hash=clubs.device_hash(device) if TOKEN.fullmatch(device) else None,
+            memberships=tuple(clubs.memberships(keys)) if keys else (),
+        )
+        g.viewer = found
+    return found
+
+
+def club_route(need: str = "member") -> Callable:
+    """Load the URL's club for a caller who belongs to it, and call the view with the club and
+    the caller's membership in place of ``slug``.
+
+    Anyone else gets 404, as for a club that does not exist (clubs.md: existence is not
+    revealed); a member without the rights ``need`` names ("admin", "owner") gets 403.
+    An API caller whose key proves nothing has failed a credential check.
+    """
+
+    def decorate(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapper(slug: str, **kwargs: Any) -> Any:
+            membership = viewer().in_club(slug) if SLUG.fullmatch(slug) else None
+            if membership is None:
+                if member_keys():
+                    failed_credential()
+                abort(404)
+            if (need == "admin" and not membership.admin) or (need == "owner" and not membership.owner):
+                abort(403)
+            club = db.session.get(Club, membership.club_id)
+            if club is None:
+                abort(404)
+            g.membership = membership
+            return view(club, membership, **kwargs)
+
+        return wrapper
+
+    return decorate
 
 
 def game_route(
@@ -81,7 +150,7 @@ def game_route(
                     abort(404)
                 role = seat_role(kwargs["seat"])
             else:
-                role = role_for(game.edit_key_hash)
+                role = role_for(game)
             if scorer and not role.editable:
                 abort(403, description=message)
             g.game, g.role = game, role

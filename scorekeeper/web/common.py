@@ -20,6 +20,12 @@ from ..service import Via, new_token
 KEY_COOKIE = "edit_key"
 KEY_MAX_AGE = 3 * 365 * 24 * 3600
 DEVICE_COOKIE = "device"
+# A device's club memberships: its member keys, one per club, joined by "." (clubs.md: an
+# HttpOnly, SameSite=Lax cookie, Secure over HTTPS, 400 days).
+MEMBER_COOKIE = "member"
+MEMBER_MAX_AGE = 400 * 24 * 3600
+# The new-game form's last choice of club on this device (a slug, or "" for personal).
+CLUB_CHOICE_COOKIE = "new_club"
 # Game ids, idempotency tokens and device ids: URL-safe base64, nothing else reaches the database.
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{8,64}")

@@ -19,12 +19,14 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from .. import club, plugins, read, service
+from .. import plugins, read, service
+from ..clubs import roster
+from ..clubs.service import remember_game
 from ..forms import new_game_form
 from ..models import Game
 from ..rules.base import check_setup
-from .auth import game_route, role
-from .common import form_via, remember_key
+from .auth import game_route, role, viewer
+from .common import form_token, form_via, remember_key
 
 bp = Blueprint("ends", __name__, url_prefix="/g")
 
@@ -48,7 +50,9 @@ def rematch(game: Game) -> ResponseReturnValue:
     if setup is None:
         # The rules changed since (an option retired): the form shows what to fix.
         return again_page(game, 422)
-    row, key = service.create_game(kind, setup, via=via)
+    # The rematch is the same table's: the same club (or personal), and on this device's list.
+    row, key = service.create_game(kind, setup, via=via, club_id=game.club_id)
+    remember_game(via.device_id, row.id)
     flash(_("Rematch: a new game with the same players and options."), "ok")
     return remember_key(redirect(url_for("games.show", game_id=row.id), 303), row, key)
 
@@ -62,10 +66,19 @@ def again_page(game: Game, status: int = 200) -> ResponseReturnValue:
     for key, value in nxt.options.items():
         option = by_key[key]
         data[f"opt_{key}"] = str(value) if option.kind == "choice" else value
-    form = new_game_form(kind, max(kind.player_counts), data)
+    me = viewer()
+    club = next((m.slug for m in me.memberships if m.club_id == game.club_id), "")
+    form = new_game_form(
+        kind, max(kind.player_counts), data, clubs=[(m.slug, m.club_name) for m in me.memberships], club=club
+    )
     action = url_for("main.new", kind=kind.key)
     page = render_template(
-        "new_game.html", game=kind, form=form, known_names=club.regular_names(), action=action
+        "new_game.html",
+        game=kind,
+        form=form,
+        known_names=roster.regular_names(game.club_id),
+        action=action,
+        submit_token=form_token(),
     )
     return page, status
 

@@ -26,6 +26,7 @@ from flask_wtf.csrf import generate_csrf
 from sqlalchemy import bindparam, select
 
 from .. import cache, plugins, read, service
+from ..clubs.service import remember_game
 from ..db import db
 from ..forms import RulesForm
 from ..i18n import render
@@ -35,6 +36,7 @@ from ..read import GameView
 from ..rules import N_, GameResult, InvalidFacts
 from .auth import game_route, role, role_for
 from .common import (
+    device,
     GAME_ID,
     VERSION_FIELD,
     form_via,
@@ -145,14 +147,21 @@ def game_context(
 
 
 # What the page for a viewer needs of the game before the cache: one primary-key query.
-PAGE_ROW = select(Game.version, Game.deleted_at, Game.edit_key_hash).where(Game.id == bindparam("game_id"))
+PAGE_ROW = select(Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id).where(
+    Game.id == bindparam("game_id")
+)
 
 
 @bp.get("/<game_id>")
 def show(game_id: str) -> ResponseReturnValue:
-    """The game page: scoreboard, status and the next deal's form."""
+    """The game page: scoreboard, status and the next deal's form. Opening it lists the game
+    under this device's "My games" (clubs.md)."""
     page = viewer_page(game_id)
-    return page if page is not None else show_game(game_id)
+    response = page if page is not None else show_game(game_id)
+    status = getattr(response, "status_code", 200)
+    if status == 200 and GAME_ID.fullmatch(game_id):
+        remember_game(device()[0], game_id)
+    return response
 
 
 def viewer_page(game_id: str) -> ResponseReturnValue | None:
@@ -168,7 +177,7 @@ def viewer_page(game_id: str) -> ResponseReturnValue | None:
         return None
     with db.engine.connect() as conn:  # no ORM session: a kept page loads no object
         row = conn.execute(PAGE_ROW, {"game_id": game_id}).one_or_none()
-    if row is None or row.deleted_at is not None or role_for(row.edit_key_hash).editable:
+    if row is None or row.deleted_at is not None or role_for(row).editable:
         return None
     token = generate_csrf().encode()
     name = cache.key("page", game_id, row.version, get_locale(), "v", request.host_url)

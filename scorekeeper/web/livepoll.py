@@ -110,7 +110,7 @@ class LivePoll:
 def _live_row():
     from ..models import Game
 
-    return select(Game.version, Game.deleted_at, Game.edit_key_hash, Game.updated_at).where(
+    return select(Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id, Game.updated_at).where(
         Game.id == bindparam("game_id")
     )
 

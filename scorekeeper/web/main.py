@@ -6,28 +6,31 @@ from urllib.parse import unquote, urlsplit
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
-from .. import club, plugins, read, service
+from .. import plugins, read, service
+from ..clubs import roster
+from ..clubs.service import remember_game
 from ..db import db
 from ..forms import new_game_form
 from ..games import GAMES
+from ..limits import limit
 from ..models import Game
+from ..read.visibility import my_games
 from ..rules.base import check_setup
-from .common import GAME_ID, form_via, remember_key
+from .auth import viewer
+from .common import CLUB_CHOICE_COOKIE, GAME_ID, MEMBER_MAX_AGE, form_token, form_via, remember_key
 
 bp = Blueprint("main", __name__)
 
 
 @bp.get("/")
 def index() -> ResponseReturnValue:
-    """List games in progress and finished, newest first."""
+    """This device's games in progress and finished, newest first, and its clubs; nobody else's."""
+    me = viewer()
     games = db.session.scalars(
-        select(Game)
+        my_games(me)
         .options(lazyload(Game.deals))  # the summaries say what the list shows: no deal is read
-        .where(Game.deleted_at.is_(None), Game.archived.is_(False))
-        .order_by(Game.updated_at.desc())
         .limit(100)
     ).all()
     in_progress: list[tuple[Game, read.Summary, read.Summary]] = []
@@ -46,6 +49,7 @@ def index() -> ResponseReturnValue:
         finished=finished,
         games=GAMES,
         just_archived=just_archived,
+        clubs=me.memberships,
     )
 
 
@@ -62,8 +66,16 @@ def new(kind: str) -> ResponseReturnValue:
     if game is None:
         abort(404)
     max_players = max(game.player_counts)
-    form = new_game_form(game, max_players)
+    me = viewer()
+    last_club = request.cookies.get(CLUB_CHOICE_COOKIE, "")
+    form = new_game_form(game, max_players, clubs=[(m.slug, m.club_name) for m in me.memberships], club=last_club)
     plugin = plugins.get(kind)
+    if request.method == "POST":
+        via = form_via()
+        again = service.created_by(via.token)
+        if again is not None:
+            # Sent again (a double tap, a retry): the game it made the first time.
+            return redirect(url_for("games.show", game_id=again.id), 303)
     if request.method == "POST" and form.validate_on_submit():
         options = form.options(game)
         if plugin is not None and plugin.setup_options is not None:
@@ -74,13 +86,25 @@ def new(kind: str) -> ResponseReturnValue:
             # A set-up finished on the game page (Hidden Secrets: each player's private allotment).
             setup = later(game, form.players(), options, form.first_dealer.data)
         if setup is not None:
-            row, key = service.create_game(game, setup, via=form_via())
-            return remember_key(redirect(url_for("games.show", game_id=row.id), 303), row, key)
+            chosen = me.in_club(form.club.data) if form.club.data else None
+            limit("games")
+            row, key = service.create_game(
+                game, setup, via=via, club_id=chosen.club_id if chosen is not None else None
+            )
+            remember_game(via.device_id, row.id)
+            response = remember_key(redirect(url_for("games.show", game_id=row.id), 303), row, key)
+            # The device's last choice is preselected next time (clubs.md, Pages).
+            response.set_cookie(
+                CLUB_CHOICE_COOKIE, form.club.data or "", max_age=MEMBER_MAX_AGE, httponly=True, samesite="Lax"
+            )
+            return response
         form.apply_errors(errors)
     status = 422 if request.method == "POST" else 200
-    # The players list offers its names (typed names pick from it; a new name is still welcome).
-    known = club.regular_names()
-    return render_template("new_game.html", game=game, form=form, known_names=known), status
+    # The device's clubs offer their players' names (a new name is still welcome).
+    known = sorted({n for m in me.memberships for n in roster.regular_names(m.club_id)}, key=str.casefold)
+    return render_template(
+        "new_game.html", game=game, form=form, known_names=known, submit_token=form_token()
+    ), status
 
 
 def same_site_path(target: str) -> str:

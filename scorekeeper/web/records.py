@@ -33,14 +33,18 @@ from flask_wtf.file import FileField, FileRequired
 from sqlalchemy import func, select
 from sqlalchemy.orm import lazyload
 
-from .. import backup, cache, club, pdf, read, records, service
+from .. import backup, cache, pdf, read, records, service
+from ..clubs import roster
+from ..clubs.service import remember_game
 from ..db import db
 from ..games import GAMES
 from ..i18n import render
-from ..models import Game, Seat
+from ..models import Club, Game, Seat
+from ..read.visibility import my_games
 from ..rules import FieldError, InvalidFacts
-from .auth import game_route, role
-from .common import remember_key
+from ..rules.base import MAX_NAME
+from .auth import game_route, role, viewer
+from .common import form_via, remember_key
 from .games import page_context
 from .templating import pdf_printer, pdf_unavailable
 
@@ -51,11 +55,6 @@ bp.cli.add_command(backup.import_command)
 PER_PAGE = 50
 MAX_PAGE = 10**6
 PAPERS = {"a4": "A4", "letter": "letter"}
-
-
-def visible(query):
-    """Leave out games their scorer deleted."""
-    return query.where(Game.deleted_at.is_(None))
 
 
 def with_player(name: str):
@@ -77,14 +76,22 @@ def attachment(body: Any, mimetype: str, name: str) -> Response:
 
 @bp.get("/games")
 def list_games() -> ResponseReturnValue:
-    """Every game, newest first, filtered by game kind and player."""
+    """This device's games (created, scored or opened here), archived ones too; nobody else's."""
+    me = viewer()
+    known = sorted({n for m in me.memberships for n in roster.regular_names(m.club_id)}, key=str.casefold)
+    return games_list(my_games(me, archived=None), known, None)
+
+
+def games_list(base: Any, known_names: list[str], club: Club | None) -> ResponseReturnValue:
+    """A list of games, newest first, filtered by game kind, player and archived; ``base`` is the
+    visibility rule's query of the games the caller may list (read.visibility)."""
     kind = request.args.get("kind", "")
     if kind not in GAMES:
         kind = ""
-    player = request.args.get("player", "").strip()
+    player = request.args.get("player", "").strip()[:MAX_NAME]
     # A page past any real list is empty; the cap keeps the OFFSET within a database integer.
     page = min(max(1, request.args.get("page", 1, type=int) or 1), MAX_PAGE)
-    query = visible(select(Game).options(lazyload(Game.deals)))
+    query = base.options(lazyload(Game.deals))
     query = query.where(Game.kind == kind if kind else Game.kind.in_(list(GAMES)))
     if player:
         query = query.where(with_player(player))
@@ -94,8 +101,8 @@ def list_games() -> ResponseReturnValue:
         query = query.where(Game.archived.is_(archived == "1"))
     else:
         archived = ""
-    query = query.order_by(Game.updated_at.desc(), Game.id).offset((page - 1) * PER_PAGE).limit(PER_PAGE + 1)
-    games = db.session.scalars(query).all()
+    query = query.order_by(None).order_by(Game.updated_at.desc(), Game.id)
+    games = db.session.scalars(query.offset((page - 1) * PER_PAGE).limit(PER_PAGE + 1)).all()
     return render_template(
         "records/games.html",
         items=[(game, summary, summary) for game, summary in read.list_views(games[:PER_PAGE])],
@@ -105,41 +112,8 @@ def list_games() -> ResponseReturnValue:
         player=player,
         archived=archived,
         games=GAMES,
-        known_names=club.regular_names(),
-    )
-
-
-@bp.get("/players")
-def list_players() -> ResponseReturnValue:
-    """Everyone who has sat at a game, most recently seen first."""
-    last = func.max(Game.updated_at)
-    rows = db.session.execute(
-        visible(select(Seat.name, func.count(Seat.id), last).join(Game, Game.id == Seat.game_id))
-        .group_by(Seat.name)
-        .order_by(last.desc(), Seat.name)
-        .limit(1000)
-    ).all()
-    return render_template("records/players.html", players=rows)
-
-
-@bp.get("/player")
-def show_player() -> ResponseReturnValue:
-    """One player's record: games played and won per game kind, average and best score, last games."""
-    name = request.args.get("name", "").strip()
-    if not name:
-        return redirect(url_for(".list_players"), 303)
-    query = visible(select(Game).options(lazyload(Game.deals))).where(with_player(name))
-    items = read.list_views(db.session.scalars(query.order_by(Game.updated_at.desc())).all())
-    if not items:
-        abort(404)
-    played = [records.Played(g.id, g.kind, g.updated_at, tuple(g.players), summary) for g, summary in items]
-    from .club import player_rating
-
-    return render_template(
-        "records/player.html",
-        stats=records.player_stats(name, played),
-        games=GAMES,
-        **player_rating(name),
+        known_names=known_names,
+        club=club,
     )
 
 
@@ -270,6 +244,8 @@ def import_game() -> ResponseReturnValue:
             problem = str(exc)
         else:
             game, key = service.create_game(game_rules, setup, deals, result=result)
+            # A personal game, listed under this device's games.
+            remember_game(form_via().device_id, game.id)
             flash(_("Game imported: every score is recalculated by the rules."), "ok")
             if backup.totals_differ(data.get("totals"), result):
                 flash(

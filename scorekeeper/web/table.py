@@ -59,7 +59,7 @@ MAX_ID = 2**31 - 1
 
 
 # What a poll needs of the game, built once: most polls end in a 304 after this one query.
-LIVE_ROW = select(Game.version, Game.deleted_at, Game.edit_key_hash, Game.updated_at).where(
+LIVE_ROW = select(Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id, Game.updated_at).where(
     Game.id == bindparam("game_id")
 )
 
@@ -82,7 +82,7 @@ def live(game_id: str) -> ResponseReturnValue:
     # The scorer's regions ask on their own URL (``as=scorer``): a viewer's URL answers the same
     # to every phone, whatever its cookies, so a shared cache may keep it (follow_caching).
     scorer = request.args.get("as") == "scorer"
-    viewer = role_for(row.edit_key_hash) if scorer else VIEWER
+    viewer = role_for(row) if scorer else VIEWER
     etag = live_etag_value(game_id, row.version, viewer.editable, part)
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)

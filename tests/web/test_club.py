@@ -1,4 +1,7 @@
-"""Club ratings through the app (API, pages, CLI, cache) and the players list (rename, merge, private).
+"""A club's ratings through the app (API, pages, CLI, cache) and its players list (rename, merge, private).
+
+Every test runs as the owner of one club ("Test club"): games are the club's, made through the
+API with the owner's member key; the pages see the club through the owner's member cookie.
 
 Expected numbers come from OpenSkill itself, called directly game by game
 (``openskill_replay``), to its documented precision.
@@ -12,7 +15,8 @@ from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 from sqlalchemy import select, update
 
-from scorekeeper import club, service
+from scorekeeper import service
+from scorekeeper.clubs import roster as club
 from scorekeeper.db import db
 from scorekeeper.models import Game
 from scorekeeper.rules import InvalidFacts
@@ -31,16 +35,44 @@ def openskill_replay(games):
     return {name: (r.mu, r.sigma) for name, r in current.items()}
 
 
+SLUG = "test-club"
+OWNER: dict = {}
+
+
+@pytest.fixture(autouse=True)
+def member(app, client):
+    return make_club(app, client)
+
+
+def make_club(app, client):
+    made = client.post("/api/clubs", json={"name": "Test club", "player": "Owner"})
+    assert made.status_code == 201, made.json
+    assert made.json["slug"] == SLUG
+    OWNER["key"] = made.json["member_key"]
+    client.set_cookie("member", made.json["member_key"])
+    with app.app_context():
+        from scorekeeper.models import Club
+
+        OWNER["club_id"] = db.session.scalar(select(Club.id).where(Club.slug == SLUG))
+    return made.json
+
+
+def auth():
+    return {"Authorization": f"Bearer {OWNER['key']}"}
+
+
 def tally(client, players, *deals, **options):
     response = client.post(
-        "/api/games", json={"game": "tally", "players": players, "options": options, "deals": list(deals)}
+        "/api/games",
+        json={"game": "tally", "players": players, "options": options, "deals": list(deals), "club": SLUG},
+        headers=auth(),
     )
     assert response.status_code == 201, response.json
     return response.json["id"], response.json["edit_key"]
 
 
 def board(client, game=None):
-    response = client.get("/api/ratings" + (f"?game={game}" if game else ""))
+    response = client.get(f"/api/clubs/{SLUG}/ratings" + (f"?game={game}" if game else ""), headers=auth())
     assert response.status_code == 200
     return response.json
 
@@ -62,7 +94,9 @@ def test_the_api_reproduces_openskill_for_a_hand_checked_evening(client):
     # Game 3 (Euchre, pairs Ann+Cid v Bob+Dee) is unfinished and does not count.
     tally(client, ["Ann", "Bob", "Cid"], {"points": [30, 20, 20]}, END)
     tally(client, ["Ann", "Bob", "Cid", "Dee"], {"points": [5, 4, 7, 5]}, END, teams=[[0, 2], [1, 3]])
-    client.post("/api/games", json={"game": "euchre", "players": ["Ann", "Bob", "Cid", "Dee"]})
+    client.post(
+        "/api/games", json={"game": "euchre", "players": ["Ann", "Bob", "Cid", "Dee"], "club": SLUG}, headers=auth()
+    )
     answer = board(client)
     assert answer["game"] is None and answer["model"] == "openskill.PlackettLuce"
     expected = openskill_replay(
@@ -81,7 +115,7 @@ def test_the_api_reproduces_openskill_for_a_hand_checked_evening(client):
     tally_board = board(client, "tally")
     assert tally_board["game"] == "tally" and numbers(tally_board) == numbers(answer)
     assert board(client, "euchre") == {"game": "euchre", "model": "openskill.PlackettLuce", "players": []}
-    missing = client.get("/api/ratings?game=chess")
+    missing = client.get(f"/api/clubs/{SLUG}/ratings?game=chess", headers=auth())
     assert missing.status_code == 404 and "chess" in missing.json["message"]
 
 
@@ -136,25 +170,25 @@ def test_an_old_game_imported_later_slots_into_date_order(app, client):
 def test_a_private_player_is_left_off_the_lists_but_still_rated(client):
     tally(client, ["Ann", "Bob", "Cid"], {"points": [9, 5, 1]}, END)
     before = numbers(board(client))
-    assert client.post("/players/private", data={"name": "Bob", "private": "1"}).status_code == 303
+    assert client.post(f"/c/{SLUG}/players/private", data={"name": "Bob", "private": "1"}).status_code == 303
     after = numbers(board(client))
     assert "Bob" not in after and after == {k: v for k, v in before.items() if k != "Bob"}
-    page = client.get("/ratings").get_data(as_text=True)
+    page = client.get(f"/c/{SLUG}/ratings").get_data(as_text=True)
     assert "Bob" not in page and "Ann" in page
-    assert client.post("/players/private", data={"name": "Bob", "private": "0"}).status_code == 303
+    assert client.post(f"/c/{SLUG}/players/private", data={"name": "Bob", "private": "0"}).status_code == 303
     assert numbers(board(client)) == before
-    assert client.post("/players/private", data={"name": "Zed", "private": "1"}).status_code == 422
+    assert client.post(f"/c/{SLUG}/players/private", data={"name": "Zed", "private": "1"}).status_code == 422
 
 
 def test_leaderboard_pages_and_the_players_page(client):
     tally(client, ["Ann", "Bob"], {"points": [9, 1]}, END)
     tally(client, ["Ann", "Cid"], {"points": [1, 9]}, END)
     tally(client, ["Ann", "Bob"], {"points": [9, 1]}, END)
-    page = client.get("/ratings").get_data(as_text=True)
+    page = client.get(f"/c/{SLUG}/ratings").get_data(as_text=True)
     assert "<table" in page and "Ann" in page and "▲" in page
-    assert client.get("/ratings?game=tally").status_code == 200
-    assert client.get("/ratings?game=chess").status_code == 404
-    player = client.get("/player?name=Ann").get_data(as_text=True)
+    assert client.get(f"/c/{SLUG}/ratings?game=tally").status_code == 200
+    assert client.get(f"/c/{SLUG}/ratings?game=chess").status_code == 404
+    player = client.get(f"/c/{SLUG}/player?name=Ann").get_data(as_text=True)
     assert 'id="rating-chart"' in player and "<svg" in player
     assert "Best against: Bob" in player and "Worst against: Cid" in player
     assert "head-to-head" in player
@@ -178,41 +212,50 @@ def test_rename_everywhere_and_undo(app, client):
     g2, key = tally(client, ["Bob", "Cid"], {"points": [9, 1]})
     assert client.get(f"/g/{g2}?key={key}").status_code == 303  # this device scores g2
     before = numbers(board(client))
-    assert client.post("/players/rename", data={"old": "Bob", "new": "Robert"}).status_code == 303
+    assert client.post(f"/c/{SLUG}/players/rename", data={"old": "Bob", "new": "Robert"}).status_code == 303
     assert client.get(f"/api/games/{g1}").json["players"] == ["Ann", "Robert"]
     assert client.get(f"/api/games/{g2}").json["players"] == ["Robert", "Cid"]
     # Same numbers under the new name: a rename is no play, the order of games stays.
     assert numbers(board(client)) == {("Robert" if k == "Bob" else k): v for k, v in before.items()}
     history = client.get(f"/g/{g2}/history").get_data(as_text=True)
     assert "Player renamed" in history and "Bob → Robert" in history
-    tidy = client.get("/players/tidy").get_data(as_text=True)
+    tidy = client.get(f"/c/{SLUG}/players/tidy").get_data(as_text=True)
     assert "Bob → Robert" in tidy
     group = tidy.split('name="group" value="')[1].split('"')[0]
-    assert client.post("/players/undo", data={"group": group}).status_code == 303
+    assert client.post(f"/c/{SLUG}/players/undo", data={"group": group}).status_code == 303
     assert client.get(f"/api/games/{g1}").json["players"] == ["Ann", "Bob"]
     assert numbers(board(client)) == before
-    assert client.post("/players/undo", data={"group": group}).status_code == 409
+    assert client.post(f"/c/{SLUG}/players/undo", data={"group": group}).status_code == 409
 
 
 def test_merge_two_spellings_and_refuse_a_game_that_seats_both(client):
     tally(client, ["Ann", "bob"], {"points": [9, 1]}, END)
     tally(client, ["Bob", "Cid"], {"points": [9, 1]}, END)
-    assert client.post("/players/rename", data={"old": "bob", "new": "Bob"}).status_code == 303
+    assert client.post(f"/c/{SLUG}/players/rename", data={"old": "bob", "new": "Bob"}).status_code == 303
     assert {p["name"]: p["games"] for p in board(client)["players"]}["Bob"] == 2
     clash, _ = tally(client, ["Bob", "Cid"], {"points": [1, 2]})
-    refused = client.post("/players/rename", data={"old": "Cid", "new": "Bob"})
+    refused = client.post(f"/c/{SLUG}/players/rename", data={"old": "Cid", "new": "Bob"})
     assert refused.status_code == 422 and clash in refused.get_data(as_text=True)
     assert client.get(f"/api/games/{clash}").json["players"] == ["Bob", "Cid"]
-    assert client.post("/players/rename", data={"old": "Nobody", "new": "X"}).status_code == 422
-    assert client.post("/players/rename", data={"old": "Cid", "new": "x" * 41}).status_code == 422
+    assert client.post(f"/c/{SLUG}/players/rename", data={"old": "Nobody", "new": "X"}).status_code == 422
+    assert client.post(f"/c/{SLUG}/players/rename", data={"old": "Cid", "new": "x" * 41}).status_code == 422
 
 
-def test_the_club_key_guards_the_players_list(app, client):
-    app.config["CLUB_KEY"] = "sesame"
+def test_only_the_clubs_admins_tidy_its_players_list(app, client):
     tally(client, ["Ann", "Bob"], {"points": [9, 1]}, END)
-    assert client.post("/players/rename", data={"old": "Bob", "new": "Rob"}).status_code == 403
-    assert client.post("/players/private", data={"name": "Bob", "private": "1"}).status_code == 403
-    ok = client.post("/players/rename", data={"old": "Bob", "new": "Rob", "club_key": "sesame"})
+    invite = client.post(f"/api/clubs/{SLUG}/invites", json={}, headers=auth()).json["invite"]
+    joined = app.test_client().post(f"/api/clubs/{SLUG}/join", json={"invite": invite, "name": "Ann"})
+    assert joined.status_code == 201 and joined.json["role"] == "member"
+    plain = app.test_client()
+    plain.set_cookie("member", joined.json["member_key"])
+    stranger = app.test_client()
+    for who, status in ((plain, 403), (stranger, 404)):
+        assert who.post(f"/c/{SLUG}/players/rename", data={"old": "Bob", "new": "Rob"}).status_code == status
+        assert who.post(f"/c/{SLUG}/players/private", data={"name": "Bob", "private": "1"}).status_code == status
+        assert who.get(f"/c/{SLUG}/players/tidy").status_code == status
+    assert client.get(f"/api/games/{tally(client, ['Ann', 'Cid'])[0]}").json["players"] == ["Ann", "Cid"]
+    assert board(client)["players"][0]["name"] == "Ann"  # nothing was renamed
+    ok = client.post(f"/c/{SLUG}/players/rename", data={"old": "Bob", "new": "Rob"})
     assert ok.status_code == 303
 
 
@@ -248,6 +291,12 @@ def test_the_cached_ratings_equal_a_rebuild_after_games_corrections_and_deletion
             db.session.execute(table.delete())
         db.session.commit()
         app.extensions.pop("scorekeeper.ratings", None)
+        from scorekeeper.models import Club
+
+        home = Club(slug="home", name="Home")
+        db.session.add(home)
+        db.session.commit()
+        club_id = home.id
         for op in ops:
             games = db.session.scalars(select(Game).order_by(Game.id)).all()
             try:
@@ -257,7 +306,7 @@ def test_the_cached_ratings_equal_a_rebuild_after_games_corrections_and_deletion
                     game_rules, setup, checked, _ = service.check_record(
                         {"game": "tally", "players": players, "deals": deals}
                     )
-                    service.create_game(game_rules, setup, checked)
+                    service.create_game(game_rules, setup, checked, club_id=club_id)
                 elif games and op[0] == "correct":
                     game = games[op[1] % len(games)]
                     if game.deals and "points" in game.deals[0].facts:
@@ -272,19 +321,19 @@ def test_the_cached_ratings_equal_a_rebuild_after_games_corrections_and_deletion
                 elif games and op[0] == "restore":
                     service.restore_game(games[op[1] % len(games)])
                 elif op[0] == "rename" and op[1] != op[2]:
-                    club.rename_everywhere(op[1], op[2], service.Via())
+                    club.rename_everywhere(club_id, op[1], op[2], service.Via())
             except (service.CannotUndo, service.GameGone, club.NameClash, InvalidFacts):
                 # Refused (a rule, a game already deleted, two seats for one person): nothing changed.
                 db.session.rollback()
             for scope in (None, "tally"):
-                cached = club.club_ratings(scope)
-                fresh = club.from_scratch([scope])[scope]
+                cached = club.club_ratings(club_id, scope)
+                fresh = club.from_scratch(club_id, [scope])[scope]
                 assert cached == fresh, (op, scope)
 
 
 def test_a_restored_backup_keeps_private_players_and_slots_old_games_into_date_order(app, client, tmp_path):
     first, _ = tally(client, ["Ann", "Bob", "Cid"], {"points": [9, 5, 1]}, END)
-    client.post("/players/private", data={"name": "Cid", "private": "1"})
+    client.post(f"/c/{SLUG}/players/private", data={"name": "Cid", "private": "1"})
     runner = app.test_cli_runner()
     path = tmp_path / "old.json"
     assert runner.invoke(args=["export", first, "-o", str(path)]).exit_code == 0
@@ -293,6 +342,7 @@ def test_a_restored_backup_keeps_private_players_and_slots_old_games_into_date_o
         for table in reversed(db.metadata.sorted_tables):
             db.session.execute(table.delete())
         db.session.commit()
+    make_club(app, client)
     # A newer game first, then the old one restored from the backup with its dates.
     tally(client, ["Ann", "Bob", "Cid"], {"points": [1, 5, 9]}, END)
     path.write_text(backup, encoding="utf-8")

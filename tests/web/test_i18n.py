@@ -142,11 +142,26 @@ def every_page(app, client) -> list[tuple[str, str, int, object]]:
     Hidden Secrets' private pages, and the error pages.
     """
     viewer = app.test_client()
+    made = client.post("/api/clubs", json={"name": "Klub", "player": "Olga"}).json
+    client.set_cookie("member", made["member_key"])
+    club_game = client.post(
+        "/api/games",
+        json={"game": "tally", "players": ["Ann", "Bob"], "deals": [{"points": [3, 1]}, {"end": True}], "club": "klub"},
+        headers={"Authorization": f"Bearer {made['member_key']}"},
+    )
+    assert club_game.status_code == 201
     pages = [
         ("home", "/", 200, client),
         ("choose", "/new", 200, client),
-        ("all games", "/games", 200, client),
-        ("players", "/players", 200, client),
+        ("my games", "/games", 200, client),
+        ("new club", "/clubs/new", 200, client),
+        ("club", "/c/klub", 200, client),
+        ("club games", "/c/klub/games", 200, client),
+        ("players", "/c/klub/players", 200, client),
+        ("player", "/c/klub/player?name=Ann", 200, client),
+        ("ratings", "/c/klub/ratings", 200, client),
+        ("tidy", "/c/klub/players/tidy", 200, client),
+        ("join", f"/c/klub/join/{made['invite']}", 200, viewer),
         ("import", "/import", 200, client),
         ("404", "/no/such/page", 404, client),
     ]
@@ -165,7 +180,6 @@ def every_page(app, client) -> list[tuple[str, str, int, object]]:
                 (f"{kind} {state} history", f"/g/{game_id}/history", 200, client),
                 (f"{kind} {state} hand-over", f"/g/{game_id}/handover", 200, client),
             ]
-    pages.append(("a player", "/player?name=Ana", 200, client))
 
     game_id, key = create(client, record("secret_agent", False))
     assert client.get(f"/g/{game_id}?key={key}").status_code == 303

@@ -19,7 +19,7 @@ def deal_count(app) -> int:
 
 def test_home_lists_games_in_progress_and_finished(client, new_game):
     page = client.get("/").get_data(as_text=True)
-    assert "No game in progress." in page
+    assert "No game in progress on this device." in page
     path = new_game()
     for _ in range(4):
         client.post(f"{path}/deals", data=FLAT)

@@ -43,13 +43,29 @@ def setups_of(key):
                 yield setup
 
 
+# The lists and player pages are a club's: every test's client is a member of "Rec" (its owner),
+# and store() makes the club's games.
+REC: dict = {}
+
+
+@pytest.fixture(autouse=True)
+def rec_club(app, client):
+    made = client.post("/api/clubs", json={"name": "Rec", "player": "Olga"})
+    assert made.status_code == 201
+    client.set_cookie("member", made.json["member_key"])
+    with app.app_context():
+        from scorekeeper.models import Club
+
+        REC["id"] = db.session.scalar(select(Club.id).where(Club.slug == "rec"))
+
+
 def store(app, kind, players=PLAYERS, deals=(), options=None, first_dealer=0):
-    """A game stored through the service, as the set-up page does it; returns (id, key)."""
+    """A club game stored through the service, as the set-up page does it; returns (id, key)."""
     with app.app_context():
         game_rules = GAMES.get(kind)
         errors, setup = check_setup(game_rules, list(players), options or {}, first_dealer)
         assert not errors, errors
-        game, key = service.create_game(game_rules, setup, list(deals))
+        game, key = service.create_game(game_rules, setup, list(deals), club_id=REC["id"])
         return game.id, key
 
 
@@ -317,15 +333,15 @@ def listed(html: str) -> list[str]:
 
 
 def test_games_list_filters_by_kind_and_player(client, club):
-    assert sorted(listed(client.get("/games").get_data(as_text=True))) == sorted(club.values())
-    assert listed(client.get("/games?kind=euchre").get_data(as_text=True)) == [club["euchre"]]
-    ann = listed(client.get("/games?player=Ann").get_data(as_text=True))
+    assert sorted(listed(client.get("/c/rec/games").get_data(as_text=True))) == sorted(club.values())
+    assert listed(client.get("/c/rec/games?kind=euchre").get_data(as_text=True)) == [club["euchre"]]
+    ann = listed(client.get("/c/rec/games?player=Ann").get_data(as_text=True))
     assert sorted(ann) == sorted([club["won"], club["lost"], club["going"]])
-    assert listed(client.get("/games?kind=euchre&player=Ann").get_data(as_text=True)) == []
-    page = client.get("/games?kind=euchre&player=Ann").get_data(as_text=True)
+    assert listed(client.get("/c/rec/games?kind=euchre&player=Ann").get_data(as_text=True)) == []
+    page = client.get("/c/rec/games?kind=euchre&player=Ann").get_data(as_text=True)
     assert "No game matches." in page and '<option value="euchre" selected>' in page
     # An unknown kind shows every game rather than an error.
-    assert len(listed(client.get("/games?kind=chess").get_data(as_text=True))) == 4
+    assert len(listed(client.get("/c/rec/games?kind=chess").get_data(as_text=True))) == 4
 
 
 def test_games_list_pages(app, client, monkeypatch):
@@ -334,14 +350,14 @@ def test_games_list_pages(app, client, monkeypatch):
     monkeypatch.setattr(web_records, "PER_PAGE", 2)
     for _ in range(3):
         store(app, "secret_agent")
-    first = client.get("/games").get_data(as_text=True)
-    second = client.get("/games?page=2").get_data(as_text=True)
+    first = client.get("/c/rec/games").get_data(as_text=True)
+    second = client.get("/c/rec/games?page=2").get_data(as_text=True)
     assert len(listed(first)) == 2 and len(listed(second)) == 1
     assert "page=2" in first and "page=1" in second and set(listed(first)).isdisjoint(listed(second))
 
 
 def test_players_page_lists_everyone_with_their_game_count(client, club):
-    page = client.get("/players").get_data(as_text=True)
+    page = client.get("/c/rec/players").get_data(as_text=True)
     rows = dict(re.findall(r'<strong class="names">([^<]+)</strong>\s*<span class="muted">(\d+) game', page))
     assert rows == {
         "Ann": "3",
@@ -353,11 +369,11 @@ def test_players_page_lists_everyone_with_their_game_count(client, club):
         "Gus": "1",
         "Hal": "1",
     }
-    assert "/player?name=Ann" in page
+    assert "/c/rec/player?name=Ann" in page
 
 
 def test_player_page_numbers_checked_by_hand(client, club):
-    page = client.get("/player?name=Ann").get_data(as_text=True)
+    page = client.get("/c/rec/player?name=Ann").get_data(as_text=True)
     assert "3 games" in page and "won 1 of 2 finished" in page
     row = re.search(r"<tbody>(.*?)</tbody>", page, re.S).group(1)
     assert "Secret Agent" in row and "1 in progress" in row
@@ -369,26 +385,27 @@ def test_player_page_numbers_checked_by_hand(client, club):
 
 
 def test_player_page_of_a_stranger_is_404_and_a_blank_name_lists_players(client, club):
-    assert client.get("/player?name=Nobody").status_code == 404
-    assert client.get("/player?name=").headers["Location"].endswith("/players")
+    assert client.get("/c/rec/player?name=Nobody").status_code == 404
+    assert client.get("/c/rec/player?name=").headers["Location"].endswith("/c/rec/players")
 
 
 def test_player_page_loads_games_in_a_constant_number_of_queries(app, client, count_queries, club):
     for _ in range(6):
         store(app, "secret_agent", deals=[FLAT, FLAT])
     with count_queries() as seen:
-        assert client.get("/player?name=Ann").status_code == 200
+        assert client.get("/c/rec/player?name=Ann").status_code == 200
     few = len(seen)
     with count_queries() as seen:
-        assert client.get("/games").status_code == 200
-    assert len(seen) <= 6, seen.statements
+        assert client.get("/c/rec/games").status_code == 200
+    # One more than before clubs: the member cookie's membership, checked on every request.
+    assert len(seen) <= 7, seen.statements
     # The games (3), plus the club rating: its cache key, and when the games changed, their
     # stamps and one batched load of the changed games (seats and deals with them).
     assert few <= 10, few
     for _ in range(6):
         store(app, "secret_agent", deals=[FLAT, FLAT])
     with count_queries() as seen:
-        assert client.get("/player?name=Ann").status_code == 200
+        assert client.get("/c/rec/player?name=Ann").status_code == 200
     assert len(seen) == few, seen.statements
 
 
@@ -400,7 +417,9 @@ def test_new_game_offers_earlier_names(client, club):
 
 def test_home_links_to_the_records(client):
     page = client.get("/").get_data(as_text=True)
-    assert 'href="/games"' in page and 'href="/players"' in page and 'href="/import"' in page
+    assert 'href="/games"' in page and 'href="/import"' in page and 'href="/c/rec"' in page
+    club = client.get("/c/rec").get_data(as_text=True)
+    assert 'href="/c/rec/games"' in club and 'href="/c/rec/players"' in club and 'href="/c/rec/ratings"' in club
 
 
 def test_a_hidden_game_in_progress_shows_no_score_in_the_records(app, client):
@@ -409,12 +428,12 @@ def test_a_hidden_game_in_progress_shows_no_score_in_the_records(app, client):
     setup = next(s for s in setups_of("secrets") if s.options.get("hidden") and s.n == 3)
     deals, _ = random_game(game_rules, setup, random.Random(3), limit=1)
     with app.app_context():
-        game, _ = service.create_game(game_rules, setup, deals)
+        game, _ = service.create_game(game_rules, setup, deals, club_id=REC["id"])
         game_id, name = game.id, game.players[0]
         result = service.replay(game)
         hidden = not result.finished and game_rules.hides_scores(result.setup)
     assert hidden
-    page = client.get(f"/player?name={name}").get_data(as_text=True)
+    page = client.get(f"/c/rec/player?name={name}").get_data(as_text=True)
     assert "In progress: ?" in page
     record = client.get(f"/g/{game_id}/record.json").get_json()
     rows = list(csv.reader(io.StringIO(client.get(f"/g/{game_id}/scores.csv").data.decode("utf-8-sig"))))

@@ -123,6 +123,15 @@ def test_rescore_rebuilds_every_summary(app, client):
 
 def test_lists_read_the_summaries_without_replaying(app, client, monkeypatch):
     gid, key = api_game(client, deals=[{"tricks": [4, 3, 3, 3], "agents": ["L", "O", "R", "S"]}])
+    # The lists are this device's (it opened the game) and the club's (its member cookie).
+    made = client.post("/api/clubs", json={"name": "S"})
+    client.set_cookie("member", made.json["member_key"])
+    client.get(f"/g/{gid}")
+    with app.app_context():
+        from scorekeeper.models import Club
+
+        db.session.get(Game, gid).club_id = db.session.scalar(select(Club.id))
+        db.session.commit()
     calls = []
     real = rules_base.play
 
@@ -132,7 +141,7 @@ def test_lists_read_the_summaries_without_replaying(app, client, monkeypatch):
 
     monkeypatch.setattr(rules_base, "play", counted)
     monkeypatch.setattr(rules, "play", counted)
-    for url in ("/", "/games", "/players", "/player?name=Ann"):
+    for url in ("/", "/games", "/c/s/games", "/c/s/players", "/c/s/player?name=Ann"):
         response = client.get(url)
         assert response.status_code == 200, url
     assert calls == []

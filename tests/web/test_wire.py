@@ -44,8 +44,11 @@ def test_a_304_and_a_static_file_set_no_cookie_and_the_session_is_kept_a_year(ap
     gid, _key = api_game(client, deals=[FLAT])
     page = client.get(f"/g/{gid}")
     # The page has forms (the language switch): their CSRF token starts a session that outlives the browser.
-    cookie = page.headers.get("Set-Cookie", "")
-    assert cookie.startswith("session=") and "Expires=" in cookie
+    cookies = page.headers.getlist("Set-Cookie")
+    cookie = next(c for c in cookies if c.startswith("session="))
+    assert "Expires=" in cookie
+    # The device's id too: opening a game lists it under this device's games (clubs.md).
+    assert any(c.startswith("device=") and "HttpOnly" in c for c in cookies)
     live = client.get(f"/g/{gid}/live?part=live")
     unchanged = client.get(
         f"/g/{gid}/live?part=live", headers={"If-None-Match": live.headers["ETag"], "HX-Request": "true"}

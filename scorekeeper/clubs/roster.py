@@ -1,4 +1,4 @@
-"""The club, across games: ratings derived from the finished games, and the regular players.
+"""A club across its games: ratings derived from its finished games, and its regular players.
 
 Ratings are never stored. :func:`club_ratings` derives them from the games
 through :mod:`scorekeeper.ratings` (pure) and keeps them in a per-process
@@ -25,28 +25,28 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import func, select
 
-from . import ratings, read, service
-from .db import db
-from .games import GAMES
-from .models import Change, Game, Player, Seat
-from .ratings import Match, Ratings
-from .rules import InvalidFacts
+from .. import ratings, read, service
+from ..db import db
+from ..games import GAMES
+from ..models import Change, Game, Player, Seat
+from ..ratings import Match, Ratings
+from ..rules import InvalidFacts
 
 _LOCK = threading.Lock()
 
 
-def counted(query):
-    """Only the games that may count for the club: not deleted, not archived.
+def counted(query, club_id: int):
+    """Only the games that may count for the club: its own, not deleted, not archived.
 
     This is the one place the ratings leave games out: the archive's filter belongs here.
     """
-    return query.where(Game.deleted_at.is_(None), Game.archived.is_(False))
+    return query.where(Game.club_id == club_id, Game.deleted_at.is_(None), Game.archived.is_(False))
 
 
-def ratings_key() -> tuple[Any, ...]:
+def ratings_key(club_id: int) -> tuple[Any, ...]:
     """What the cached ratings depend on, in one small query: changes whenever a counted game does."""
     count, newest, versions = db.session.execute(
-        counted(select(func.count(Game.id), func.max(Game.updated_at), func.sum(Game.version)))
+        counted(select(func.count(Game.id), func.max(Game.updated_at), func.sum(Game.version)), club_id)
     ).one()
     return (count, newest, versions)
 
@@ -64,8 +64,8 @@ def match_of(game: Game) -> Match | None:
     return ratings.match_from(game.kind, game.id, game.updated_at, game.players, game.options, result)
 
 
-def _matches_from_scratch() -> list[Match]:
-    games = db.session.scalars(counted(select(Game)).order_by(Game.updated_at, Game.id)).all()
+def _matches_from_scratch(club_id: int) -> list[Match]:
+    games = db.session.scalars(counted(select(Game), club_id).order_by(Game.updated_at, Game.id)).all()
     return [m for m in (match_of(g) for g in games) if m is not None]
 
 
@@ -77,15 +77,16 @@ class _Cache:
     all_matches: list[Match] | None = None
 
 
-def _cache() -> _Cache:
-    return current_app.extensions.setdefault("scorekeeper.ratings", _Cache())
+def _cache(club_id: int) -> _Cache:
+    per_club: dict[int, _Cache] = current_app.extensions.setdefault("scorekeeper.ratings", {})
+    return per_club.setdefault(club_id, _Cache())
 
 
-def _current_matches(cache: _Cache) -> list[Match]:
+def _current_matches(cache: _Cache, club_id: int) -> list[Match]:
     """Every counted game's match, re-scoring only the games whose version changed."""
     known = cache.matches or {}
     # A game's time is part of its stamp: a restored backup's dates place its games, version or not.
-    rows = db.session.execute(counted(select(Game.id, Game.version, Game.updated_at))).all()
+    rows = db.session.execute(counted(select(Game.id, Game.version, Game.updated_at), club_id)).all()
     stale = [gid for gid, *stamp in rows if known.get(gid, (None,))[0] != tuple(stamp)]
     fresh = {gid: known[gid] for gid, *_stamp in rows if gid not in stale}
     for start in range(0, len(stale), 200):
@@ -95,13 +96,13 @@ def _current_matches(cache: _Cache) -> list[Match]:
     return [match for _v, match in fresh.values() if match is not None]
 
 
-def club_ratings(game: str | None = None) -> Ratings:
-    """The ratings of one game kind (or of every game, with None), from the cache when current."""
-    key = ratings_key()
+def club_ratings(club_id: int, game: str | None = None) -> Ratings:
+    """The club's ratings of one game kind (or of every game, with None), from the cache when current."""
+    key = ratings_key(club_id)
     with _LOCK:
-        cache = _cache()
+        cache = _cache(club_id)
         if cache.key != key or cache.scopes is None:
-            matches = _current_matches(cache)
+            matches = _current_matches(cache, club_id)
             cache.scopes = {None: ratings.rate(matches)}
             cache.key = key
             cache.all_matches = matches
@@ -110,38 +111,51 @@ def club_ratings(game: str | None = None) -> Ratings:
         return cache.scopes[game]
 
 
-def from_scratch(scopes: Iterable[str | None] | None = None) -> dict[str | None, Ratings]:
-    """Every scope's ratings derived from the games alone, neither reading nor filling a cache."""
-    matches = _matches_from_scratch()
+def from_scratch(club_id: int, scopes: Iterable[str | None] | None = None) -> dict[str | None, Ratings]:
+    """Every scope's ratings derived from the club's games alone, neither reading nor filling a cache."""
+    matches = _matches_from_scratch(club_id)
     wanted = list(scopes) if scopes is not None else [None, *sorted(GAMES)]
     return {scope: ratings.rate(matches, scope) for scope in wanted}
 
 
-def rebuild(scopes: Iterable[str | None] | None = None) -> dict[str | None, Ratings]:
-    """Drop the cache and derive from scratch (``scorekeeper ratings rebuild``)."""
+def rebuild(club_id: int, scopes: Iterable[str | None] | None = None) -> dict[str | None, Ratings]:
+    """Drop the club's cache and derive from scratch (``scorekeeper ratings rebuild``)."""
     with _LOCK:
-        current_app.extensions["scorekeeper.ratings"] = _Cache()
-    return from_scratch(scopes)
+        current_app.extensions.setdefault("scorekeeper.ratings", {})[club_id] = _Cache()
+    return from_scratch(club_id, scopes)
 
 
 # -- regular players ------------------------------------------------------------------
 
 
-def private_names() -> set[str]:
-    return set(db.session.scalars(select(Player.name).where(Player.private.is_(True))))
+def private_names(club_id: int) -> set[str]:
+    return set(
+        db.session.scalars(select(Player.name).where(Player.club_id == club_id, Player.private.is_(True)))
+    )
 
 
-def regular_names(limit: int = 300) -> list[str]:
-    """The names a new game offers: everyone who has sat at a game, and the kept list."""
-    seated = set(db.session.scalars(select(Seat.name).distinct().limit(limit)))
-    kept = set(db.session.scalars(select(Player.name).limit(limit)))
+def regular_names(club_id: int | None, limit: int = 300) -> list[str]:
+    """The names a club's new game offers: everyone who has sat at one of its games, and its kept
+    list. A personal game offers none (nobody's names are shown to a stranger)."""
+    if club_id is None:
+        return []
+    seated = set(
+        db.session.scalars(
+            select(Seat.name)
+            .distinct()
+            .join(Game, Game.id == Seat.game_id)
+            .where(Game.club_id == club_id)
+            .limit(limit)
+        )
+    )
+    kept = set(db.session.scalars(select(Player.name).where(Player.club_id == club_id).limit(limit)))
     return sorted(seated | kept, key=str.casefold)[:limit]
 
 
-def set_private(name: str, private: bool) -> None:
-    row = db.session.scalar(select(Player).where(Player.name == name))
+def set_private(club_id: int, name: str, private: bool) -> None:
+    row = db.session.scalar(select(Player).where(Player.club_id == club_id, Player.name == name))
     if row is None:
-        row = Player(name=name)
+        row = Player(club_id=club_id, name=name)
         db.session.add(row)
     row.private = private
     db.session.commit()
@@ -161,16 +175,18 @@ class Renamed:
     games: int
 
 
-def games_with(name: str) -> list[Game]:
-    """Every game with a seat called ``name``, deleted ones included (a restored game keeps the club's names)."""
+def games_with(club_id: int, name: str) -> list[Game]:
+    """Every club game with a seat called ``name``, deleted ones included (a restored game keeps the club's names)."""
     return list(
         db.session.scalars(
-            select(Game).where(Game.id.in_(select(Seat.game_id).where(Seat.name == name))).order_by(Game.id)
+            select(Game)
+            .where(Game.club_id == club_id, Game.id.in_(select(Seat.game_id).where(Seat.name == name)))
+            .order_by(Game.id)
         )
     )
 
 
-def rename_everywhere(old: str, new: str, via: service.Via) -> Renamed:
+def rename_everywhere(club_id: int, old: str, new: str, via: service.Via) -> Renamed:
     """Rename ``old`` to ``new`` in every game, through the write gate: one change per game,
     all carrying one group token. When ``new`` is already a player this merges two spellings.
 
@@ -178,7 +194,7 @@ def rename_everywhere(old: str, new: str, via: service.Via) -> Renamed:
     a game's own checks (a name of 1-40 characters) refuse with :class:`InvalidFacts`.
     """
     new = new.strip()
-    games = games_with(old)
+    games = games_with(club_id, old)
     clash = [
         g
         for g in games
@@ -193,7 +209,12 @@ def rename_everywhere(old: str, new: str, via: service.Via) -> Renamed:
             service.rename_seat(game, seat, old, new, service.Via(None, group, via.device_id, via.device))
         except service.AlreadyDone:
             continue
-    rows = {p.name: p for p in db.session.scalars(select(Player).where(Player.name.in_([old, new])))}
+    rows = {
+        p.name: p
+        for p in db.session.scalars(
+            select(Player).where(Player.club_id == club_id, Player.name.in_([old, new]))
+        )
+    }
     if old in rows:
         if new in rows:
             # Merging: private if either spelling was, so nobody shows up who asked not to.
@@ -205,11 +226,12 @@ def rename_everywhere(old: str, new: str, via: service.Via) -> Renamed:
     return Renamed(group, len(games))
 
 
-def rename_groups(limit: int = 1) -> list[tuple[str, str, str, int]]:
-    """The latest renames that can still be undone: (group, old name, new name, games)."""
+def rename_groups(club_id: int, limit: int = 1) -> list[tuple[str, str, str, int]]:
+    """The club's latest renames that can still be undone: (group, old name, new name, games)."""
     changes = db.session.scalars(
         select(Change)
-        .where(Change.kind == "rename", Change.undoes.is_(None))
+        .join(Game, Game.id == Change.game_id)
+        .where(Game.club_id == club_id, Change.kind == "rename", Change.undoes.is_(None))
         .order_by(Change.id.desc())
         .limit(500)
     ).all()
@@ -228,10 +250,14 @@ def rename_groups(limit: int = 1) -> list[tuple[str, str, str, int]]:
     return out
 
 
-def undo_rename(group: str, via: service.Via) -> int:
-    """Put back every game's name that the rename ``group`` changed; returns how many games."""
+def undo_rename(club_id: int, group: str, via: service.Via) -> int:
+    """Put back every club game's name that the rename ``group`` changed; returns how many games."""
     changes = db.session.scalars(
-        select(Change).where(Change.kind == "rename", Change.token == group, Change.undoes.is_(None))
+        select(Change)
+        .join(Game, Game.id == Change.game_id)
+        .where(
+            Game.club_id == club_id, Change.kind == "rename", Change.token == group, Change.undoes.is_(None)
+        )
     ).all()
     undone = 0
     for change in changes:
@@ -245,12 +271,12 @@ def undo_rename(group: str, via: service.Via) -> int:
         undone += 1
     if undone and changes:
         old, new = changes[0].before["name"], changes[0].after["name"]
-        row = db.session.scalar(select(Player).where(Player.name == new))
+        row = db.session.scalar(select(Player).where(Player.club_id == club_id, Player.name == new))
         if (
             row is not None
             and row.private
-            and db.session.scalar(select(Player).where(Player.name == old)) is None
+            and db.session.scalar(select(Player).where(Player.club_id == club_id, Player.name == old)) is None
         ):
-            db.session.add(Player(name=old, private=True))
+            db.session.add(Player(club_id=club_id, name=old, private=True))
             db.session.commit()
     return undone

@@ -1,0 +1,171 @@
+"""The clubs' JSON API (clubs.md, JSON API). Members call with ``Authorization: Bearer <member_key>``.
+
+A club the caller is not a member of answers 404, the same as one that does not exist; errors
+are ``{"errors": [{"field", "message"}]}`` as everywhere in the API.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, request
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from sqlalchemy import select
+from sqlalchemy.orm import lazyload
+
+from .. import ratings, read
+from ..db import db
+from ..games import GAMES
+from ..limits import failed_credential, limit
+from ..models import Club, Game
+from ..read.visibility import Membership, club_games
+from ..web import errors
+from ..web.auth import club_route, presented_key, viewer
+from ..web.common import device_label
+from . import roster, service
+from .pages import creation_allowed
+
+bp = Blueprint("clubs_api", __name__, url_prefix="/api/clubs")
+errors.init_api(bp)
+
+
+def body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        abort(400, description="The body must be a JSON object.")
+    return data
+
+
+def refused(exc: service.ClubError) -> ResponseReturnValue:
+    return jsonify({"errors": [{"field": exc.field, "message": _(exc.message, **exc.params)}]}), exc.status
+
+
+def label() -> str:
+    return f"API · {device_label(request.user_agent.string)}"
+
+
+@bp.post("")
+def create() -> ResponseReturnValue:
+    """Make a club: its owner is the caller (``"player"``: their name in it, "Owner" if left out)."""
+    key = presented_key()
+    if not creation_allowed(key):
+        if key:
+            failed_credential()
+            abort(404)
+        abort(403, description="Making a club on this server needs the operator's ADMIN_KEY as Bearer.")
+    data = body()
+    limit("clubs")
+    try:
+        made = service.create_club(data.get("name"), data.get("player"), label())
+    except service.ClubError as exc:
+        return refused(exc)
+    return jsonify(
+        {
+            "slug": made.club.slug,
+            "name": made.club.name,
+            "member_key": made.key,
+            "role": "owner",
+            "player": made.member.name,
+            "invite": made.invite,
+        }
+    ), 201
+
+
+@bp.post("/<slug>/join")
+def join(slug: str) -> ResponseReturnValue:
+    data = body()
+    club = db.session.scalar(select(Club).where(Club.slug == slug)) if service.SLUG.fullmatch(slug) else None
+    token = data.get("invite")
+    if club is None or not isinstance(token, str) or service.live_invite(club, token) is None:
+        failed_credential()
+        abort(404, description="No such club, or the invite is wrong, revoked or expired.")
+    limit("joins")
+    try:
+        member, key = service.join(club, token, data.get("name"), label())
+    except service.ClubError as exc:
+        return refused(exc)
+    return jsonify({"member_key": key, "role": member.role, "player": member.name}), 201
+
+
+@bp.get("/<slug>")
+@club_route()
+def show(club: Club, me: Membership) -> ResponseReturnValue:
+    return jsonify(
+        {
+            "slug": club.slug,
+            "name": club.name,
+            "role": me.role,
+            "player": me.name,
+            "members": [{"name": m.name, "role": m.role} for m in service.members(club)],
+            "players": service.players(club),
+        }
+    )
+
+
+@bp.post("/<slug>/invites")
+@club_route("admin")
+def make_invite(club: Club, me: Membership) -> ResponseReturnValue:
+    data = body()
+    try:
+        token = service.make_invite(club, data.get("role", "member"), data.get("expires"))
+    except service.ClubError as exc:
+        return refused(exc)
+    return jsonify({"invite": token}), 201
+
+
+@bp.delete("/<slug>/invites/<token>")
+@club_route("admin")
+def revoke_invite(club: Club, me: Membership, token: str) -> ResponseReturnValue:
+    try:
+        service.revoke_invite(club, token)
+    except service.ClubError as exc:
+        return refused(exc)
+    return "", 204
+
+
+@bp.delete("/<slug>/members/<name>")
+@club_route("admin")
+def remove_member(club: Club, me: Membership, name: str) -> ResponseReturnValue:
+    from ..models import Member
+
+    try:
+        service.remove_member(club, name, db.session.get(Member, me.member_id))
+    except service.ClubError as exc:
+        return refused(exc)
+    return "", 204
+
+
+@bp.get("/<slug>/games")
+@club_route()
+def games(club: Club, me: Membership) -> ResponseReturnValue:
+    rows = db.session.scalars(club_games(viewer(), club.id).options(lazyload(Game.deals)).limit(500)).all()
+    return jsonify(
+        {
+            "games": [
+                {
+                    "id": game.id,
+                    "game": game.kind,
+                    "players": game.players,
+                    "finished": summary.finished,
+                    "updated": game.updated_at.isoformat(timespec="seconds") + "Z",
+                }
+                for game, summary in read.list_views(rows)
+            ]
+        }
+    )
+
+
+@bp.get("/<slug>/ratings")
+@club_route()
+def club_ratings(club: Club, me: Membership) -> ResponseReturnValue:
+    game = request.args.get("game") or None
+    if game is not None and game not in GAMES:
+        abort(404, description=f"No game called {game!r}: one of {', '.join(sorted(GAMES))}.")
+    board = roster.club_ratings(club.id, game)
+    response = jsonify(ratings.as_api(board, game, roster.private_names(club.id)))
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+

@@ -1,0 +1,418 @@
+"""Clubs, members, invites and the devices' keys: every change to them goes through here.
+
+Credentials are random tokens handed out once and stored as their SHA-256 only (like edit
+keys): an invite's token, a member's keys (a page cookie per device, or an API ``member_key``),
+and a one-time "add a device" link. A key is checked against these rows on every request, so
+revoking an invite or removing a member takes effect at once.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import delete, func, select
+
+from ..db import db
+from ..keys import hash_key
+from ..lru import per_app
+from ..models import (
+    Change,
+    Club,
+    Deal,
+    DeviceGame,
+    Event,
+    EventRound,
+    EventTable,
+    Game,
+    GameSummary,
+    Invite,
+    Member,
+    MemberKey,
+    Player,
+    Seat,
+    utcnow,
+)
+from ..pending import PendingEntry
+from ..read.visibility import Membership
+from ..rules.base import MAX_NAME
+from ..service import new_token
+
+ROLES = ("owner", "admin", "member")
+# A member key unused this long stops working (clubs.md: 400 days of disuse).
+KEY_LIFE = timedelta(days=400)
+# How often a key's last use is written: often enough for the 400 days, rarely enough for reads.
+USE_STEP = timedelta(days=1)
+# A one-time link to add a device of an existing member.
+DEVICE_LINK_LIFE = timedelta(hours=1)
+MAX_CLUB_NAME = 80
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+
+
+def N_(message: str) -> str:
+    """Marks a message for the catalogs; the view translates it with its parameters."""
+    return message
+
+
+class ClubError(Exception):
+    """A refused change, naming the field and the rule (as the API's errors do). ``status``: the
+    HTTP answer it maps to (404 for what the caller may not know exists)."""
+
+    def __init__(self, field: str | None, message: str, status: int = 422, **params: Any):
+        super().__init__(message % params if params else message)
+        self.field, self.message, self.params, self.status = field, message, params, status
+
+
+def slugify(name: str) -> str:
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9]+", "-", plain).strip("-")[:40] or "club"
+
+
+def _free_slug(name: str) -> str:
+    base = slugify(name)
+    taken = set(db.session.scalars(select(Club.slug).where(Club.slug.like(f"{base[:34]}%"))))
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base[:34]}-{n}" in taken:
+        n += 1
+    return f"{base[:34]}-{n}"
+
+
+def clean_name(value: Any, field: str = "name", limit: int = MAX_NAME) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ClubError(field, N_("A name is needed."))
+    name = " ".join(value.split())
+    if len(name) > limit or not name.isprintable():
+        raise ClubError(field, N_("A name has 1 to %(max)s characters."), max=limit)
+    return name
+
+
+def find_club(slug_or_name: str) -> Club | None:
+    """A club by its slug, or (for the operator's command line) by its name, any case."""
+    club = db.session.scalar(select(Club).where(Club.slug == slug_or_name.lower()))
+    if club is None:
+        club = db.session.scalar(select(Club).where(func.lower(Club.name) == slug_or_name.lower()))
+    return club
+
+
+def _issue_key(member: Member, label: str) -> str:
+    key = new_token(24)
+    db.session.add(MemberKey(member_id=member.id, key_hash=hash_key(key), label=label[:80]))
+    return key
+
+
+def _new_invite(club: Club, role: str = "member", days: int | None = None, member: Member | None = None) -> str:
+    token = new_token(16)
+    expires = None
+    if member is not None:
+        expires = utcnow() + DEVICE_LINK_LIFE
+    elif days is not None:
+        expires = utcnow() + timedelta(days=days)
+    db.session.add(
+        Invite(
+            club_id=club.id,
+            token_hash=hash_key(token),
+            role=f"device:{member.id}" if member is not None else role,
+            expires_at=expires,
+        )
+    )
+    return token
+
+
+@dataclass(frozen=True)
+class Made:
+    club: Club
+    member: Member
+    key: str
+    invite: str
+
+
+def create_club(name: Any, owner: Any = None, label: str = "") -> Made:
+    """A new club, its owner (by the player name given, else "Owner") and a member invite."""
+    club = new_club(name)
+    owner_name = clean_name(owner, "player") if owner not in (None, "") else "Owner"
+    member = Member(club_id=club.id, name=owner_name, role="owner")
+    db.session.add(member)
+    db.session.flush()
+    key = _issue_key(member, label)
+    invite = _new_invite(club)
+    db.session.commit()
+    return Made(club, member, key, invite)
+
+
+def new_club(name: Any) -> Club:
+    """A club with no member yet (the operator's command line: an admin joins by its link)."""
+    clean = clean_name(name, "name", MAX_CLUB_NAME)
+    club = Club(slug=_free_slug(clean), name=clean)
+    db.session.add(club)
+    db.session.flush()
+    return club
+
+
+def make_invite(club: Club, role: Any = "member", expires: Any = None) -> str:
+    if role not in ("member", "admin"):
+        raise ClubError("role", N_("An invite makes a member or an admin."))
+    if expires is not None and (isinstance(expires, bool) or not isinstance(expires, int) or not 1 <= expires <= 3650):
+        raise ClubError("expires", N_("An invite lasts 1 to 3650 days, or leave it out for no end."))
+    token = _new_invite(club, role, expires)
+    db.session.commit()
+    return token
+
+
+def live_invite(club: Club, token: str) -> Invite | None:
+    """The invite this token opens, if it is still open (not revoked, not expired)."""
+    if not token or len(token) > 64:
+        return None
+    invite = db.session.scalar(
+        select(Invite).where(Invite.club_id == club.id, Invite.token_hash == hash_key(token))
+    )
+    if invite is None or invite.revoked_at is not None:
+        return None
+    if invite.expires_at is not None and invite.expires_at <= utcnow():
+        return None
+    return invite
+
+
+def revoke_invite(club: Club, token: str) -> None:
+    invite = live_invite(club, token)
+    if invite is None:
+        raise ClubError("invite", N_("No such invite."), 404)
+    invite.revoked_at = utcnow()
+    db.session.commit()
+
+
+def open_invites(club: Club) -> list[Invite]:
+    now = utcnow()
+    return list(
+        db.session.scalars(
+            select(Invite)
+            .where(
+                Invite.club_id == club.id,
+                Invite.revoked_at.is_(None),
+                Invite.role.in_(("member", "admin")),
+                (Invite.expires_at.is_(None)) | (Invite.expires_at > now),
+            )
+            .order_by(Invite.id)
+        )
+    )
+
+
+def revoke_invite_by_id(club: Club, invite_id: int) -> None:
+    invite = db.session.get(Invite, invite_id)
+    if invite is None or invite.club_id != club.id or invite.revoked_at is not None:
+        raise ClubError("invite", N_("No such invite."), 404)
+    invite.revoked_at = utcnow()
+    db.session.commit()
+
+
+def members(club: Club) -> list[Member]:
+    order = {role: n for n, role in enumerate(ROLES)}
+    rows = db.session.scalars(select(Member).where(Member.club_id == club.id)).all()
+    return sorted(rows, key=lambda m: (order.get(m.role, 9), m.name.casefold()))
+
+
+def member_named(club: Club, name: str) -> Member | None:
+    return db.session.scalar(select(Member).where(Member.club_id == club.id, Member.name == name))
+
+
+def players(club: Club) -> list[str]:
+    """The club's players: everyone seated at one of its games, and the kept list."""
+    seated = db.session.scalars(
+        select(Seat.name).distinct().join(Game, Game.id == Seat.game_id).where(Game.club_id == club.id)
+    )
+    kept = db.session.scalars(select(Player.name).where(Player.club_id == club.id))
+    return sorted(set(seated) | set(kept), key=str.casefold)
+
+
+def free_players(club: Club) -> list[str]:
+    """The players a newcomer may pick: the club's players no member has taken yet."""
+    taken = {m.name.casefold() for m in members(club)}
+    return [name for name in players(club) if name.casefold() not in taken]
+
+
+def join(club: Club, token: Any, name: Any, label: str = "") -> tuple[Member, str]:
+    """A device joins by an invite: as the player it picks (not yet taken) or a new name.
+
+    A one-time device link (:func:`device_link`) instead signs this device in as its member.
+    Refused with 404 for any invite that is not open (wrong, revoked, expired): existence is
+    not revealed.
+    """
+    invite = live_invite(club, token if isinstance(token, str) else "")
+    if invite is None:
+        raise ClubError("invite", N_("This invite is not valid (wrong, revoked or expired)."), 404)
+    if invite.role.startswith("device:"):
+        member = db.session.get(Member, int(invite.role.split(":", 1)[1]))
+        if member is None or member.club_id != club.id:
+            raise ClubError("invite", N_("This invite is not valid (wrong, revoked or expired)."), 404)
+        invite.revoked_at = utcnow()  # one device per link
+        key = _issue_key(member, label)
+        db.session.commit()
+        return member, key
+    clean = clean_name(name)
+    if any(m.name.casefold() == clean.casefold() for m in members(club)):
+        raise ClubError(
+            "name",
+            N_("%(name)s is a member already. On a new phone of theirs, use “Add a device” on their club page."),
+            409,
+            name=clean,
+        )
+    member = Member(club_id=club.id, name=clean, role=invite.role)
+    db.session.add(member)
+    db.session.flush()
+    key = _issue_key(member, label)
+    db.session.commit()
+    return member, key
+
+
+def device_link(member: Member) -> str:
+    """A one-time invite that signs one more device in as ``member`` (an hour to use it)."""
+    club = db.session.get(Club, member.club_id)
+    assert club is not None
+    token = _new_invite(club, member=member)
+    db.session.commit()
+    return token
+
+
+def remove_member(club: Club, name: str, by: Member | None = None) -> None:
+    """Remove a member: their keys go with them, so their devices stop at once."""
+    member = member_named(club, name)
+    if member is None:
+        raise ClubError("name", N_("No such member."), 404)
+    if member.role == "owner":
+        raise ClubError("name", N_("The owner cannot be removed: hand the club over first."), 409)
+    if by is not None and by.role == "admin" and member.role == "admin" and by.id != member.id:
+        raise ClubError("name", N_("Only the owner removes an admin."), 403)
+    db.session.execute(delete(MemberKey).where(MemberKey.member_id == member.id))
+    db.session.delete(member)
+    db.session.commit()
+
+
+def set_role(club: Club, name: str, role: str) -> None:
+    if role not in ("admin", "member"):
+        raise ClubError("role", N_("A member is an admin or a member."))
+    member = member_named(club, name)
+    if member is None:
+        raise ClubError("name", N_("No such member."), 404)
+    if member.role == "owner":
+        raise ClubError("name", N_("The owner stays owner until the club is handed over."), 409)
+    member.role = role
+    db.session.commit()
+
+
+def hand_over(club: Club, owner: Member, name: str) -> None:
+    member = member_named(club, name)
+    if member is None:
+        raise ClubError("name", N_("No such member."), 404)
+    if member.id == owner.id:
+        return
+    member.role, owner.role = "owner", "admin"
+    db.session.commit()
+
+
+def keys_of(member: Member) -> list[MemberKey]:
+    return list(db.session.scalars(select(MemberKey).where(MemberKey.member_id == member.id).order_by(MemberKey.id)))
+
+
+def sign_out(member: Member, key_id: int) -> None:
+    row = db.session.get(MemberKey, key_id)
+    if row is None or row.member_id != member.id:
+        raise ClubError("device", N_("No such device."), 404)
+    db.session.delete(row)
+    db.session.commit()
+
+
+def memberships(keys: list[str]) -> list[Membership]:
+    """The clubs these keys (a device's cookie, or an API key) are live members of, in one query.
+
+    A key left unused for :data:`KEY_LIFE` is dead. Each live key's last use is written at most
+    daily, so reading stays a read.
+    """
+    hashes = [hash_key(k) for k in keys if k and len(k) <= 64][:200]
+    if not hashes:
+        return []
+    now = utcnow()
+    rows = db.session.execute(
+        select(MemberKey, Member, Club)
+        .join(Member, Member.id == MemberKey.member_id)
+        .join(Club, Club.id == Member.club_id)
+        .where(MemberKey.key_hash.in_(hashes), MemberKey.used_at > now - KEY_LIFE)
+        .order_by(Club.name)
+    ).all()
+    stale = [key.id for key, _m, _c in rows if key.used_at < now - USE_STEP]
+    if stale:
+        db.session.query(MemberKey).filter(MemberKey.id.in_(stale)).update(
+            {MemberKey.used_at: now}, synchronize_session=False
+        )
+        db.session.commit()
+    return [Membership(c.id, c.slug, c.name, m.id, m.name, m.role, k.id) for k, m, c in rows]
+
+
+# -- devices' games ------------------------------------------------------------------------
+
+
+def device_hash(device_id: str) -> str:
+    return hash_key(f"device:{device_id}")
+
+
+def remember_game(device_id: str | None, game_id: str) -> None:
+    """List ``game_id`` under this device's "My games" (created, scored or opened here).
+
+    A device that looks again costs no query: each process remembers the pairs it has written.
+    """
+    if not device_id:
+        return
+    found = device_hash(device_id)
+    written = per_app(current_app.extensions, "scorekeeper.device_games", 20_000)
+    if written.get((found, game_id)):
+        return
+    written.put((found, game_id), True)
+    row = db.session.get(DeviceGame, (found, game_id))
+    if row is None:
+        db.session.add(DeviceGame(device_hash=found, game_id=game_id))
+        try:
+            db.session.commit()
+        except Exception:  # the same device opening the game twice at once: one row is enough
+            db.session.rollback()
+
+
+# -- deleting a club ----------------------------------------------------------------------------
+
+
+def delete_club(club: Club) -> dict[str, int]:
+    """Delete a club and everything that is only its: games, events, players, members, invites.
+
+    Row by row rather than by the database's cascades, which SQLite leaves off.
+    """
+    game_ids = list(db.session.scalars(select(Game.id).where(Game.club_id == club.id)))
+    event_ids = list(db.session.scalars(select(Event.id).where(Event.club_id == club.id)))
+    round_ids = select(EventRound.id).where(EventRound.event_id.in_(event_ids))
+    db.session.execute(delete(EventTable).where(EventTable.round_id.in_(round_ids)))
+    db.session.execute(delete(EventRound).where(EventRound.event_id.in_(event_ids)))
+    db.session.execute(delete(Event).where(Event.id.in_(event_ids)))
+    for start in range(0, len(game_ids), 500):
+        chunk = game_ids[start : start + 500]
+        db.session.execute(delete(EventTable).where(EventTable.game_id.in_(chunk)))
+        for table in (Change, GameSummary, PendingEntry, DeviceGame, Deal, Seat):
+            db.session.execute(delete(table).where(table.game_id.in_(chunk)))  # type: ignore[attr-defined]
+        db.session.execute(delete(Game).where(Game.id.in_(chunk)))
+    member_ids = select(Member.id).where(Member.club_id == club.id)
+    db.session.execute(delete(MemberKey).where(MemberKey.member_id.in_(member_ids)))
+    db.session.execute(delete(Member).where(Member.club_id == club.id))
+    db.session.execute(delete(Invite).where(Invite.club_id == club.id))
+    players_gone = db.session.execute(delete(Player).where(Player.club_id == club.id)).rowcount
+    db.session.delete(club)
+    db.session.commit()
+    return {"games": len(game_ids), "events": len(event_ids), "players": players_gone or 0}
+
+
+def club_of(game_club_id: int | None) -> Club | None:
+    return db.session.get(Club, game_club_id) if game_club_id is not None else None
+
+
+def when(value: datetime | None) -> str | None:
+    return value.isoformat(timespec="seconds") + "Z" if value is not None else None
