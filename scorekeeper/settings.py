@@ -49,6 +49,12 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # finds every other thread busy is refused (503) to keep one for writes. 0: never refused.
         "SERVER_THREADS": 0,
         "BABEL_DEFAULT_LOCALE": "en",
+        # Abuse limits per client address (scorekeeper/limits.py); off with RATELIMIT_ENABLED.
+        "RATELIMIT_ENABLED": True,
+        "LIMIT_FAILED_CREDENTIALS": "10 per minute",
+        "LIMIT_CREATE_GAMES": "120 per hour",
+        "LIMIT_CREATE_CLUBS": "10 per day",
+        "LIMIT_JOINS": "30 per hour",
     }
 
 
@@ -90,10 +96,24 @@ TEXT = frozenset(
         "PDF_FOLDER",
         "PDF_CHROMIUM",
         "BABEL_DEFAULT_LOCALE",
+        "LIMIT_FAILED_CREDENTIALS",
+        "LIMIT_CREATE_GAMES",
+        "LIMIT_CREATE_CLUBS",
+        "LIMIT_JOINS",
+        "RATELIMIT_STORAGE_URI",
+        "RATELIMIT_STRATEGY",
+        "RATELIMIT_KEY_PREFIX",
     }
 )
 # Whole numbers (or switches, which JSON's true/false are too): checked at start, not at first request.
-NUMBERS = ("PROXY_FIX", "AUTO_MIGRATE", "LIVE_POLL_SECONDS", "LIVE_POLL_CEILING", "SERVER_THREADS")
+NUMBERS = (
+    "PROXY_FIX",
+    "AUTO_MIGRATE",
+    "LIVE_POLL_SECONDS",
+    "LIVE_POLL_CEILING",
+    "SERVER_THREADS",
+    "RATELIMIT_ENABLED",
+)
 
 
 def from_environment(config: Config, environ: Mapping[str, str] | None = None) -> None:

@@ -17,7 +17,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, url
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
-from .. import club, ratings, read, service
+from .. import club, limits, ratings, read, service
 from ..db import db
 from ..games import GAMES
 from ..models import AnyGame, Game
@@ -44,6 +44,7 @@ def json_body() -> object:
 
 
 @bp.post("/games")
+@limits.limit("games")
 def create_game() -> ResponseReturnValue:
     """Create a game from a record (an import when it has deals)."""
     try:
@@ -193,11 +194,13 @@ def seat_or_scorer(game: Game, seat: int) -> None:
     if not (role().editable or seat_link_ok(game, seat, key)):
         if any(seat_link_ok(game, other, key) for other in range(len(game.players))):
             abort(404)
+        if key:  # neither the game's key nor a seat's (game_route tested it under the limit)
+            limits.failed_credential()
         abort(403, description=NEEDS_KEY)
 
 
 @bp.put("/games/<game_id>/orders/<int:seat>")
-@game_route()
+@game_route(other_keys=True)
 def put_orders(game: Game, seat: int) -> ResponseReturnValue:
     """Spec "Seat entry": one seat's orders and guard for the turn being collected. 202 with the
     turn and the seats still to send; the last one in records the turn, as the scorer would."""
@@ -216,7 +219,7 @@ def put_orders(game: Game, seat: int) -> ResponseReturnValue:
 
 
 @bp.put("/games/<game_id>/allotment/<int:seat>")
-@game_route()
+@game_route(other_keys=True)
 def put_allotment(game: Game, seat: int) -> ResponseReturnValue:
     """Spec "Seat entry": a seat (its token as Bearer) or the scorer stores that seat's allotment.
 

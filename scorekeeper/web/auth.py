@@ -9,6 +9,9 @@ A role comes from one of four places, each compared in constant time with one fu
 - a seat's private link (``/g/<id>/p/<seat>/<token>``, Hidden Secrets).
 
 Views declare what they need with :func:`game_route`; they get the game and the role.
+A presented key or link is tested under the failed-credential limit (scorekeeper/limits.py):
+a wrong one counts against the address, and an address over the limit is refused before any
+is tested. No key at all is a viewer, never a failure.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 
 from flask import abort, current_app, g, request
 
+from .. import limits
 from ..keys import key_matches
 from ..models import AnyGame
 from ..read import SCORER, VIEWER, Role, seat_role
@@ -50,9 +54,20 @@ def seat_link_ok(game: AnyGame, seat: int, token: str) -> bool:
     )
 
 
-def role_for(key_hash: str) -> Role:
-    """The role of this request for the game whose key hash is ``key_hash``: scorer or viewer."""
-    return SCORER if key_matches(key_hash, presented_key()) else VIEWER
+def role_for(key_hash: str, judged: bool = True) -> Role:
+    """The role of this request for the game whose key hash is ``key_hash``: scorer or viewer.
+
+    ``judged``: a presented key that is not the game's is a failed check. A view that takes
+    the Bearer as another credential too (a seat's token) says False, and judges it itself."""
+    key = presented_key()
+    if not key:
+        return VIEWER
+    limits.check_credentials()
+    if key_matches(key_hash, key):
+        return SCORER
+    if judged:
+        limits.failed_credential()
+    return VIEWER
 
 
 def game_route(
@@ -61,6 +76,7 @@ def game_route(
     seat_link: bool = False,
     message: str | None = None,
     lean: bool = False,
+    other_keys: bool = False,
 ) -> Callable:
     """Load the URL's game (404 if absent, or deleted unless ``deleted``), resolve the role once
     (``g.role``) and call the view with ``game`` in place of ``game_id``.
@@ -70,6 +86,8 @@ def game_route(
     the role is that seat, whoever opens it.
     ``lean``: the view gets a :class:`~scorekeeper.models.GameHead` (row and players, read
     without the ORM) for the JSON API's hot calls, which never touch a deal row.
+    ``other_keys``: the Bearer may be another credential the view tests (a seat's token), so
+    a key that is not the game's is no failure yet (:func:`role_for`'s ``judged``).
     """
 
     def decorate(view: Callable) -> Callable:
@@ -77,11 +95,11 @@ def game_route(
         def wrapper(game_id: str, **kwargs: Any) -> Any:
             game = load_game(game_id, deleted, lean)
             if seat_link:
-                if not seat_link_ok(game, kwargs["seat"], kwargs["token"]):
+                if not limits.credential(kwargs["token"], lambda t: seat_link_ok(game, kwargs["seat"], t)):
                     abort(404)
                 role = seat_role(kwargs["seat"])
             else:
-                role = role_for(game.edit_key_hash)
+                role = role_for(game.edit_key_hash, judged=not other_keys)
             if scorer and not role.editable:
                 abort(403, description=message)
             g.game, g.role = game, role

@@ -9,7 +9,7 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
-from .. import club, plugins, read, service
+from .. import club, limits, plugins, read, service
 from ..db import db
 from ..forms import new_game_form
 from ..games import GAMES
@@ -56,6 +56,7 @@ def choose() -> ResponseReturnValue:
 
 
 @bp.route("/new/<kind>", methods=["GET", "POST"])
+@limits.limit("games")
 def new(kind: str) -> ResponseReturnValue:
     """Set up a game: options, names in seat order, first dealer."""
     game = GAMES.get(kind)

@@ -33,7 +33,7 @@ from flask_wtf.file import FileField, FileRequired
 from sqlalchemy import func, select
 from sqlalchemy.orm import lazyload
 
-from .. import backup, cache, club, pdf, read, records, service
+from .. import backup, cache, club, limits, pdf, read, records, service
 from ..db import db
 from ..games import GAMES
 from ..i18n import render
@@ -249,6 +249,7 @@ def describe_problem(errors: Sequence[FieldError], data: Any) -> str:
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@limits.limit("games")
 def import_game() -> ResponseReturnValue:
     """Read a game record (JSON) back as a new game; a bad file is refused and nothing is created."""
     form = ImportForm()
