@@ -132,7 +132,7 @@ class Limits:
         return (self.prefix, name, address) if self.prefix else (name, address)
 
     def wait(self, name: str, address: str) -> int:
-        """Seconds until ``address`` may again under limit ``name``; 0: it may now."""
+        """Seconds until ``address`` is under limit ``name`` again; 0: it is now."""
         if not self.limiter.enabled or not self.windows[name]:
             return 0
         keys = self._keys(name, address)
