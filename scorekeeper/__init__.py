@@ -44,6 +44,7 @@ def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
     _configure_security(app)
     _configure_pages(app)
     _configure_caching(app)
+    _configure_limits(app)
     _configure_wire(app)
     _configure_middleware(app)
     if start:
@@ -166,6 +167,13 @@ def _configure_caching(app: Flask) -> None:
     cache.init_app(app)
 
 
+def _configure_limits(app: Flask) -> None:
+    """Abuse limits: failed credential checks and creations per address (Flask-Limiter)."""
+    from . import limits
+
+    limits.init_app(app)
+
+
 def _configure_wire(app: Flask) -> None:
     """Compression, static files cached for a year, the session cookie only when written."""
     from .web import wire
@@ -200,4 +208,18 @@ def start_app(app: Flask) -> Flask:
     security.ensure_secret_key(app, DEFAULT_SECRET_KEY)
     if app.config["AUTO_MIGRATE"]:
         upgrade_schema(app)
+    warn_retired_settings(app)
     return app
+
+
+CLUB_KEY_RETIRED = (
+    "CLUB_KEY is set but no longer used: clubs have admins now. "
+    "`scorekeeper clubs invite <slug> --admin` gives an admin link "
+    "(`scorekeeper clubs invite Home --admin` for the club an upgrade made); then unset CLUB_KEY."
+)
+
+
+def warn_retired_settings(app: Flask) -> None:
+    """Say so at start when a retired setting is still configured: it is read, never an error."""
+    if app.config.get("CLUB_KEY"):
+        app.logger.warning(CLUB_KEY_RETIRED)

@@ -353,7 +353,9 @@ def restore(games: Sequence[Restore], club: Club | None = None) -> tuple[list[Re
 
 @click.command("export")
 @click.option("--all", "everything", is_flag=True, help="Every game in the database.")
-@click.option("--club", "club_slug", default=None, help="Every game of this club (its slug), with its players.")
+@click.option(
+    "--club", "club_slug", default=None, help="Every game of this club (its slug), with its players."
+)
 @click.option(
     "-o",
     "--output",

@@ -249,13 +249,15 @@ class Invite(Model):
 
 
 class DeviceGame(Model):
-    """"My games": a game this device created, scored or opened (kept on the server, so every
+    """ "My games": a game this device created, scored or opened (kept on the server, so every
     worker and machine lists the same), by the device cookie's hash."""
 
     __tablename__ = "device_game"
 
     device_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True, index=True)
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("game.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
     seen_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -30,9 +30,10 @@ from . import create_app
 # the request id (middleware.RequestId), which the proxy's log and a user's report can be matched with.
 ACCESS_LOG_FORMAT = '%(t)s %(h)s "%(r)s" %(s)s %(b)s %(M)sms id=%({x-request-id}o)s'
 
-# What a logged request line must not carry: scoring keys, private links' and invites' tokens.
+# What a logged request line must not carry: scoring keys, member keys, private links' and
+# invites' tokens (any parameter whose name ends so: key=, member_key=, token=, invite=).
 SECRETS_IN_URL = (
-    (re.compile(r"\b(key|token|invite)=[^&\s]*"), r"\1=…"),
+    (re.compile(r"([\w-]*(?:key|token|invite))=[^&\s]*"), r"\1=…"),
     (re.compile(r"(/p/\d+/)[^/?\s]+"), r"\1…"),
     (re.compile(r"(/join/)[^/?\s]+"), r"\1…"),
 )

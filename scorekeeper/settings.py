@@ -56,6 +56,12 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "DEFAULT_CLUB": "Home",
         # The server's address as the phones reach it, for links printed by the command line.
         "BASE_URL": None,
+        # Abuse limits per client address (scorekeeper/limits.py); off with RATELIMIT_ENABLED.
+        "RATELIMIT_ENABLED": True,
+        "LIMIT_FAILED_CREDENTIALS": "10 per minute",
+        "LIMIT_CREATE_GAMES": "120 per hour",
+        "LIMIT_CREATE_CLUBS": "10 per day",
+        "LIMIT_JOINS": "30 per hour",
     }
 
 
@@ -101,10 +107,24 @@ TEXT = frozenset(
         "PDF_FOLDER",
         "PDF_CHROMIUM",
         "BABEL_DEFAULT_LOCALE",
+        "LIMIT_FAILED_CREDENTIALS",
+        "LIMIT_CREATE_GAMES",
+        "LIMIT_CREATE_CLUBS",
+        "LIMIT_JOINS",
+        "RATELIMIT_STORAGE_URI",
+        "RATELIMIT_STRATEGY",
+        "RATELIMIT_KEY_PREFIX",
     }
 )
 # Whole numbers (or switches, which JSON's true/false are too): checked at start, not at first request.
-NUMBERS = ("PROXY_FIX", "AUTO_MIGRATE", "LIVE_POLL_SECONDS", "LIVE_POLL_CEILING", "SERVER_THREADS")
+NUMBERS = (
+    "PROXY_FIX",
+    "AUTO_MIGRATE",
+    "LIVE_POLL_SECONDS",
+    "LIVE_POLL_CEILING",
+    "SERVER_THREADS",
+    "RATELIMIT_ENABLED",
+)
 
 
 def from_environment(config: Config, environ: Mapping[str, str] | None = None) -> None:

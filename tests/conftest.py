@@ -65,6 +65,10 @@ def app_config(database_url: str, **extra) -> dict:
         "SQLALCHEMY_DATABASE_URI": database_url,
         "AUTO_MIGRATE": False,
         "WTF_CSRF_ENABLED": False,
+        # Tests try many wrong keys and make many games from one address: counted, never refused.
+        # tests/web/test_limits.py tests the limits on figures of its own.
+        "LIMIT_FAILED_CREDENTIALS": "100000 per minute",
+        "LIMIT_CREATE_GAMES": "100000 per hour",
         **extra,
     }
 

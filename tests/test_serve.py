@@ -305,6 +305,56 @@ def test_a_new_instance_keeps_its_data_to_its_owner(tmp_path):
     assert (instance.stat().st_mode & 0o777) == 0o700
     assert ((instance / "scorekeeper.sqlite").stat().st_mode & 0o777) == 0o600
     assert ((instance / "secret_key").stat().st_mode & 0o077) == 0
+    # The write-ahead log and its index, made by SQLite when the database is written.
+    with app.app_context():
+        with db.engine.connect() as conn:
+            conn.execute(text("CREATE TABLE probe (x INTEGER)"))
+            conn.commit()
+            journal = [instance / "scorekeeper.sqlite-wal", instance / "scorekeeper.sqlite-shm"]
+            assert all(path.exists() for path in journal)
+            assert [path.stat().st_mode & 0o777 for path in journal] == [0o600, 0o600]
+        db.engine.dispose()
+
+
+@pytest.mark.parametrize(
+    "line, secret",
+    [
+        ('"GET /g/abc?key=K3Y HTTP/1.1"', "K3Y"),
+        ('"GET /g/abc?lang=pl&key=K3Y HTTP/1.1"', "K3Y"),
+        ('"GET /g/abc/p/2/T0KEN HTTP/1.1"', "T0KEN"),
+        ('"GET /e/ev/p/12/T0KEN HTTP/1.1"', "T0KEN"),
+        ('"GET /c/thursday/join/INV1TE HTTP/1.1"', "INV1TE"),
+        ('"GET /c/thursday/join/INV1TE?lang=pl HTTP/1.1"', "INV1TE"),
+        ('"GET /api/clubs/x?member_key=M3MBER HTTP/1.1"', "M3MBER"),
+        ('"GET /e/ev/direct?key=D1R HTTP/1.1"', "D1R"),
+        ('"POST /c/x/join?invite=INV1TE&token=T0KEN HTTP/1.1"', "INV1TE"),
+    ],
+)
+def test_the_access_log_carries_no_key_or_token(line, secret):
+    from scorekeeper.server import redact
+
+    redacted = redact(line)
+    assert secret not in redacted and "…" in redacted
+    assert redacted.split(" ")[0] == line.split(" ")[0] and redacted.endswith(' HTTP/1.1"')
+
+
+def test_a_configured_club_key_is_named_retired_at_start(database_url, caplog):
+    from tests.conftest import app_config
+
+    with caplog.at_level("WARNING", logger="scorekeeper"):
+        app = create_app(app_config(database_url, CLUB_KEY="old-club-key"))
+    with app.app_context():
+        db.engine.dispose()
+    said = [r.getMessage() for r in caplog.records if "CLUB_KEY" in r.getMessage()]
+    assert len(said) == 1 and "no longer used" in said[0]
+    assert "scorekeeper clubs invite <slug> --admin" in said[0]
+    assert "old-club-key" not in said[0]
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="scorekeeper"):
+        app = create_app(app_config(database_url))
+    with app.app_context():
+        db.engine.dispose()
+    assert not [r for r in caplog.records if "CLUB_KEY" in r.getMessage()]
 
 
 def test_an_installed_package_offers_no_db_command_that_writes_migrations(tmp_path, monkeypatch):

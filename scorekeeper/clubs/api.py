@@ -14,10 +14,9 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
-from .. import ratings, read
+from .. import limits, ratings, read
 from ..db import db
 from ..games import GAMES
-from ..limits import failed_credential, limit
 from ..models import Club, Game
 from ..read.visibility import Membership, club_games
 from ..web import errors
@@ -48,16 +47,18 @@ def label() -> str:
 
 
 @bp.post("")
+@limits.limit("clubs")
 def create() -> ResponseReturnValue:
     """Make a club: its owner is the caller (``"player"``: their name in it, "Owner" if left out)."""
     key = presented_key()
+    if key:
+        limits.check_credentials()
     if not creation_allowed(key):
         if key:
-            failed_credential()
+            limits.failed_credential()
             abort(404)
         abort(403, description="Making a club on this server needs the operator's ADMIN_KEY as Bearer.")
     data = body()
-    limit("clubs")
     try:
         made = service.create_club(data.get("name"), data.get("player"), label())
     except service.ClubError as exc:
@@ -75,14 +76,15 @@ def create() -> ResponseReturnValue:
 
 
 @bp.post("/<slug>/join")
+@limits.limit("joins")
 def join(slug: str) -> ResponseReturnValue:
     data = body()
     club = db.session.scalar(select(Club).where(Club.slug == slug)) if service.SLUG.fullmatch(slug) else None
     token = data.get("invite")
+    limits.check_credentials()
     if club is None or not isinstance(token, str) or service.live_invite(club, token) is None:
-        failed_credential()
+        limits.failed_credential()
         abort(404, description="No such club, or the invite is wrong, revoked or expired.")
-    limit("joins")
     try:
         member, key = service.join(club, token, data.get("name"), label())
     except service.ClubError as exc:
@@ -168,4 +170,3 @@ def club_ratings(club: Club, me: Membership) -> ResponseReturnValue:
     response = jsonify(ratings.as_api(board, game, roster.private_names(club.id)))
     response.headers["Cache-Control"] = "no-cache"
     return response
-

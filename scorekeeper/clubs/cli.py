@@ -29,13 +29,17 @@ def base_url(given: str | None) -> str:
 @bp.cli.command("list")
 def list_command() -> None:
     """Every club: its slug, name, members and games."""
-    members = dict(db.session.execute(select(Member.club_id, func.count(Member.id)).group_by(Member.club_id)).all())
+    members = dict(
+        db.session.execute(select(Member.club_id, func.count(Member.id)).group_by(Member.club_id)).all()
+    )
     games = dict(db.session.execute(select(Game.club_id, func.count(Game.id)).group_by(Game.club_id)).all())
     clubs = db.session.scalars(select(Club).order_by(Club.slug)).all()
     if not clubs:
         click.echo("No club yet: scorekeeper clubs create NAME")
     for club in clubs:
-        click.echo(f"{club.slug}\t{club.name}\t{members.get(club.id, 0)} members\t{games.get(club.id, 0)} games")
+        click.echo(
+            f"{club.slug}\t{club.name}\t{members.get(club.id, 0)} members\t{games.get(club.id, 0)} games"
+        )
 
 
 @bp.cli.command("create")

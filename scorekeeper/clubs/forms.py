@@ -27,5 +27,9 @@ class JoinForm(FlaskForm):
 
 
 class InviteForm(FlaskForm):
-    role = SelectField(_l("Joins as"), choices=choices([("member", _l("member")), ("admin", _l("admin"))]), default="member")
-    expires = IntegerField(_l("Lasts (days; empty: until revoked)"), validators=[Optional(), NumberRange(1, 3650)])
+    role = SelectField(
+        _l("Joins as"), choices=choices([("member", _l("member")), ("admin", _l("admin"))]), default="member"
+    )
+    expires = IntegerField(
+        _l("Lasts (days; empty: until revoked)"), validators=[Optional(), NumberRange(1, 3650)]
+    )

@@ -28,13 +28,12 @@ from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.orm import lazyload
 
-from .. import read, records
+from .. import limits, read, records
 from ..db import db
 from ..events.service import club_events
 from ..forms.base import choices
 from ..games import GAMES
 from ..i18n import counted, render
-from ..limits import failed_credential, limit
 from ..models import Club, Game, Member, Player, Seat
 from ..read.visibility import Membership, club_games
 from ..rules import InvalidFacts
@@ -73,6 +72,7 @@ def creation_allowed(key: str | None) -> bool:
 
 
 @bp.route("/clubs/new", methods=["GET", "POST"])
+@limits.limit("clubs")
 def new() -> ResponseReturnValue:
     form = NewClubForm()
     needs_key = current_app.config.get("CLUB_CREATION", "open") == "admin"
@@ -81,13 +81,17 @@ def new() -> ResponseReturnValue:
         status = 422
         if form.validate_on_submit():
             admin_key = request.form.get("admin_key") or None
+            if admin_key:
+                limits.check_credentials()
             if not creation_allowed(admin_key):
                 if admin_key:
-                    failed_credential()
-                form.name.errors = [*form.name.errors, _("Making a club on this server needs the operator's key.")]
+                    limits.failed_credential()
+                form.name.errors = [
+                    *form.name.errors,
+                    _("Making a club on this server needs the operator's key."),
+                ]
                 status = 403
             else:
-                limit("clubs")
                 try:
                     made = service.create_club(form.name.data, form.player.data, form_via().device)
                 except service.ClubError as exc:
@@ -104,7 +108,8 @@ def show(club: Club, me: Membership) -> ResponseReturnValue:
     """The club: its games in progress and finished, events, players, ratings, members; for
     admins, the invites."""
     games = db.session.scalars(club_games(viewer(), club.id).options(lazyload(Game.deals)).limit(60)).all()
-    in_progress, finished = [], []
+    in_progress: list[tuple[Game, read.Summary, read.Summary]] = []
+    finished: list[tuple[Game, read.Summary, read.Summary]] = []
     for game, summary in read.list_views(games):
         (finished if summary.finished else in_progress).append((game, summary, summary))
     everyone = service.members(club)
@@ -137,13 +142,15 @@ def games(club: Club, me: Membership) -> ResponseReturnValue:
 
 
 @bp.route("/c/<slug>/join/<token>", methods=["GET", "POST"])
+@limits.limit("joins")
 def join(slug: str, token: str) -> ResponseReturnValue:
     """Join by an invite: pick one's player (not yet taken) or add a new name; the device becomes
     a member. A wrong, revoked or expired invite answers 404, as a club that does not exist."""
+    limits.check_credentials()
     club = db.session.scalar(select(Club).where(Club.slug == slug)) if service.SLUG.fullmatch(slug) else None
     invite = service.live_invite(club, token) if club is not None else None
     if club is None or invite is None:
-        failed_credential()
+        limits.failed_credential()
         abort(404)
     already = viewer().of(club.id)
     device_only = invite.role.startswith("device:")
@@ -161,7 +168,6 @@ def join(slug: str, token: str) -> ResponseReturnValue:
             if not device_only and not name:
                 form.name.errors = [*form.name.errors, _("Pick your name, or type a new one.")]
             else:
-                limit("joins")
                 try:
                     member, key = service.join(club, token, name, form_via().device)
                 except service.ClubError as exc:
@@ -371,7 +377,9 @@ def player(club: Club, me: Membership) -> ResponseReturnValue:
     name = request.args.get("name", "").strip()
     if not name or len(name) > MAX_NAME:
         return redirect(url_for(".players", slug=club.slug), 303)
-    query = club_games(viewer(), club.id, archived=None).options(lazyload(Game.deals)).where(with_player(name))
+    query = (
+        club_games(viewer(), club.id, archived=None).options(lazyload(Game.deals)).where(with_player(name))
+    )
     items = read.list_views(db.session.scalars(query).all())
     if not items:
         abort(404)

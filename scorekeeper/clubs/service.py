@@ -106,7 +106,9 @@ def _issue_key(member: Member, label: str) -> str:
     return key
 
 
-def _new_invite(club: Club, role: str = "member", days: int | None = None, member: Member | None = None) -> str:
+def _new_invite(
+    club: Club, role: str = "member", days: int | None = None, member: Member | None = None
+) -> str:
     token = new_token(16)
     expires = None
     if member is not None:
@@ -157,7 +159,9 @@ def new_club(name: Any) -> Club:
 def make_invite(club: Club, role: Any = "member", expires: Any = None) -> str:
     if role not in ("member", "admin"):
         raise ClubError("role", N_("An invite makes a member or an admin."))
-    if expires is not None and (isinstance(expires, bool) or not isinstance(expires, int) or not 1 <= expires <= 3650):
+    if expires is not None and (
+        isinstance(expires, bool) or not isinstance(expires, int) or not 1 <= expires <= 3650
+    ):
         raise ClubError("expires", N_("An invite lasts 1 to 3650 days, or leave it out for no end."))
     token = _new_invite(club, role, expires)
     db.session.commit()
@@ -257,7 +261,9 @@ def join(club: Club, token: Any, name: Any, label: str = "") -> tuple[Member, st
     if any(m.name.casefold() == clean.casefold() for m in members(club)):
         raise ClubError(
             "name",
-            N_("%(name)s is a member already. On a new phone of theirs, use “Add a device” on their club page."),
+            N_(
+                "%(name)s is a member already. On a new phone of theirs, use “Add a device” on their club page."
+            ),
             409,
             name=clean,
         )
@@ -315,7 +321,9 @@ def hand_over(club: Club, owner: Member, name: str) -> None:
 
 
 def keys_of(member: Member) -> list[MemberKey]:
-    return list(db.session.scalars(select(MemberKey).where(MemberKey.member_id == member.id).order_by(MemberKey.id)))
+    return list(
+        db.session.scalars(select(MemberKey).where(MemberKey.member_id == member.id).order_by(MemberKey.id))
+    )
 
 
 def sign_out(member: Member, key_id: int) -> None:
@@ -398,16 +406,17 @@ def delete_club(club: Club) -> dict[str, int]:
         chunk = game_ids[start : start + 500]
         db.session.execute(delete(EventTable).where(EventTable.game_id.in_(chunk)))
         for table in (Change, GameSummary, PendingEntry, DeviceGame, Deal, Seat):
-            db.session.execute(delete(table).where(table.game_id.in_(chunk)))  # type: ignore[attr-defined]
+            db.session.execute(delete(table).where(table.game_id.in_(chunk)))
         db.session.execute(delete(Game).where(Game.id.in_(chunk)))
     member_ids = select(Member.id).where(Member.club_id == club.id)
     db.session.execute(delete(MemberKey).where(MemberKey.member_id.in_(member_ids)))
     db.session.execute(delete(Member).where(Member.club_id == club.id))
     db.session.execute(delete(Invite).where(Invite.club_id == club.id))
-    players_gone = db.session.execute(delete(Player).where(Player.club_id == club.id)).rowcount
+    players_gone = len(db.session.scalars(select(Player.id).where(Player.club_id == club.id)).all())
+    db.session.execute(delete(Player).where(Player.club_id == club.id))
     db.session.delete(club)
     db.session.commit()
-    return {"games": len(game_ids), "events": len(event_ids), "players": players_gone or 0}
+    return {"games": len(game_ids), "events": len(event_ids), "players": players_gone}
 
 
 def club_of(game_club_id: int | None) -> Club | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 
+from .. import limits
 from ..db import db
 from ..models import Event
 from ..web import errors
@@ -27,7 +28,7 @@ def event_or_404(event_id: str) -> Event:
 
 
 def directing(event: Event) -> bool:
-    return service.director_key_matches(event, presented_key())
+    return limits.credential(presented_key(), lambda key: service.director_key_matches(event, key))
 
 
 def director_only(event: Event) -> None:

@@ -32,7 +32,7 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, SelectMultipleField, TextAreaField
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from .. import cache
+from .. import cache, limits
 from ..db import db
 from ..games import GAMES
 from ..i18n import render
@@ -55,7 +55,8 @@ def event_or_404(event_id: str) -> Event:
 
 
 def directing(event: Event) -> bool:
-    return service.director_key_matches(event, request.cookies.get(cookie_name(event)))
+    key = request.cookies.get(cookie_name(event))
+    return limits.credential(key, lambda k: service.director_key_matches(event, k))
 
 
 class StartRoundForm(FlaskForm):
@@ -127,7 +128,7 @@ def direct(event_id: str) -> ResponseReturnValue:
     """The director's link: keeps the key in a cookie for this event's pages, then the page."""
     event = event_or_404(event_id)
     key = request.args.get("key", "")
-    if not service.director_key_matches(event, key):
+    if not limits.credential(key, lambda k: service.director_key_matches(event, k)):
         abort(404)
     response = redirect(url_for(".show", event_id=event.id), 303)
     response.set_cookie(
@@ -203,7 +204,7 @@ def players(event_id: str) -> ResponseReturnValue:
 def player(event_id: str, entrant: int, token: str) -> ResponseReturnValue:
     """A player's own page (their personal link or QR): where they sit each round, their score by round, their rank."""
     event = event_or_404(event_id)
-    if not service.player_token_matches(event, entrant, token):
+    if not limits.credential(token, lambda t: service.player_token_matches(event, entrant, t)):
         abort(404)
     page = context(event)
     page["directing"] = False

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, false, select
 
 from ..models import DeviceGame, Game
 
@@ -73,7 +73,7 @@ def my_games(viewer: Viewer, archived: bool | None = False) -> Select:
     """
     query = select(Game).where(Game.deleted_at.is_(None))
     if viewer.device_hash is None:
-        query = query.where(False)
+        query = query.where(false())
     else:
         query = query.where(
             Game.id.in_(select(DeviceGame.game_id).where(DeviceGame.device_hash == viewer.device_hash))
@@ -87,7 +87,7 @@ def club_games(viewer: Viewer, club_id: int, archived: bool | None = False) -> S
     """A club's games for one of its members; for anyone else, nothing."""
     query = select(Game).where(Game.deleted_at.is_(None), Game.club_id == club_id)
     if viewer.of(club_id) is None:
-        query = query.where(False)
+        query = query.where(false())
     if archived is not None:
         query = query.where(Game.archived.is_(archived))
     return query.order_by(Game.updated_at.desc())

@@ -17,10 +17,8 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, url
 from flask.typing import ResponseReturnValue
 from sqlalchemy import select
 
-from .. import read, service
-from ..limits import failed_credential, limit
+from .. import limits, read, service
 from ..db import db
-from ..games import GAMES
 from ..models import AnyGame, Game
 from ..rules import N_, FieldError, GameResult, InvalidFacts, msg
 from . import errors
@@ -33,7 +31,9 @@ errors.init_api(bp)
 NEEDS_KEY = "This call needs the game's edit key: Authorization: Bearer <edit_key>."
 
 
-def errors_response(errors: tuple[FieldError, ...] | list[FieldError], status: int = 422) -> ResponseReturnValue:
+def errors_response(
+    errors: tuple[FieldError, ...] | list[FieldError], status: int = 422
+) -> ResponseReturnValue:
     return jsonify({"errors": [e.as_json() for e in errors]}), status
 
 
@@ -45,6 +45,7 @@ def json_body() -> object:
 
 
 @bp.post("/games")
+@limits.limit("games")
 def create_game() -> ResponseReturnValue:
     """Create a game from a record (an import when it has deals); ``"club": "<slug>"`` makes it
     that club's game (a member's call: ``Bearer <member_key>``), else it is personal."""
@@ -56,7 +57,9 @@ def create_game() -> ResponseReturnValue:
         membership = viewer().in_club(slug) if isinstance(slug, str) else None
         if membership is None:
             if presented_key():
-                failed_credential()
+                limits.check_credentials()
+                if not viewer().memberships:
+                    limits.failed_credential()
             # Not a member (or no such club): the same answer either way.
             return errors_response(
                 [
@@ -74,7 +77,6 @@ def create_game() -> ResponseReturnValue:
         game_rules, setup, deals, result = service.check_record(data, waiting_ok=True)
     except InvalidFacts as exc:
         return errors_response(exc.errors)
-    limit("games")
     via = service.Via(device=f"API · {device_label(request.user_agent.string)}")
     game, key = service.create_game(game_rules, setup, deals, via, result, club_id=club_id)
     read.remember(game, result)
@@ -205,11 +207,13 @@ def seat_or_scorer(game: Game, seat: int) -> None:
     if not (role().editable or seat_link_ok(game, seat, key)):
         if any(seat_link_ok(game, other, key) for other in range(len(game.players))):
             abort(404)
+        if key:  # neither the game's key nor a seat's (game_route tested it under the limit)
+            limits.failed_credential()
         abort(403, description=NEEDS_KEY)
 
 
 @bp.put("/games/<game_id>/orders/<int:seat>")
-@game_route()
+@game_route(other_keys=True)
 def put_orders(game: Game, seat: int) -> ResponseReturnValue:
     """Spec "Seat entry": one seat's orders and guard for the turn being collected. 202 with the
     turn and the seats still to send; the last one in records the turn, as the scorer would."""
@@ -228,7 +232,7 @@ def put_orders(game: Game, seat: int) -> ResponseReturnValue:
 
 
 @bp.put("/games/<game_id>/allotment/<int:seat>")
-@game_route()
+@game_route(other_keys=True)
 def put_allotment(game: Game, seat: int) -> ResponseReturnValue:
     """Spec "Seat entry": a seat (its token as Bearer) or the scorer stores that seat's allotment.
 

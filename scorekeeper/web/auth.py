@@ -9,6 +9,9 @@ A role comes from one of four places, each compared in constant time with one fu
 - a seat's private link (``/g/<id>/p/<seat>/<token>``, Hidden Secrets).
 
 Views declare what they need with :func:`game_route`; they get the game and the role.
+A presented key or link is tested under the failed-credential limit (scorekeeper/limits.py):
+a wrong one counts against the address, and an address over the limit is refused before any
+is tested. No key at all is a viewer, never a failure.
 """
 
 from __future__ import annotations
@@ -22,10 +25,10 @@ from typing import Any
 
 from flask import abort, current_app, g, request
 
+from .. import limits
 from ..clubs import service as clubs
 from ..db import db
 from ..keys import key_matches
-from ..limits import failed_credential
 from ..models import AnyGame, Club
 from ..read import SCORER, VIEWER, Role, seat_role
 from ..read.visibility import Viewer
@@ -58,13 +61,22 @@ def seat_link_ok(game: AnyGame, seat: int, token: str) -> bool:
     )
 
 
-def role_for(game: AnyGame) -> Role:
-    """The role of this request for ``game``: scorer (its edit key, or an admin of its club) or viewer."""
-    if key_matches(game.edit_key_hash, presented_key()):
-        return SCORER
+def role_for(game: AnyGame, judged: bool = True) -> Role:
+    """The role of this request for ``game``: scorer (its edit key, or an admin of its club) or viewer.
+
+    ``judged``: a presented key that is neither the game's nor a live member key is a failed
+    check. A view that takes the Bearer as another credential too (a seat's token) says False,
+    and judges it itself."""
+    key = presented_key()
+    if key:
+        limits.check_credentials()
+        if key_matches(game.edit_key_hash, key):
+            return SCORER
     # Only a caller who shows some member key is looked up: a plain viewer costs no query.
     if game.club_id is not None and member_keys() and viewer().may_correct(game.club_id):
         return SCORER
+    if key and judged and not (member_keys() and viewer().memberships):
+        limits.failed_credential()
     return VIEWER
 
 
@@ -106,10 +118,14 @@ def club_route(need: str = "member") -> Callable:
     def decorate(view: Callable) -> Callable:
         @wraps(view)
         def wrapper(slug: str, **kwargs: Any) -> Any:
+            if member_keys():
+                limits.check_credentials()
             membership = viewer().in_club(slug) if SLUG.fullmatch(slug) else None
             if membership is None:
-                if member_keys():
-                    failed_credential()
+                # A key that proves no membership at all is a wrong guess; a member's key for
+                # another club is not (the same device belongs to several clubs).
+                if member_keys() and not viewer().memberships:
+                    limits.failed_credential()
                 abort(404)
             if (need == "admin" and not membership.admin) or (need == "owner" and not membership.owner):
                 abort(403)
@@ -130,6 +146,7 @@ def game_route(
     seat_link: bool = False,
     message: str | None = None,
     lean: bool = False,
+    other_keys: bool = False,
 ) -> Callable:
     """Load the URL's game (404 if absent, or deleted unless ``deleted``), resolve the role once
     (``g.role``) and call the view with ``game`` in place of ``game_id``.
@@ -139,6 +156,8 @@ def game_route(
     the role is that seat, whoever opens it.
     ``lean``: the view gets a :class:`~scorekeeper.models.GameHead` (row and players, read
     without the ORM) for the JSON API's hot calls, which never touch a deal row.
+    ``other_keys``: the Bearer may be another credential the view tests (a seat's token), so
+    a key that is not the game's is no failure yet (:func:`role_for`'s ``judged``).
     """
 
     def decorate(view: Callable) -> Callable:
@@ -146,11 +165,11 @@ def game_route(
         def wrapper(game_id: str, **kwargs: Any) -> Any:
             game = load_game(game_id, deleted, lean)
             if seat_link:
-                if not seat_link_ok(game, kwargs["seat"], kwargs["token"]):
+                if not limits.credential(kwargs["token"], lambda t: seat_link_ok(game, kwargs["seat"], t)):
                     abort(404)
                 role = seat_role(kwargs["seat"])
             else:
-                role = role_for(game)
+                role = role_for(game, judged=not other_keys)
             if scorer and not role.editable:
                 abort(403, description=message)
             g.game, g.role = game, role

@@ -19,7 +19,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from .. import plugins, read, service
+from .. import limits, plugins, read, service
 from ..clubs import roster
 from ..clubs.service import remember_game
 from ..forms import new_game_form
@@ -32,6 +32,7 @@ bp = Blueprint("ends", __name__, url_prefix="/g")
 
 
 @bp.post("/<game_id>/rematch")
+@limits.limit("games")
 @game_route(scorer=True)
 def rematch(game: Game) -> ResponseReturnValue:
     """Start the next game at this table: the scorer's device scores it too."""

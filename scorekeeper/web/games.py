@@ -25,7 +25,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 from sqlalchemy import bindparam, select
 
-from .. import cache, plugins, read, service
+from .. import cache, limits, plugins, read, service
 from ..clubs.service import remember_game
 from ..db import db
 from ..forms import RulesForm
@@ -36,9 +36,9 @@ from ..read import GameView
 from ..rules import N_, GameResult, InvalidFacts
 from .auth import game_route, role, role_for
 from .common import (
-    device,
     GAME_ID,
     VERSION_FIELD,
+    device,
     form_via,
     is_htmx,
     live_etag,
@@ -210,7 +210,7 @@ def show_game(game: Game) -> ResponseReturnValue:
     key = request.args.get("key")
     if key is not None:
         # A scoring link: keep its key on this device, then drop it from the address bar.
-        if key_matches(game.edit_key_hash, key):
+        if limits.credential(key, lambda k: key_matches(game.edit_key_hash, k)):
             response = remember_key(redirect(url_for(".show", game_id=game.id), 303), game, key)
             response.headers["Referrer-Policy"] = "no-referrer"
             return response

@@ -8,13 +8,12 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from flask.typing import ResponseReturnValue
 from sqlalchemy.orm import lazyload
 
-from .. import plugins, read, service
+from .. import limits, plugins, read, service
 from ..clubs import roster
 from ..clubs.service import remember_game
 from ..db import db
 from ..forms import new_game_form
 from ..games import GAMES
-from ..limits import limit
 from ..models import Game
 from ..read.visibility import my_games
 from ..rules.base import check_setup
@@ -60,6 +59,7 @@ def choose() -> ResponseReturnValue:
 
 
 @bp.route("/new/<kind>", methods=["GET", "POST"])
+@limits.limit("games")
 def new(kind: str) -> ResponseReturnValue:
     """Set up a game: options, names in seat order, first dealer."""
     game = GAMES.get(kind)
@@ -68,7 +68,9 @@ def new(kind: str) -> ResponseReturnValue:
     max_players = max(game.player_counts)
     me = viewer()
     last_club = request.cookies.get(CLUB_CHOICE_COOKIE, "")
-    form = new_game_form(game, max_players, clubs=[(m.slug, m.club_name) for m in me.memberships], club=last_club)
+    form = new_game_form(
+        game, max_players, clubs=[(m.slug, m.club_name) for m in me.memberships], club=last_club
+    )
     plugin = plugins.get(kind)
     if request.method == "POST":
         via = form_via()
@@ -87,7 +89,6 @@ def new(kind: str) -> ResponseReturnValue:
             setup = later(game, form.players(), options, form.first_dealer.data)
         if setup is not None:
             chosen = me.in_club(form.club.data) if form.club.data else None
-            limit("games")
             row, key = service.create_game(
                 game, setup, via=via, club_id=chosen.club_id if chosen is not None else None
             )
@@ -95,7 +96,11 @@ def new(kind: str) -> ResponseReturnValue:
             response = remember_key(redirect(url_for("games.show", game_id=row.id), 303), row, key)
             # The device's last choice is preselected next time (clubs.md, Pages).
             response.set_cookie(
-                CLUB_CHOICE_COOKIE, form.club.data or "", max_age=MEMBER_MAX_AGE, httponly=True, samesite="Lax"
+                CLUB_CHOICE_COOKIE,
+                form.club.data or "",
+                max_age=MEMBER_MAX_AGE,
+                httponly=True,
+                samesite="Lax",
             )
             return response
         form.apply_errors(errors)

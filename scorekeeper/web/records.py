@@ -16,7 +16,6 @@ from typing import Any
 from flask import (
     Blueprint,
     Response,
-    abort,
     current_app,
     flash,
     redirect,
@@ -30,10 +29,10 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
-from .. import backup, cache, pdf, read, records, service
+from .. import backup, cache, limits, pdf, read, records, service
 from ..clubs import roster
 from ..clubs.service import remember_game
 from ..db import db
@@ -223,6 +222,7 @@ def describe_problem(errors: Sequence[FieldError], data: Any) -> str:
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@limits.limit("games")
 def import_game() -> ResponseReturnValue:
     """Read a game record (JSON) back as a new game; a bad file is refused and nothing is created."""
     form = ImportForm()

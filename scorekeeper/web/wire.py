@@ -126,6 +126,12 @@ class SessionInterface(SecureCookieSessionInterface):
             return self.session_class()
         return super().open_session(app, request)
 
+    def get_cookie_secure(self, app) -> bool:
+        # SESSION_COOKIE_SECURE is one value for every request; the site is often reached over
+        # both (HTTPS through its proxy, plain HTTP on the LAN), and the other cookies follow
+        # each request's scheme: so does this one, never sent in clear once set over HTTPS.
+        return bool(super().get_cookie_secure(app)) or request.is_secure
+
     def save_session(self, app, session, response) -> None:
         if request.endpoint == "static" or response.status_code == 304:
             return

@@ -23,7 +23,11 @@ def test_a_club_is_made_on_its_page_and_the_maker_owns_it(app, client):
     assert made.status_code == 303 and made.headers["Location"].endswith("/c/friday-spades")
     cookie = made.headers.getlist("Set-Cookie")
     member_cookie = next(c for c in cookie if c.startswith("member="))
-    assert "HttpOnly" in member_cookie and "SameSite=Lax" in member_cookie and "Max-Age=34560000" in member_cookie
+    assert (
+        "HttpOnly" in member_cookie
+        and "SameSite=Lax" in member_cookie
+        and "Max-Age=34560000" in member_cookie
+    )
     page = client.get("/c/friday-spades").get_data(as_text=True)
     assert "Friday Spades" in page and "Olga" in page and "Make an invite link" in page
     assert "Friday Spades" in client.get("/").get_data(as_text=True)
@@ -111,7 +115,13 @@ def test_the_new_game_form_makes_one_game_however_often_it_is_sent(app, client):
     form = browser.get("/new/tally").get_data(as_text=True)
     token = re.search(r'name="submit_token" value="([^"]+)"', form).group(1)
     assert '<option value="double-tap">Double tap</option>' in form
-    data = {"players_0": "Ann", "players_1": "Bob", "first_dealer": "0", "club": "double-tap", "submit_token": token}
+    data = {
+        "players_0": "Ann",
+        "players_1": "Bob",
+        "first_dealer": "0",
+        "club": "double-tap",
+        "submit_token": token,
+    }
     first = browser.post("/new/tally", data=data)
     second = browser.post("/new/tally", data=data)
     assert first.status_code == second.status_code == 303

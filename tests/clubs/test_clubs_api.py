@@ -45,7 +45,10 @@ def test_a_stranger_or_a_wrong_key_sees_no_club_at_all(app, client):
 def test_a_wrong_revoked_or_expired_invite_answers_404_and_joins_nobody(app, client):
     made = new_club(client, "Spades")
     slug, owner = made["slug"], bearer(made["member_key"])
-    assert client.post(f"/api/clubs/{slug}/join", json={"invite": "wrong-token", "name": "Eve"}).status_code == 404
+    assert (
+        client.post(f"/api/clubs/{slug}/join", json={"invite": "wrong-token", "name": "Eve"}).status_code
+        == 404
+    )
     week = client.post(f"/api/clubs/{slug}/invites", json={"role": "member", "expires": 7}, headers=owner)
     assert week.status_code == 201
     assert client.delete(f"/api/clubs/{slug}/invites/{week.json['invite']}", headers=owner).status_code == 204
@@ -63,19 +66,30 @@ def test_a_wrong_revoked_or_expired_invite_answers_404_and_joins_nobody(app, cli
 def test_an_invite_makes_an_admin_and_only_admins_invite_or_remove(app, client):
     made = new_club(client, "Pairs")
     slug, owner = made["slug"], bearer(made["member_key"])
-    admin_invite = client.post(f"/api/clubs/{slug}/invites", json={"role": "admin"}, headers=owner).json["invite"]
+    admin_invite = client.post(f"/api/clubs/{slug}/invites", json={"role": "admin"}, headers=owner).json[
+        "invite"
+    ]
     ada = join(app.test_client(), slug, admin_invite, "Ada")
     assert ada["role"] == "admin"
     bob = join(app.test_client(), slug, made["invite"], "Bob")
-    assert client.post(f"/api/clubs/{slug}/invites", json={}, headers=bearer(bob["member_key"])).status_code == 403
-    assert client.delete(f"/api/clubs/{slug}/members/Ada", headers=bearer(bob["member_key"])).status_code == 403
+    assert (
+        client.post(f"/api/clubs/{slug}/invites", json={}, headers=bearer(bob["member_key"])).status_code
+        == 403
+    )
+    assert (
+        client.delete(f"/api/clubs/{slug}/members/Ada", headers=bearer(bob["member_key"])).status_code == 403
+    )
     assert client.post(f"/api/clubs/{slug}/invites", json={"role": "owner"}, headers=owner).status_code == 422
     bad = client.post(f"/api/clubs/{slug}/invites", json={"expires": 0}, headers=owner)
     assert bad.status_code == 422 and bad.json["errors"][0]["field"] == "expires"
     # An admin removes a member: that member's key answers 404 from then on.
-    assert client.delete(f"/api/clubs/{slug}/members/Bob", headers=bearer(ada["member_key"])).status_code == 204
+    assert (
+        client.delete(f"/api/clubs/{slug}/members/Bob", headers=bearer(ada["member_key"])).status_code == 204
+    )
     assert client.get(f"/api/clubs/{slug}", headers=bearer(bob["member_key"])).status_code == 404
-    assert client.delete(f"/api/clubs/{slug}/members/Olga", headers=bearer(ada["member_key"])).status_code == 409
+    assert (
+        client.delete(f"/api/clubs/{slug}/members/Olga", headers=bearer(ada["member_key"])).status_code == 409
+    )
     assert client.delete(f"/api/clubs/{slug}/members/Nobody", headers=owner).status_code == 404
 
 
@@ -121,7 +135,9 @@ def test_the_global_ratings_are_gone_and_a_clubs_ratings_count_its_games_only(ap
     rated = client.get("/api/clubs/one/ratings", headers=bearer(one["member_key"])).json
     assert [p["name"] for p in rated["players"]] == ["Ann", "Bob"]
     assert rated["players"][0]["games"] == 1
-    assert client.get("/api/clubs/one/ratings?game=chess", headers=bearer(one["member_key"])).status_code == 404
+    assert (
+        client.get("/api/clubs/one/ratings?game=chess", headers=bearer(one["member_key"])).status_code == 404
+    )
 
 
 def test_member_keys_are_stored_hashed_and_die_after_400_days_of_disuse(app, client):

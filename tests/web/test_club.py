@@ -95,7 +95,9 @@ def test_the_api_reproduces_openskill_for_a_hand_checked_evening(client):
     tally(client, ["Ann", "Bob", "Cid"], {"points": [30, 20, 20]}, END)
     tally(client, ["Ann", "Bob", "Cid", "Dee"], {"points": [5, 4, 7, 5]}, END, teams=[[0, 2], [1, 3]])
     client.post(
-        "/api/games", json={"game": "euchre", "players": ["Ann", "Bob", "Cid", "Dee"], "club": SLUG}, headers=auth()
+        "/api/games",
+        json={"game": "euchre", "players": ["Ann", "Bob", "Cid", "Dee"], "club": SLUG},
+        headers=auth(),
     )
     answer = board(client)
     assert answer["game"] is None and answer["model"] == "openskill.PlackettLuce"
@@ -251,7 +253,9 @@ def test_only_the_clubs_admins_tidy_its_players_list(app, client):
     stranger = app.test_client()
     for who, status in ((plain, 403), (stranger, 404)):
         assert who.post(f"/c/{SLUG}/players/rename", data={"old": "Bob", "new": "Rob"}).status_code == status
-        assert who.post(f"/c/{SLUG}/players/private", data={"name": "Bob", "private": "1"}).status_code == status
+        assert (
+            who.post(f"/c/{SLUG}/players/private", data={"name": "Bob", "private": "1"}).status_code == status
+        )
         assert who.get(f"/c/{SLUG}/players/tidy").status_code == status
     assert client.get(f"/api/games/{tally(client, ['Ann', 'Cid'])[0]}").json["players"] == ["Ann", "Cid"]
     assert board(client)["players"][0]["name"] == "Ann"  # nothing was renamed

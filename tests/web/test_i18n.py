@@ -146,7 +146,12 @@ def every_page(app, client) -> list[tuple[str, str, int, object]]:
     client.set_cookie("member", made["member_key"])
     club_game = client.post(
         "/api/games",
-        json={"game": "tally", "players": ["Ann", "Bob"], "deals": [{"points": [3, 1]}, {"end": True}], "club": "klub"},
+        json={
+            "game": "tally",
+            "players": ["Ann", "Bob"],
+            "deals": [{"points": [3, 1]}, {"end": True}],
+            "club": "klub",
+        },
         headers={"Authorization": f"Bearer {made['member_key']}"},
     )
     assert club_game.status_code == 201

@@ -419,7 +419,9 @@ def test_home_links_to_the_records(client):
     page = client.get("/").get_data(as_text=True)
     assert 'href="/games"' in page and 'href="/import"' in page and 'href="/c/rec"' in page
     club = client.get("/c/rec").get_data(as_text=True)
-    assert 'href="/c/rec/games"' in club and 'href="/c/rec/players"' in club and 'href="/c/rec/ratings"' in club
+    assert (
+        'href="/c/rec/games"' in club and 'href="/c/rec/players"' in club and 'href="/c/rec/ratings"' in club
+    )
 
 
 def test_a_hidden_game_in_progress_shows_no_score_in_the_records(app, client):

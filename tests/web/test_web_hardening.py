@@ -93,3 +93,35 @@ def test_the_api_takes_the_edit_key_from_the_authorization_header_only(client):
 def test_a_page_number_past_any_database_integer_is_an_empty_page(client):
     response = client.get(f"/games?page={2**70}")
     assert response.status_code == 200 and "No game matches." in response.get_data(as_text=True)
+
+
+def session_cookie(response) -> str:
+    found = [c for c in response.headers.getlist("Set-Cookie") if c.startswith("session=")]
+    assert len(found) == 1, response.headers.getlist("Set-Cookie")
+    return found[0]
+
+
+@pytest.mark.parametrize("scheme", ["https", "http"])
+def test_the_session_cookie_is_secure_when_the_request_came_over_https(app, scheme):
+    client = app.test_client()
+    gid, _key = created(client)
+    # A wrong scoring link flashes a notice: the session is written.
+    response = client.get(f"/g/{gid}?key=wrong", base_url=f"{scheme}://localhost")
+    cookie = session_cookie(response)
+    assert ("; Secure" in cookie) is (scheme == "https")
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_behind_a_proxy_the_session_cookie_follows_the_forwarded_scheme(database_url):
+    from scorekeeper import create_app
+    from tests.conftest import app_config
+
+    app = create_app(app_config(database_url, PROXY_FIX=1))
+    client = app.test_client()
+    gid, _key = created(client)
+    response = client.get(f"/g/{gid}?key=wrong", headers={"X-Forwarded-Proto": "https"})
+    assert "; Secure" in session_cookie(response)
+    from scorekeeper.db import db
+
+    with app.app_context():
+        db.engine.dispose()
