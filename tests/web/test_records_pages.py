@@ -57,15 +57,18 @@ def rec_club(app, client):
         from scorekeeper.models import Club
 
         REC["id"] = db.session.scalar(select(Club.id).where(Club.slug == "rec"))
+    yield
+    REC.pop("id", None)
 
 
 def store(app, kind, players=PLAYERS, deals=(), options=None, first_dealer=0):
-    """A club game stored through the service, as the set-up page does it; returns (id, key)."""
+    """A game stored through the service, as the set-up page does it; returns (id, key). Here the
+    club's; in other modules (which import it), a personal game."""
     with app.app_context():
         game_rules = GAMES.get(kind)
         errors, setup = check_setup(game_rules, list(players), options or {}, first_dealer)
         assert not errors, errors
-        game, key = service.create_game(game_rules, setup, list(deals), club_id=REC["id"])
+        game, key = service.create_game(game_rules, setup, list(deals), club_id=REC.get("id"))
         return game.id, key
 
 
