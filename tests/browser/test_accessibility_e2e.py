@@ -46,7 +46,11 @@ def api_game(page: Page, base: str, kind: str, deals=()) -> tuple[str, str]:
 
 def page_kinds(page: Page, base: str) -> list[str]:
     """One address of each page kind; the scorer's key is kept by the first visit of each game."""
-    urls = ["/", "/new", "/games", "/players", "/player?name=Ann", "/import", "/offline", "/no-such-page"]
+    # A club whose owner is this browser: its pages are checked too.
+    club = page.request.post(base + "/api/clubs", data={"name": "Club", "player": "Olga"}).json()
+    page.context.add_cookies([{"name": "member", "value": club["member_key"], "url": base}])
+    urls = ["/", "/new", "/games", "/import", "/offline", "/no-such-page", "/clubs/new"]
+    urls += ["/c/club", "/c/club/players", "/c/club/ratings", "/c/club/games", "/c/club/players/tidy"]
     urls += ["/help", "/help/euchre", "/help/spades"]  # the players' rules: prose, lists and tables
     for kind in GAMES:
         if kind == "tally":

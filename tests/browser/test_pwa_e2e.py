@@ -51,11 +51,11 @@ def test_the_manifest_is_valid_and_the_service_worker_registers(live_server, bro
     page.context.set_offline(True)
     page.goto(live_server + "/")
     expect(page.locator("a.button.primary")).to_be_visible()
-    page.goto(live_server + "/players")
+    page.goto(live_server + "/clubs/new")
     expect(page.locator("h1")).to_have_text("No connection")
     assert page.evaluate("getComputedStyle(document.querySelector('.bar')).display") != "inline"  # styled
     page.context.set_offline(False)
-    page.goto(live_server + "/players")
+    page.goto(live_server + "/clubs/new")
     expect(page.locator("h1")).not_to_have_text("No connection")
 
 
