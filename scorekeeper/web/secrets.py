@@ -355,6 +355,10 @@ def private_orders(game: Game, seat: int, token: str) -> ResponseReturnValue:
         # Drawn for a turn resolved since: nothing was sent; the form of the turn now collected.
         said = _("That turn was resolved meanwhile: nothing was sent. Here is the next one.")
         return console_reply(console_context(game, seat, token, conflict=said), 409)
+    if not console.takes_orders:
+        # No form to show the refusal at (the game is over, or the allotments are still coming).
+        said = " ".join(text for text, _target in form.error_items())
+        return console_reply(console_context(game, seat, token, conflict=said), status)
     return console_reply(console_context(game, seat, token, form=form), status)
 
 

@@ -190,8 +190,14 @@ def test_a_whole_hidden_secrets_game_played_from_the_seats_consoles(csrf_app, n)
         page = table.console(seat)
         assert 'id="entry"' not in page and "The game is over: no more orders." in text_of(page)
         assert standings_shown(page) == {NAMES[s]: expected.totals[s] for s in range(n)}
-        late = table.phones[seat].post(table.links[seat] + "/orders", data=seat_orders(seat, [], "A"))
-        assert late.status_code in (400, 422)
+    # (No form is left on the page: the token of its language form.)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', table.console(0)).group(1)
+    late = table.phones[0].post(
+        table.links[0] + "/orders", data={"csrf_token": token, **seat_orders(0, [], "A"), "turn": "6"}
+    )
+    assert late.status_code == 422 and "The game is over: no more orders." in text_of(
+        late.get_data(as_text=True)
+    )
 
 
 def test_a_plain_secrets_game_has_consoles_and_no_allotment(csrf_app):
@@ -266,6 +272,20 @@ def test_a_form_drawn_for_a_resolved_turn_sends_nothing(csrf_app):
     page = response.get_data(as_text=True)
     assert "That turn was resolved meanwhile: nothing was sent." in text_of(page)
     assert "Your orders for turn 2" in page and pending_rows(csrf_app) == 0
+
+
+def test_no_orders_before_every_allotment_is_in(csrf_app):
+    table = Table(csrf_app, 3, hidden=True)
+    table.allot(0, [4, 4, 4, 4, 4, 5, 5, 5, 5, 5])
+    page = table.console(0)
+    assert 'name="guards_0"' not in page and "Still to come: Bob and Cid." in text_of(page)
+    own = form_fields(page, table.links[0])
+    sent = table.phones[0].post(
+        table.links[0] + "/orders", data={**own, **seat_orders(0, [], "A"), "turn": "1"}
+    )
+    assert sent.status_code == 422
+    assert "Turn 1 waits for every player's allotment first." in text_of(sent.get_data(as_text=True))
+    assert pending_rows(csrf_app) == 0
 
 
 def test_a_seats_link_opens_its_own_console_only(csrf_app):
