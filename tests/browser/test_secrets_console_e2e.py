@@ -46,7 +46,7 @@ def private_links(page: Page, game: str, n: int) -> list[str]:
     expect(page.locator("svg.sx-qr")).to_have_count(0)
     links = []
     for seat in range(n):
-        page.get_by_role("link", name=f"Show the link and code of {NAMES[seat]}").tap()
+        page.get_by_role("link", name=f"Show code {NAMES[seat]}").tap()
         expect(page.locator("#seat-link h2")).to_have_text(f"{NAMES[seat]}'s private link")
         expect(page.locator("svg.sx-qr")).to_have_count(1)
         links.append(page.locator("#seat-link .sx-url a").get_attribute("href"))

@@ -123,7 +123,7 @@ def test_hidden_secrets_allotments_and_a_private_report(live_server, phone: Page
     # Bob's private link, as the game master hands it out: his code alone on the screen.
     page.goto(f"{game}/secrets/links")
     expect(page.locator("svg.sx-qr")).to_have_count(0)
-    page.get_by_role("link", name="Show the link and code of Bob").tap()
+    page.get_by_role("link", name="Show code Bob").tap()
     expect(page.locator("#seat-link svg.sx-qr")).to_be_visible()
     expect(page.locator("svg.sx-qr")).to_have_count(1)
     link = page.locator("#seat-link .sx-url a").get_attribute("href")
