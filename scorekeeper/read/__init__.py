@@ -2,12 +2,13 @@
 
 One job a module: :mod:`.views` (a game as one role sees it, scored once per version per
 request), :mod:`.redaction` (hidden values leave here and nowhere else), :mod:`.summaries` (what
-the lists show) and :mod:`.records` (the public record of the API and exports). Callers use the
-names below: ``read.game_view(game, role)``.
+the lists show), :mod:`.records` (the public record of the API and exports) and :mod:`.seats`
+(what a seat alone may read: its own pending orders). Callers use the names below: ``read.game_view(game, role)``.
 """
 
 from .records import event_of, export_record, plain_text, public_record, rendered, with_event, with_waiting
 from .redaction import PublicResult, redact
+from .seats import SeatConsole, seat_console
 from .summaries import Summary, list_views, summarize, summary_of
 from .views import (
     SCORER,
@@ -43,6 +44,7 @@ __all__ = [
     "NextGame",
     "PublicResult",
     "Role",
+    "SeatConsole",
     "Standing",
     "Status",
     "Summary",
@@ -61,6 +63,7 @@ __all__ = [
     "redact",
     "remember",
     "rendered",
+    "seat_console",
     "seat_role",
     "seats_of",
     "short_names",

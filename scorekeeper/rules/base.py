@@ -272,7 +272,12 @@ class Game:
         return None
 
     def has_private_pages(self, setup: Setup) -> bool:
-        """True when each seat has a private page of its own (Hidden Secrets' allotments and reports)."""
+        """True when each seat has a private page of its own (Secrets' consoles: orders, reports)."""
+        return False
+
+    def takes_seat_allotments(self, setup: Setup) -> bool:
+        """True when each seat gives a private part of the set-up before the first deal (Hidden
+        Secrets' allotments)."""
         return False
 
     # -- seat entry (spec "Seat entry"): each seat sends its own part of the next deal ----------

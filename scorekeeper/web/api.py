@@ -239,7 +239,7 @@ def put_allotment(game: Game, seat: int) -> ResponseReturnValue:
     A seat's token opens its own seat only: another seat's answers 404, as a seat that is not
     there does. A caller with no credential of this game at all is refused like any write (403)."""
     seat_or_scorer(game, seat)
-    if not service.game_rules(game).has_private_pages(service.setup_of(game)):
+    if not service.game_rules(game).takes_seat_allotments(service.setup_of(game)):
         abort(404)
     body = json_body()
     if not isinstance(body, dict) or not isinstance(body.get("values"), list):

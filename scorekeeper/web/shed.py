@@ -18,8 +18,9 @@ from flask import Flask
 
 from ..load import Load, PollPolicy
 
-# What a follower polls: a game's followed regions, and an event's board (htmx asks for it).
-GAME_POLL = re.compile(r"/g/[A-Za-z0-9_-]{1,32}/live")
+# What a follower polls: a game's followed regions (a seat's console's too), and an event's board
+# (htmx asks for it).
+GAME_POLL = re.compile(r"/g/[A-Za-z0-9_-]{1,32}(?:/p/\d{1,4}/[A-Za-z0-9_-]{1,64})?/live")
 BOARD_POLL = re.compile(r"/e/[A-Za-z0-9_-]{1,32}/board")
 # Set by the poll's answer (livepoll.py, table.live): when the game last changed, epoch seconds.
 CHANGED_AT = "scorekeeper.changed_at"

@@ -56,9 +56,10 @@ def qr_svg(url: str, title: str = "", svgclass: str = "qr") -> Markup:
     """``url`` as a QR code: an inline SVG drawn on the server (no image request, no third party).
 
     Drawn once per URL (and title) and kept in the shared cache: a URL's code never changes.
-    A scoring link (it carries the edit key) is drawn each time: no secret goes into the cache.
+    A scoring link (it carries the edit key) or a seat's private link (its token) is drawn each
+    time: no secret goes into the cache.
     """
-    if "key=" in url:
+    if "key=" in url or "/p/" in url:
         return Markup(draw_qr(url, title, svgclass))
     return Markup(
         cache.remember(cache.key("qr", url, title, svgclass), lambda: draw_qr(url, title, svgclass))

@@ -63,6 +63,13 @@ def page_kinds(page: Page, base: str) -> list[str]:
             urls += [f"/g/{game_id}/deals/0", f"/g/{game_id}/handover"]
         if kind == "secrets":
             urls += [f"/g/{game_id}/secrets/links", f"/g/{game_id}?same=1"]
+            # Seat entry: one seat's code, the scorer's form for one seat, a player's console.
+            urls += [f"/g/{game_id}/secrets/links?seat=0", f"/g/{game_id}/secrets/orders/0"]
+            seats = page.request.get(
+                f"{base}/api/games/{game_id}/seats", headers={"Authorization": f"Bearer {key}"}
+            ).json()["seats"]
+            urls.append(seats[1]["link"].removeprefix(base))
+            assert urls[-1].startswith(f"/g/{game_id}/p/1/")
         if kind == "abracadabra":
             urls += [abracadabra_under_way(page, base, tricks) for tricks in (1, 12)]
     return urls

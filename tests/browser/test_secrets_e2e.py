@@ -120,11 +120,13 @@ def test_hidden_secrets_allotments_and_a_private_report(live_server, phone: Page
     no_sideways_scroll(page)
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/secrets-hidden-game.png", full_page=True)
-    # Bob's private link, as the game master hands it out.
+    # Bob's private link, as the game master hands it out: his code alone on the screen.
     page.goto(f"{game}/secrets/links")
-    page.locator(".sx-links summary").nth(1).tap()
-    expect(page.locator(".sx-links details[open] svg.sx-qr")).to_be_visible()
-    link = page.locator(".sx-links details[open] .sx-url a").get_attribute("href")
+    expect(page.locator("svg.sx-qr")).to_have_count(0)
+    page.get_by_role("link", name="Show code Bob").tap()
+    expect(page.locator("#seat-link svg.sx-qr")).to_be_visible()
+    expect(page.locator("svg.sx-qr")).to_have_count(1)
+    link = page.locator("#seat-link .sx-url a").get_attribute("href")
     assert re.search(r"/p/1/[\w-]{20,}$", link)
     no_sideways_scroll(page)
     if SHOTS:

@@ -200,13 +200,23 @@ def every_page(app, client) -> list[tuple[str, str, int, object]]:
     )
     assert hidden.status_code == 303, hidden.get_data(as_text=True)
     path = hidden.headers["Location"]
-    links = client.get(f"{path}/secrets/links").get_data(as_text=True)
+    links = client.get(f"{path}/secrets/links?seat=0").get_data(as_text=True)
     private = re.search(rf"{path}/p/0/[\w-]+", links).group(0)
     pages += [
         ("hidden secrets, allotments", path, 200, client),
         ("hidden secrets, links", f"{path}/secrets/links", 200, client),
+        ("hidden secrets, a seat's link and code", f"{path}/secrets/links?seat=0", 200, client),
         ("hidden secrets, allot", f"{path}/secrets/allot/1", 200, client),
         ("hidden secrets, private page", private, 200, viewer),
+    ]
+    # Seat entry: a console with its orders form, and the scorer's form for one seat.
+    game_id, key = create(client, record("secrets", False))
+    assert client.get(f"/g/{game_id}?key={key}").status_code == 303
+    seats = client.get(f"/api/games/{game_id}/seats", headers={"Authorization": f"Bearer {key}"}).json
+    console = "/" + seats["seats"][1]["link"].split("://", 1)[1].split("/", 1)[1]
+    pages += [
+        ("secrets, a console", console, 200, viewer),
+        ("secrets, a seat's orders by the scorer", f"/g/{game_id}/secrets/orders/0", 200, client),
     ]
     return pages
 

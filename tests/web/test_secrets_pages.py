@@ -307,8 +307,10 @@ def test_six_players_fit_and_a_viewer_sees_no_form(app, client):
     page = viewer.get(path).get_data(as_text=True)
     assert 'id="entry"' not in page and "Turn 1 report" in page
     assert viewer.post(f"{path}/deals", data=quiet(6, [2] * 6)).status_code == 403
-    # Plain Secrets has nothing private: no private links.
-    assert client.get(f"{path}/secrets/links").status_code == 404
+    # Plain Secrets has private links too (each seat's console sends its orders), not allotments.
+    assert client.get(f"{path}/secrets/links").status_code == 200
+    assert len(private_links(client, path)) == 6
+    assert client.get(f"{path}/secrets/allot/0").status_code == 404
 
 
 # -- Hidden Secrets ------------------------------------------------------------------
@@ -332,8 +334,15 @@ def allot_row(values) -> dict[str, str]:
 
 
 def private_links(client, path) -> list[str]:
+    """Each seat's private link, as the links page shows them: one chosen seat at a time."""
     page = client.get(f"{path}/secrets/links").get_data(as_text=True)
-    return [html_lib.unescape(u) for u in re.findall(r'<p class="sx-url"><a href="([^"]+)"', page)]
+    seats = len(re.findall(r'href="[^"]*/secrets/links\?seat=\d+"', page))
+    links = []
+    for seat in range(seats):
+        page = client.get(f"{path}/secrets/links?seat={seat}").get_data(as_text=True)
+        links += [html_lib.unescape(u) for u in re.findall(r'<p class="sx-url"><a href="([^"]+)"', page)]
+    assert len(links) == seats
+    return links
 
 
 def hidden_game(client, turns=1, length=5):

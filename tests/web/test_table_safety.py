@@ -21,7 +21,7 @@ from tests.web.table_helpers import FLAT, api_game, auth, games_of_every_kind, h
 
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 # Routes whose credential is the address itself (a player's private link): a wrong one is 404.
-URL_CREDENTIAL = {"secrets.private"}
+URL_CREDENTIAL = {"secrets.private", "secrets.private_orders", "secrets.private_live"}
 
 
 def game_write_routes(app: Flask):

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import RadioField
+from wtforms import HiddenField, RadioField
 
 from ... import i18n
 from ...forms.base import NumberField, RulesForm, choices, lenient_int
@@ -78,6 +78,31 @@ def setup_later(rules: Game, players: Any, options: Mapping[str, Any], first_dea
     return setup
 
 
+def seat_fields(setup: Setup, seat: int) -> dict[str, Any]:
+    """One seat's inputs of the turn form: an order per spy, and the policeman's post."""
+    ids = secret_ids(setup)
+    secrets = [(s, str(s)) for s in ids]
+    # "home" is offered only where the rules allow it, and is then where a spy starts.
+    may_stay = bool(setup.options.get("spies_may_stay", False))
+    home = [(HOME, _l("home"))] if may_stay else []
+    start = HOME if may_stay else None
+    name = setup.players[seat]
+    others = [t for t in range(setup.n) if t != seat]
+    fields: dict[str, Any] = {}
+    for spy in SPIES:
+        if setup.n <= ONE_TAP_PLAYERS:
+            orders = [(order_value(t, s), str(s)) for t in others for s in ids]
+            fields[f"order_{seat}_{spy}"] = RadioField(
+                name, choices=choices([*home, *orders]), validate_choice=False, default=start
+            )
+        else:
+            targets = [(t, setup.players[t]) for t in others]
+            fields[f"target_{seat}_{spy}"] = radio(name, [*home, *targets], default=start)
+            fields[f"secret_{seat}_{spy}"] = radio(name, secrets)
+    fields[f"guards_{seat}"] = radio(name, secrets)
+    return fields
+
+
 class SecretsEntry(RulesForm):
     """Fields ``order_<seat>_<spy>`` (or ``target_``/``secret_``) and ``guards_<seat>``, added by :meth:`for_setup`."""
 
@@ -92,27 +117,9 @@ class SecretsEntry(RulesForm):
     @classmethod
     def for_setup(cls, setup: Setup, data: dict[str, Any] | None = None) -> SecretsEntry:
         """A form class with a row per player and spy, bound to the request or to ``data``."""
-        ids = secret_ids(setup)
-        secrets = [(s, str(s)) for s in ids]
-        # "home" is offered only where the rules allow it, and is then where a spy starts.
-        may_stay = bool(setup.options.get("spies_may_stay", False))
-        home = [(HOME, _l("home"))] if may_stay else []
-        start = HOME if may_stay else None
-        one_tap = setup.n <= ONE_TAP_PLAYERS
-        fields: dict[str, Any] = {"setup": setup, "one_tap": one_tap}
-        for seat, name in enumerate(setup.players):
-            others = [t for t in range(setup.n) if t != seat]
-            for spy in SPIES:
-                if one_tap:
-                    orders = [(order_value(t, s), str(s)) for t in others for s in ids]
-                    fields[f"order_{seat}_{spy}"] = RadioField(
-                        name, choices=choices([*home, *orders]), validate_choice=False, default=start
-                    )
-                else:
-                    targets = [(t, setup.players[t]) for t in others]
-                    fields[f"target_{seat}_{spy}"] = radio(name, [*home, *targets], default=start)
-                    fields[f"secret_{seat}_{spy}"] = radio(name, secrets)
-            fields[f"guards_{seat}"] = radio(name, secrets)
+        fields: dict[str, Any] = {"setup": setup, "one_tap": setup.n <= ONE_TAP_PLAYERS}
+        for seat in range(setup.n):
+            fields.update(seat_fields(setup, seat))
         return type("SecretsEntryForm", (cls,), fields)(data=data)
 
     def order(self, seat: int, spy: str) -> tuple[Any, Any] | None:
@@ -224,24 +231,25 @@ class SecretsEntry(RulesForm):
 
     def offers(self) -> list[dict[str, Any]]:
         """Per seat, what the turn entered may order: free spies, allowed guards, last post."""
+        return [self.offer(seat) for seat in range(self.setup.n)]
+
+    def offer(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may order in the turn entered: free spies, allowed guards, last post."""
         rules = GAMES["secrets"]
         assert isinstance(rules, Secrets)
         setup = self.setup
         state = self.prior()
         state = state if state is not None else rules.start(setup)
-        out = []
-        for seat in range(setup.n):
-            offer = rules.choices(setup, state, seat)
-            offer["captured"] = [
-                (spy, state.captured_in(seat, spy)) for spy in SPIES if spy not in offer["spies"]
-            ]
-            offer["last_guard"] = state.guards[seat]
-            offer["last_caught"] = state.guard_captured[seat]
-            # A post the rules refuse stays on the form if it was entered, so the refusal shows at it.
-            entered = getattr(self, f"guards_{seat}").data
-            offer["guard_chips"] = [s for s in secret_ids(setup) if s in offer["guards"] or s == entered]
-            out.append(offer)
-        return out
+        offer = rules.choices(setup, state, seat)
+        offer["captured"] = [
+            (spy, state.captured_in(seat, spy)) for spy in SPIES if spy not in offer["spies"]
+        ]
+        offer["last_guard"] = state.guards[seat]
+        offer["last_caught"] = state.guard_captured[seat]
+        # A post the rules refuse stays on the form if it was entered, so the refusal shows at it.
+        entered = getattr(self, f"guards_{seat}").data
+        offer["guard_chips"] = [s for s in secret_ids(setup) if s in offer["guards"] or s == entered]
+        return offer
 
     def waiting(self) -> list[int]:
         """Seats whose Hidden Secrets allotment is still to come: turn 1 waits for them."""
@@ -250,6 +258,56 @@ class SecretsEntry(RulesForm):
     @property
     def hidden(self) -> bool:
         return is_hidden(self.setup)
+
+
+class SeatOrdersForm(SecretsEntry):
+    """One seat's part of the turn (spec "Seat entry"): the same inputs as that seat's rows of the
+    whole-turn form, sent from the player's console (or by the scorer for a player without a
+    phone). ``turn`` is the turn the form was drawn for: orders never land on a later turn."""
+
+    seat: int
+
+    @classmethod
+    def for_seat(cls, setup: Setup, seat: int, data: dict[str, Any] | None = None) -> SeatOrdersForm:
+        fields: dict[str, Any] = {
+            "setup": setup,
+            "seat": seat,
+            "one_tap": setup.n <= ONE_TAP_PLAYERS,
+            "turn": HiddenField(filters=[lenient_int]),
+            **seat_fields(setup, seat),
+        }
+        return type("SeatOrdersForm", (cls,), fields)(data=data)
+
+    def entry(self) -> dict[str, Any]:
+        """The seat's part as the rules take it: ``{"orders": [...], "guard": secret}``."""
+        orders = []
+        for spy in SPIES:
+            entered = self.order(self.seat, spy)
+            if entered is None:
+                continue  # this spy stays at home
+            target, secret = entered
+            order: dict[str, Any] = {"spy": spy, "target": target}
+            if secret not in (None, ""):
+                order["secret"] = secret  # without it, the rules say an order needs one
+            orders.append(order)
+        return {"orders": orders, "guard": getattr(self, f"guards_{self.seat}").data}
+
+    @staticmethod
+    def data_from_entry(seat: int, entry: Mapping[str, Any]) -> dict[str, Any]:
+        """The form's data for a part already sent (its own seat's only)."""
+        orders = [[] for _ in range(seat)] + [list(entry.get("orders") or [])]
+        guards = [None] * seat + [entry.get("guard")]
+        return SecretsEntry.data_from({"orders": orders, "guards": guards})
+
+    def offers(self) -> list[dict[str, Any]]:
+        raise TypeError("a seat's form offers for its own seat only: offer()")
+
+    def prefill(self) -> None:
+        """A policeman who may stay where he was is shown there."""
+        offer = self.offer(self.seat)
+        field = getattr(self, f"guards_{self.seat}")
+        if field.data in (None, "") and offer["last_guard"] in offer["guards"]:
+            field.data = offer["last_guard"]
 
 
 class AllotmentForm(RulesForm):

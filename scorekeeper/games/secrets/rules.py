@@ -353,6 +353,10 @@ class Secrets(Game):
         return turn_reports(setup, result, seat)
 
     def has_private_pages(self, setup: Setup) -> bool:
+        # Every seat sends its own orders from its console, in the plain game too.
+        return True
+
+    def takes_seat_allotments(self, setup: Setup) -> bool:
         return is_hidden(setup)
 
     def hides_scores(self, setup: Setup) -> bool:
@@ -760,12 +764,17 @@ def private_report(
     """What ``seat`` knows: the public report plus his own values, values he stole,
     values his spies saw in clashes, and what follows from them (e.g. a score
     made of a value stolen from him). Same shape as :func:`public_report`, plus
-    ``seat``, ``own_values`` (his ten values, or None in the plain game) and
-    ``learned`` (list of {owner, secret, value, how, turn})."""
+    ``seat``, ``own_values`` (his ten values, or None in the plain game), ``own_secrets`` (list
+    of {secret, value, held}) and ``learned`` (list of {owner, secret, value, how, turn})."""
     deals, finished = _deals_and_end(result, finished)
     report = _report(setup, deals, finished, seat)
     report["seat"] = seat
     report["own_values"] = list(setup.options["values"][seat]) if is_hidden(setup) else None
+    # His secrets as his console lists them: each with its value, and whether he still holds it.
+    lost = set(report["turns"][-1]["stolen_secrets"][seat]) if report["turns"] else set()
+    report["own_secrets"] = [
+        {"secret": s, "value": secret_value(setup, seat, s), "held": s not in lost} for s in secret_ids(setup)
+    ]
     report["learned"] = [
         {
             "owner": owner,
