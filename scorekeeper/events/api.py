@@ -9,11 +9,10 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from .. import limits
 from ..db import db
 from ..models import Event
 from ..web import errors
-from ..web.auth import presented_key
+from ..web.auth import directs, presented_key
 from . import service
 
 bp = Blueprint("events_api", __name__, url_prefix="/api/events")
@@ -28,7 +27,7 @@ def event_or_404(event_id: str) -> Event:
 
 
 def directing(event: Event) -> bool:
-    return limits.credential(presented_key(), lambda key: service.director_key_matches(event, key))
+    return directs(event, presented_key())
 
 
 def director_only(event: Event) -> None:

@@ -37,6 +37,7 @@ from ..db import db
 from ..games import GAMES
 from ..i18n import render
 from ..models import Event, utcnow
+from ..web.auth import directs
 from . import service
 
 bp = Blueprint("events", __name__, url_prefix="/e")
@@ -55,8 +56,7 @@ def event_or_404(event_id: str) -> Event:
 
 
 def directing(event: Event) -> bool:
-    key = request.cookies.get(cookie_name(event))
-    return limits.credential(key, lambda k: service.director_key_matches(event, k))
+    return directs(event, request.cookies.get(cookie_name(event)))
 
 
 class StartRoundForm(FlaskForm):

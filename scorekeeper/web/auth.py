@@ -29,7 +29,7 @@ from .. import limits
 from ..clubs import service as clubs
 from ..db import db
 from ..keys import key_matches
-from ..models import AnyGame, Club
+from ..models import AnyGame, Club, Event
 from ..read import SCORER, VIEWER, Role, seat_role
 from ..read.visibility import Viewer
 from .common import DEVICE_COOKIE, KEY_COOKIE, MEMBER_COOKIE, TOKEN, load_game
@@ -78,6 +78,20 @@ def role_for(game: AnyGame, judged: bool = True) -> Role:
     if key and judged and not (member_keys() and viewer().memberships):
         limits.failed_credential()
     return VIEWER
+
+
+def directs(event: Event, key: str | None) -> bool:
+    """An event's directors (events.md): whoever holds the key its creator was given, and the
+    owner and admins of its club (their member key: the API's bearer, the pages' cookie).
+    Once per request and event: a page asks several times."""
+    memo = g.setdefault("directs", {})
+    if event.id not in memo:
+        from ..events.service import director_key_matches  # the events room sits above this one
+
+        memo[event.id] = limits.credential(key, lambda k: director_key_matches(event, k)) or bool(
+            event.club_id is not None and member_keys() and viewer().may_correct(event.club_id)
+        )
+    return bool(memo[event.id])
 
 
 # -- clubs: who the caller is, once per request ---------------------------------------------
