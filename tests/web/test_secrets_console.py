@@ -6,6 +6,7 @@ their CSRF tokens, as browsers post them."""
 
 from __future__ import annotations
 
+import difflib
 import html as html_lib
 import random
 import re
@@ -476,3 +477,60 @@ def test_the_console_in_polish(csrf_app):
     assert table.send(0, [], 2).status_code == 303
     page = text_of(table.console(0))
     assert "Twoje rozkazy" in page and "Your orders" not in page
+
+
+def normalized(text: str, table: Table) -> str:
+    """A page with what differs between two games by construction taken out: ids, tokens, times."""
+    for token in (table.id, *(link.rsplit("/", 1)[-1] for link in table.links)):
+        text = text.replace(token, "<id>")
+    text = re.sub(r'(name="(csrf_token|submit_token)"[^>]*value=")[^"]*', r"\1", text)
+    text = re.sub(r'value="[A-Za-z0-9_.-]{20,}"', 'value=""', text)
+    text = re.sub(r"key=[A-Za-z0-9_-]{20,}", "key=", text)  # the scorer's own link
+    text = re.sub(r' d="[^"]*"', ' d=""', text)  # QR codes of links that hold the ids
+    text = re.sub(r'"(edit_key|etag|ETag)": "[^"]*"', r'"\1": ""', text)
+    return re.sub(r"\d+ seconds? ago|just now|\d{1,2}:\d{2}(:\d{2})?|[A-Z][a-z]{2} \d{1,2}, \d{4}", "", text)
+
+
+@pytest.mark.parametrize("hidden", [False, True], ids=["orders", "allotment"])
+def test_one_seats_pending_part_changes_no_other_answer_on_any_route(csrf_app, hidden):
+    """Spec "Seat entry": two games the same but for what Ann sent (her orders; in Hidden Secrets
+    her allotment, the others' not in yet) answer every GET route of the URL map the same, to a
+    viewer, the scorer and the other seats, ids and tokens aside."""
+    from tests.web.test_read_side import route_urls
+
+    tables = []
+    for secret in (1, 7):
+        table = Table(csrf_app, 3, hidden=hidden, may_stay=True)
+        if hidden:
+            table.allot(0, [secret, 0, 0, 0, 0, 0, 0, 0, 0, 45 - secret])
+        else:
+            sent = table.send(0, [{"spy": "club", "target": 2, "secret": secret}], secret + 1)
+            assert sent.status_code == 303
+        tables.append(table)
+
+    def look(table: Table) -> list[tuple[str, int, str, str]]:
+        seen = []
+        callers = [("viewer", csrf_app.test_client(), ""), ("scorer", table.scorer, "")]
+        callers += [(f"seat {s}", table.phones[s], table.links[s]) for s in (1, 2)]
+        for who, client, link in callers:
+            for method, url, _rule in route_urls(csrf_app, table.id, link or table.links[1]):
+                if (
+                    method != "GET"
+                    or "/p/0/" in url
+                    or url.startswith(("/static", "/c/", "/e/", "/api/clubs"))
+                ):
+                    continue  # Ann's own console shows hers back; the rest are no game's
+                answer = client.get(url)
+                if answer.mimetype.startswith("text/") or answer.is_json:
+                    body = normalized(answer.get_data(as_text=True), table)
+                else:  # a PDF or a picture: its bytes hold the game's id, so its kind is compared
+                    body = answer.mimetype
+                seen.append((who, answer.status_code, url.replace(table.id, "<id>"), body))
+        return seen
+
+    first, second = (look(t) for t in tables)
+    assert len(first) > 60
+    for a, b in zip(first, second, strict=True):
+        assert a == b, "\n".join(
+            difflib.unified_diff(a[3].splitlines(), b[3].splitlines(), a[2], lineterm="", n=1)
+        )
