@@ -324,7 +324,12 @@ def private(game: Game, seat: int, token: str) -> ResponseReturnValue:
                 form.apply_errors(exc.errors)
                 status = 422
             else:
-                flash(_("Your allotment is saved. You can change it until turn 1 is resolved."), "ok")
+                said = _("Your allotment is saved. You can change it until turn 1 is resolved.")
+                if is_htmx():
+                    # The console alone is swapped in: a flash would wait for the next whole page,
+                    # and say there, late, what this answer already said.
+                    return console_reply(console_context(game, seat, token, notice=said))
+                flash(said, "ok")
                 return redirect(url_for(".private", game_id=game.id, seat=seat, token=token), 303)
         else:
             status = 422

@@ -534,3 +534,15 @@ def test_one_seats_pending_part_changes_no_other_answer_on_any_route(csrf_app, h
         assert a == b, "\n".join(
             difflib.unified_diff(a[3].splitlines(), b[3].splitlines(), a[2], lineterm="", n=1)
         )
+
+
+def test_an_allotment_sent_with_htmx_says_so_once_in_the_console(csrf_app):
+    """With htmx the console alone comes back, saying the allotment is saved; no flash is left
+    waiting to say it again, late, on the next whole page."""
+    table = Table(csrf_app, 3, hidden=True)
+    values = {f"v_{s}": str(v) for s, v in zip(HIDDEN_SECRETS, [4, 4, 4, 4, 4, 5, 5, 5, 5, 5], strict=True)}
+    sent = post_form(table.phones[0], table.links[0], table.links[0], values, HX)
+    assert sent.status_code == 200
+    answer = text_of(sent.get_data(as_text=True))
+    assert "Your allotment is saved." in answer and "<html" not in sent.get_data(as_text=True)
+    assert "Your allotment is saved." not in text_of(table.console(0))
