@@ -15,7 +15,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, SelectField, StringField, TextAreaField
 
-from ..forms.base import lenient_int, strip
+from ..forms.base import choices, lenient_int, strip
 from ..games import GAMES
 from ..i18n import render
 from ..rules import FieldError
@@ -41,11 +41,11 @@ class EventForm(FlaskForm):
     # A value not offered is the service's to refuse, by name, as the API's would be.
     game = SelectField(_l("Game"), choices=[], validate_choice=False)
     format = SelectField(
-        _l("Format"), choices=list(FORMAT_LABELS.items()), default="progressive", validate_choice=False
+        _l("Format"), choices=choices(FORMAT_LABELS.items()), default="progressive", validate_choice=False
     )
     pairing = SelectField(
         _l("Pairing (pairs only)"),
-        choices=list(PAIRING_LABELS.items()),
+        choices=choices(PAIRING_LABELS.items()),
         default="round_robin",
         validate_choice=False,
     )
@@ -74,7 +74,7 @@ class EventForm(FlaskForm):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.game.choices = [(key, _(rules.title)) for key, rules in GAMES.items()]
+        self.game.choices = choices((key, _(rules.title)) for key, rules in GAMES.items())
         # Errors that belong to no one field (none today; kept so nothing is ever lost).
         self.general_errors: list[str] = []
 
