@@ -39,7 +39,7 @@ NUMBERS = ("rounds", "hands", "minutes")
 class EventForm(FlaskForm):
     name = StringField(_l("Name of the event"), filters=[strip])
     # A value not offered is the service's to refuse, by name, as the API's would be.
-    game = SelectField(_l("Game"), choices=[], validate_choice=False)
+    game = SelectField(_l("Game"), choices=[], default="euchre", validate_choice=False)  # the usual evening
     format = SelectField(
         _l("Format"), choices=choices(FORMAT_LABELS.items()), default="progressive", validate_choice=False
     )

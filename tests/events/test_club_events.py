@@ -321,6 +321,7 @@ def test_a_member_makes_an_event_on_the_page_and_directs_it(app, club):
         "seed",
     ):
         assert f'name="{field}"' in html, field
+    assert re.search(r'<option[^>]*selected[^>]*value="euchre"|value="euchre"[^>]*selected', html)
     made = browser.post("/c/the-lodge/events/new", data={**FORM, "confirm": "y"})
     assert made.status_code == 303
     event_id = made.headers["Location"].rsplit("/", 1)[1]
