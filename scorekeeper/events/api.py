@@ -1,7 +1,8 @@
 """The events' JSON API (events.md): the event document, new rounds, players joining or withdrawing.
 
-Creating an event is a club member's call (``POST /api/clubs/<slug>/events``), added with the
-clubs' API. Directors call with ``Authorization: Bearer <director_key>``.
+Creating an event is a club member's call (``POST /api/clubs/<slug>/events``, under the same
+abuse limit as creating games: every round makes games). Directors call with
+``Authorization: Bearer <director_key>`` or a director's member key (the club's owner and admins).
 """
 
 from __future__ import annotations
@@ -9,13 +10,16 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
 
+from .. import limits
 from ..db import db
-from ..models import Event
+from ..models import Club, Event
+from ..read.visibility import Membership
 from ..web import errors
-from ..web.auth import directs, presented_key
+from ..web.auth import club_route, directs, presented_key
 from . import service
 
-bp = Blueprint("events_api", __name__, url_prefix="/api/events")
+# Under /api: an event's own calls live at /api/events/..., its creation in its club's URL.
+bp = Blueprint("events_api", __name__, url_prefix="/api")
 errors.init_api(bp)
 
 
@@ -50,13 +54,26 @@ def body() -> dict:
     return data
 
 
-@bp.get("/<event_id>")
+@bp.post("/clubs/<slug>/events")
+@limits.limit("games")
+@club_route()
+def create(club: Club, me: Membership) -> ResponseReturnValue:
+    """A member makes an event of the club; its creator directs it with the key answered once."""
+    try:
+        event, key = service.create_event(body(), club_id=club.id)
+    except service.EventError as exc:
+        db.session.rollback()
+        return refused(exc)
+    return jsonify({**service.document(event, director=True), "director_key": key}), 201
+
+
+@bp.get("/events/<event_id>")
 def show(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     return jsonify(service.document(event, director=directing(event)))
 
 
-@bp.post("/<event_id>/rounds")
+@bp.post("/events/<event_id>/rounds")
 def new_round(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     director_only(event)
@@ -89,7 +106,7 @@ def new_round(event_id: str) -> ResponseReturnValue:
     return jsonify(doc["rounds"][rnd.number - 1]), 201
 
 
-@bp.post("/<event_id>/players")
+@bp.post("/events/<event_id>/players")
 def players(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     director_only(event)

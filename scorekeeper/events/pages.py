@@ -1,5 +1,6 @@
 """An event's pages (events.md, Screens): the director's page, the board, the print sheets, the CSV.
 
+A club's member makes an event from the club (``/c/<slug>/events/new``) and directs it.
 The director holds the event's key in a cookie sent only to the event's pages (handed over by
 ``/e/<id>/direct?key=...``, the link the event's creator gets); everyone else with the link
 sees the standings and the seating. Every change is a real form with its CSRF token.
@@ -36,11 +37,14 @@ from .. import cache, limits
 from ..db import db
 from ..games import GAMES
 from ..i18n import render
-from ..models import Event, utcnow
-from ..web.auth import directs
+from ..models import Club, Event, utcnow
+from ..read.visibility import Membership
+from ..web.auth import club_route, directs
 from . import service
+from .forms import EventForm
 
-bp = Blueprint("events", __name__, url_prefix="/e")
+# No prefix: an event's pages are /e/<id>..., a new event is made from its club, /c/<slug>/events/new.
+bp = Blueprint("events", __name__)
 COOKIE_AGE = 60 * 60 * 24 * 60  # a director keeps the event's key for two months
 
 
@@ -123,13 +127,8 @@ def context(event: Event) -> dict[str, Any]:
     }
 
 
-@bp.get("/<event_id>/direct")
-def direct(event_id: str) -> ResponseReturnValue:
-    """The director's link: keeps the key in a cookie for this event's pages, then the page."""
-    event = event_or_404(event_id)
-    key = request.args.get("key", "")
-    if not limits.credential(key, lambda k: service.director_key_matches(event, k)):
-        abort(404)
+def keep_director_key(event: Event, key: str) -> ResponseReturnValue:
+    """To the director's page, the event's key kept in a cookie sent only to its pages."""
     response = redirect(url_for(".show", event_id=event.id), 303)
     response.set_cookie(
         cookie_name(event),
@@ -143,7 +142,39 @@ def direct(event_id: str) -> ResponseReturnValue:
     return response
 
 
-@bp.get("/<event_id>")
+@bp.route("/c/<slug>/events/new", methods=["GET", "POST"])
+@limits.limit("games")  # every round makes games: an event counts as the games do
+@club_route()
+def new(club: Club, me: Membership) -> ResponseReturnValue:
+    """A member makes an event of the club and directs it: the page keeps the key, as the
+    director's link would, and lands on the director's page."""
+    form = EventForm()
+    status = 200
+    if request.method == "POST":
+        status = 422
+        if form.validate_on_submit():
+            try:
+                event, key = service.create_event(form.body(), club_id=club.id)
+            except service.EventError as exc:
+                db.session.rollback()
+                form.show_errors(exc.errors)
+            else:
+                flash(_("%(name)s is made: you direct it from this page.", name=event.name), "ok")
+                return keep_director_key(event, key)
+    return render_template("events/new.html", form=form, club=club), status
+
+
+@bp.get("/e/<event_id>/direct")
+def direct(event_id: str) -> ResponseReturnValue:
+    """The director's link: keeps the key in a cookie for this event's pages, then the page."""
+    event = event_or_404(event_id)
+    key = request.args.get("key", "")
+    if not limits.credential(key, lambda k: service.director_key_matches(event, k)):
+        abort(404)
+    return keep_director_key(event, key)
+
+
+@bp.get("/e/<event_id>")
 def show(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     page = context(event)
@@ -153,7 +184,7 @@ def show(event_id: str) -> ResponseReturnValue:
     return response
 
 
-@bp.post("/<event_id>/rounds")
+@bp.post("/e/<event_id>/rounds")
 def start_round(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     if not directing(event):
@@ -179,7 +210,7 @@ def start_round(event_id: str) -> ResponseReturnValue:
     return redirect(url_for(".show", event_id=event.id, _anchor="round"), 303)
 
 
-@bp.post("/<event_id>/players")
+@bp.post("/e/<event_id>/players")
 def players(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     if not directing(event):
@@ -200,7 +231,7 @@ def players(event_id: str) -> ResponseReturnValue:
     return redirect(url_for(".show", event_id=event.id, _anchor="players"), 303)
 
 
-@bp.get("/<event_id>/p/<int:entrant>/<token>")
+@bp.get("/e/<event_id>/p/<int:entrant>/<token>")
 def player(event_id: str, entrant: int, token: str) -> ResponseReturnValue:
     """A player's own page (their personal link or QR): where they sit each round, their score by round, their rank."""
     event = event_or_404(event_id)
@@ -220,7 +251,7 @@ def player(event_id: str, entrant: int, token: str) -> ResponseReturnValue:
     return response
 
 
-@bp.get("/<event_id>/board")
+@bp.get("/e/<event_id>/board")
 def board(event_id: str) -> ResponseReturnValue:
     """For a wall screen: large type, no controls; follows live (a meta refresh, or htmx)."""
     sig = service.signature(event_id) if len(event_id) <= 32 else None
@@ -255,14 +286,14 @@ def board(event_id: str) -> ResponseReturnValue:
     return response
 
 
-@bp.get("/<event_id>/print")
+@bp.get("/e/<event_id>/print")
 def print_sheets(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     page = context(event)
     return render_template("events/print.html", **page)
 
 
-@bp.get("/<event_id>/results.csv")
+@bp.get("/e/<event_id>/results.csv")
 def results_csv(event_id: str) -> Response:
     event = event_or_404(event_id)
     doc = service.document(event, render=render, language=str(get_locale()))

@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
@@ -453,3 +453,17 @@ def rounds_for_pairs(pairing: str, pairs: int) -> int:
     if pairing == "round_robin":
         return pairs - 1 if pairs % 2 == 0 else pairs
     return max(1, (pairs - 1).bit_length())
+
+
+def seed_by_ratings(
+    entrants: Sequence[Sequence[str]], ratings: Mapping[str, float], default: float
+) -> list[int]:
+    """The entrants (pairs of names) strongest first, as entrant numbers: a pair's strength is
+    the mean of its players' ratings, a player without one at ``default``. Equal strengths keep
+    the order given (a stable sort), so an unrated club seeds exactly as the director listed."""
+
+    def strength(entrant: Sequence[str]) -> float:
+        return sum(ratings.get(name, default) for name in entrant) / max(len(entrant), 1)
+
+    strengths = [strength(e) for e in entrants]
+    return sorted(range(len(entrants)), key=lambda i: -strengths[i])

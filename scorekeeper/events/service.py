@@ -20,7 +20,8 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import func, select
 
-from .. import cache, read, service
+from .. import cache, ratings, read, service
+from ..clubs import roster
 from ..db import db
 from ..games import GAMES
 from ..keys import hash_key, key_matches
@@ -246,9 +247,40 @@ def club_events(club_id: int) -> list[Event]:
     )
 
 
+def club_strengths(club_id: int | None, kind: str, names: Sequence[str]) -> dict[str, float]:
+    """The club's rating (the leaderboard's ordinal, of the event's game) of each name that has
+    one; a name matches a rated player's exactly, else regardless of case."""
+    if club_id is None:
+        return {}
+    board = roster.club_ratings(club_id, kind)
+    folded: dict[str, float] = {}
+    for player in board.leaderboard:
+        folded.setdefault(player.name.casefold(), player.ordinal)
+    found = {}
+    for name in names:
+        exact = board.player(name)
+        rating = exact.ordinal if exact is not None else folded.get(name.casefold())
+        if rating is not None:
+            found[name] = rating
+    return found
+
+
+def seeded(entrants: list[Any], club_id: int | None, kind: str) -> list[Any]:
+    """The pairs in seed order by the club's ratings (events.md, ``"seed": "ratings"``).
+
+    The entrants are stored in that order, so seed 1 is entrant 0 everywhere after: round 1's
+    Swiss pairing and knockout bracket (planned once, at creation), a knockout tie's higher seed.
+    """
+    strengths = club_strengths(club_id, kind, [n for e in entrants for n in e])
+    default = ratings.model().rating().ordinal()  # an unrated player starts where everyone does
+    return [entrants[i] for i in seating.seed_by_ratings(entrants, strengths, default)]
+
+
 def create_event(data: Any, club_id: int | None = None) -> tuple[Event, str]:
     checked = check_event(data)
     settings = checked["settings"]
+    if settings["seed"] == "ratings":
+        checked["entrants"] = seeded(checked["entrants"], club_id, checked["kind"])
     schedule = plan(
         checked["format"],
         settings["pairing"],
@@ -383,7 +415,11 @@ def start_round(event: Event, close: bool = False) -> EventRound:
         if errors:  # the options were checked at creation: only a changed rule could get here
             raise EventError(errors)
         game_id = service.new_id()
-        game, _ = service.create_game(rules, setup, game_id=game_id, key=table_key(game_id))
+        # A club event's table is a game of the club like any other (events.md, Screens):
+        # in its lists and its ratings.
+        game, _ = service.create_game(
+            rules, setup, game_id=game_id, key=table_key(game_id), club_id=event.club_id
+        )
         tables.append(EventTable(number=number_at, game_id=game.id, seats=list(seats)))
     rnd.tables = tables
     event.rounds.append(rnd)

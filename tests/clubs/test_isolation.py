@@ -174,6 +174,8 @@ NEEDS = {
     ("GET", "/c/<slug>/players"): "member",
     ("GET", "/c/<slug>/player"): "member",
     ("GET", "/c/<slug>/ratings"): "member",
+    ("GET", "/c/<slug>/events/new"): "member",
+    ("POST", "/c/<slug>/events/new"): "member",  # a new event of the club (events.md)
     ("POST", "/c/<slug>/device-link"): "member",
     ("POST", "/c/<slug>/devices/<int:key_id>/signout"): "member",
     ("POST", "/c/<slug>/members/<int:member_id>/remove"): "member",  # oneself; others: admin
@@ -189,6 +191,7 @@ NEEDS = {
     ("GET", "/api/clubs/<slug>"): "member",
     ("GET", "/api/clubs/<slug>/games"): "member",
     ("GET", "/api/clubs/<slug>/ratings"): "member",
+    ("POST", "/api/clubs/<slug>/events"): "member",
     ("POST", "/api/clubs/<slug>/invites"): "admin",
     ("DELETE", "/api/clubs/<slug>/invites/<token>"): "admin",
     ("DELETE", "/api/clubs/<slug>/members/<name>"): "admin",
