@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from seed import EVENT_HANDS, SECOND_HAND_CORRECTED
 from wire import fetch
 
+BOARD_TURNS = 2  # each board figure measured in this many slices, the sizes taking turns
+
 
 @dataclass
 class Corrections:
@@ -88,6 +90,33 @@ def corrections(
         failed=failed,
         ratio=bare_ms / app_ms if app_ms else float("nan"),
     )
+
+
+def board_figures(port: int, events_seeded, seconds: float, wrk, say) -> list[tuple[str, float, int]]:
+    """The wall screen's poll of each evening's board, as htmx sends it every 10 s (the board page
+    follows its own URL with HX-Request): 304 with the ETag the board gave, and 200 without.
+
+    40 tables is compared with 4 (issue #26's goal), so the sizes take turns in slices of the
+    figure's time: a machine that slows down part way through slows both sizes alike.
+    ``wrk(url, seconds, headers)`` gives (requests per second, failures)."""
+    targets = []
+    for tables, (event_id, _) in events_seeded.items():
+        board = f"/e/{event_id}/board"
+        tag = fetch(port, "GET", board, {"HX-Request": "true"}).headers["etag"]
+        targets.append((f"board 304, {tables} tables", board, {"HX-Request": "true", "If-None-Match": tag}))
+        targets.append((f"board 200, {tables} tables", board, {"HX-Request": "true"}))
+    for _name, board, headers in targets:  # each worker draws the board once before the clock starts
+        for _ in range(4):
+            fetch(port, "GET", board, headers)
+    rates: dict[str, list[float]] = {name: [] for name, _, _ in targets}
+    failed = dict.fromkeys(rates, 0)
+    say(f"wrk: the boards' polls at {' and '.join(str(t) for t in events_seeded)} tables, taking turns")
+    for _ in range(BOARD_TURNS):
+        for name, board, headers in sorted(targets, key=lambda t: t[0]):
+            rate, bad = wrk(f"http://127.0.0.1:{port}{board}", seconds / BOARD_TURNS, headers)
+            rates[name].append(rate)
+            failed[name] += bad
+    return [(name, statistics.mean(rates[name]), failed[name]) for name, _, _ in targets]
 
 
 def event_rows(report, rates, bare_rate, sk_port, bare_port, events_seeded, seconds, say) -> None:

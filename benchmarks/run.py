@@ -46,7 +46,7 @@ if str(HERE) not in sys.path:  # its siblings, when the script is loaded by the 
     sys.path.insert(0, str(HERE))
 
 from crowd import capacity_scenario, percentile, tables_scenario  # noqa: E402
-from evening import event_rows  # noqa: E402
+from evening import board_figures, event_rows  # noqa: E402
 from inprocess import cache_savings, standings_after_correction, time_pages  # noqa: E402
 from seed import (  # noqa: E402,F401
     HUGE_TARGET,
@@ -545,17 +545,13 @@ def run(args, tmp: Path, servers: Servers) -> Report:
         ("API GET", sk + f"/api/games/{finished_id}", {}, None),
         ("API POST deal", sk + "/", {}, lua),
     ]
-    for tables, (event_id, _) in events_seeded.items():
-        board = f"/e/{event_id}/board"
-        tag = fetch(sk_port, "GET", board, {"HX-Request": "true"}).headers["etag"]
-        figures.append(
-            (f"board 304, {tables} tables", sk + board, {"HX-Request": "true", "If-None-Match": tag}, None)
-        )
-        figures.append((f"board 200, {tables} tables", sk + board, {"HX-Request": "true"}, None))
     measured = []
     for name, target, headers, script in figures:
         say(f"wrk: {name}")
         measured.append((name, *run_wrk(target, seconds, conns, headers, script)))
+    measured += board_figures(
+        sk_port, events_seeded, seconds, lambda url, secs, headers: run_wrk(url, secs, conns, headers), say
+    )
     say("wrk: the bare app's durable write (INSERT + COMMIT, SQLite in WAL)")
     anchor_rate, anchor_bad = run_wrk(bare + "/", seconds, conns, {}, anchor_lua)
     say("wrk: bare app (after)")

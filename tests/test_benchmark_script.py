@@ -9,6 +9,7 @@ import importlib.util
 import random
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -238,3 +239,36 @@ def test_the_evening_rows_put_40_tables_beside_4(bench, monkeypatch):
     assert (row.app, row.bare, row.ratio) == ("20.0 ms", "5.0 ms", "0.250")
     assert "PUT a hand 8.0 ms + GET /api/events 12.0 ms" in row.note
     assert report.data["standings after a correction, 4 tables"]["ratio"] == 0.25
+
+
+def test_the_boards_polls_are_a_304_and_a_200_and_the_sizes_take_turns(bench, app, client, monkeypatch):
+    """What wrk is pointed at: the board's own URL as its htmx poll asks for it, a 304 with the
+    ETag the board gave (so the figure is the unchanged poll's) and a 200 without."""
+    evening = sys.modules["evening"]
+    seeded = {4: bench.seed_event(app, client, 4), 8: bench.seed_event(app, client, 8)}
+
+    def fetch(port, method, path, headers=None, body=b""):
+        answer = client.open(path, method=method, headers=headers or {})
+        return SimpleNamespace(status=answer.status_code, headers={"etag": answer.headers.get("ETag")})
+
+    calls = []
+
+    def wrk(url, seconds, headers):
+        path = url.removeprefix("http://127.0.0.1:1")
+        calls.append((path, headers.get("If-None-Match") is not None, seconds))
+        return 100.0 * client.get(path, headers=headers).status_code, 0
+
+    monkeypatch.setattr(evening, "fetch", fetch)
+    got = evening.board_figures(1, seeded, 5.0, wrk, lambda text: None)
+    # The status each wrk target answers, as the rate: every 304 target a 304, every 200 a 200.
+    assert got == [
+        ("board 304, 4 tables", 30400.0, 0),
+        ("board 200, 4 tables", 20000.0, 0),
+        ("board 304, 8 tables", 30400.0, 0),
+        ("board 200, 8 tables", 20000.0, 0),
+    ]
+    boards = [f"/e/{seeded[n][0]}/board" for n in (4, 8)]
+    # In slices, the two sizes one after the other for each kind, twice over.
+    turn = [(boards[0], False), (boards[1], False), (boards[0], True), (boards[1], True)]
+    assert [(path, conditional) for path, conditional, _ in calls] == turn * evening.BOARD_TURNS
+    assert {seconds for *_, seconds in calls} == {5.0 / evening.BOARD_TURNS}
