@@ -78,9 +78,20 @@ def seed_games(client, record: dict[str, Any]) -> tuple[str, str]:
     return data["id"], data["edit_key"]
 
 
+# Each table's two hands (Euchre facts; partners sit opposite, seats 0 + 2 against 1 + 3): seat 0
+# makes hearts with 3 tricks (1 point for 0 + 2), then seat 1 makes spades with 4 (1 for 1 + 3).
+EVENT_HANDS = (
+    {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3},
+    {"trump": "S", "maker": 1, "alone": False, "defender_alone": None, "maker_tricks": 4},
+)
+# What the served corrections put in place of the second hand, and back: seat 1 alone takes all
+# 5 (4 points and a lone hand for 1 + 3), so every correction moves the standings.
+SECOND_HAND_CORRECTED = {"trump": "S", "maker": 1, "alone": True, "defender_alone": None, "maker_tricks": 5}
+
+
 def seed_event(app, client, tables: int) -> tuple[str, list[tuple[str, str]]]:
-    """A progressive Euchre night of ``tables`` tables, round 1 started and one hand played at
-    each table; returns the event and each table's (game, key) for corrections."""
+    """A progressive Euchre night of ``tables`` tables (4 players each), round 1 started and two
+    hands played at each table through the API; returns the event and each table's (game, key)."""
     from scorekeeper.events import service as events
 
     players = [f"P{i}" for i in range(4 * tables)]
@@ -97,7 +108,11 @@ def seed_event(app, client, tables: int) -> tuple[str, list[tuple[str, str]]]:
         rnd = events.start_round(event)
         games = [(t.game_id, events.table_key(t.game_id)) for t in rnd.tables]
         event_id = event.id
-    hand = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
     for game_id, key in games:
-        client.post(f"/api/games/{game_id}/deals", json=hand, headers={"Authorization": f"Bearer {key}"})
+        for hand in EVENT_HANDS:
+            reply = client.post(
+                f"/api/games/{game_id}/deals", json=hand, headers={"Authorization": f"Bearer {key}"}
+            )
+            if reply.status_code != 201:
+                raise RuntimeError(f"a table's hand refused: {reply.status_code} {reply.get_json()}")
     return event_id, games

@@ -9,6 +9,7 @@ import importlib.util
 import random
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -27,7 +28,7 @@ def bench():
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)  # it imports its siblings (wire.py, crowd.py) by name
     yield module
-    for name in (spec.name, "wire", "crowd", "seed", "inprocess"):
+    for name in (spec.name, "wire", "crowd", "seed", "inprocess", "evening"):
         sys.modules.pop(name, None)
 
 
@@ -185,3 +186,89 @@ def test_page_timing_takes_turns_and_answers_one_figure_per_page(bench, client):
     created = client.post("/api/games", json=bench.long_game_record(3, random.Random(2))).get_json()
     figures = bench.time_pages(client, [f"/g/{created['id']}", "/"], budget=0, least=2)
     assert len(figures) == 2 and all(f > 0 for f in figures)
+
+
+def test_the_evening_has_two_hands_at_each_table_and_a_correction_moves_its_standings(bench, app, client):
+    """What the board and correction rows measure: round 1 of a 4-table progressive night with
+    two hands played at each table, and a corrected second hand that changes the standings (and
+    changes them back), as the served loop's every step relies on."""
+    seed = sys.modules["seed"]
+    event_id, games = bench.seed_event(app, client, 4)
+    doc = client.get(f"/api/events/{event_id}").get_json()
+    assert [(t["hands_played"], t["finished"]) for t in doc["rounds"][0]["tables"]] == [(2, False)] * 4
+    # Each pair made 1 point: all 16 players level on 1, no loners.
+    assert {(s["points"], s["loners"]) for s in doc["standings"]} == {(1, 0)}
+    game_id, key = games[0]
+    seats = doc["rounds"][0]["tables"][0]["seats"]
+
+    def correct(hand):
+        answer = client.put(
+            f"/api/games/{game_id}/deals/1", json=hand, headers={"Authorization": f"Bearer {key}"}
+        )
+        assert answer.status_code == 200, answer.get_json()
+        standings = client.get(f"/api/events/{event_id}").get_json()["standings"]
+        return {s["name"]: (s["points"], s["loners"]) for s in standings}
+
+    # Table 1's second seat alone takes all 5: 4 points for it and its partner, and its lone hand.
+    after = correct(seed.SECOND_HAND_CORRECTED)
+    assert after[seats[1]] == (4, 1) and after[seats[3]] == (4, 0)
+    assert after[seats[0]] == after[seats[2]] == (1, 0)
+    assert set(after.values()) == {(4, 1), (4, 0), (1, 0)}
+    assert set(correct(seed.EVENT_HANDS[1]).values()) == {(1, 0)}
+
+
+def test_the_evening_rows_put_40_tables_beside_4(bench, monkeypatch):
+    evening = sys.modules["evening"]
+    seen = evening.Corrections(
+        app_ms=20.0, bare_ms=5.0, put_ms=8.0, get_ms=12.0, steps=40, failed=0, ratio=0.25
+    )
+    asked = []
+    monkeypatch.setattr(evening, "corrections", lambda *args: asked.append(args[2]) or seen)
+    report = bench.Report()
+    rates = {"board 304, 4 tables": 1000.0, "board 304, 40 tables": 950.0}
+    rates |= {"board 200, 4 tables": 500.0, "board 200, 40 tables": 250.0}
+    seeded = {4: ("ev4", [("g", "k")]), 40: ("ev40", [("g", "k")])}
+    evening.event_rows(report, rates, 2000.0, 1, 2, seeded, 1.0, lambda text: None)
+    assert asked == ["ev4", "ev40"]
+    rows = {r.figure: r for r in report.rows}
+    assert rows["board 304, 40 vs 4 tables"].app == "950 vs 1,000 req/s"
+    assert rows["board 304, 40 vs 4 tables"].ratio == "0.950" and rows["board 304, 40 vs 4 tables"].goal
+    assert "0.475 at 40 tables, 0.500 at 4" in rows["board 304, 40 vs 4 tables"].note
+    assert rows["board 200, 40 vs 4 tables"].ratio == "0.500"
+    row = rows["standings after a correction, 40 tables"]
+    assert (row.app, row.bare, row.ratio) == ("20.0 ms", "5.0 ms", "0.250")
+    assert "PUT a hand 8.0 ms + GET /api/events 12.0 ms" in row.note
+    assert report.data["standings after a correction, 4 tables"]["ratio"] == 0.25
+
+
+def test_the_boards_polls_are_a_304_and_a_200_and_the_sizes_take_turns(bench, app, client, monkeypatch):
+    """What wrk is pointed at: the board's own URL as its htmx poll asks for it, a 304 with the
+    ETag the board gave (so the figure is the unchanged poll's) and a 200 without."""
+    evening = sys.modules["evening"]
+    seeded = {4: bench.seed_event(app, client, 4), 8: bench.seed_event(app, client, 8)}
+
+    def fetch(port, method, path, headers=None, body=b""):
+        answer = client.open(path, method=method, headers=headers or {})
+        return SimpleNamespace(status=answer.status_code, headers={"etag": answer.headers.get("ETag")})
+
+    calls = []
+
+    def wrk(url, seconds, headers):
+        path = url.removeprefix("http://127.0.0.1:1")
+        calls.append((path, headers.get("If-None-Match") is not None, seconds))
+        return 100.0 * client.get(path, headers=headers).status_code, 0
+
+    monkeypatch.setattr(evening, "fetch", fetch)
+    got = evening.board_figures(1, seeded, 5.0, wrk, lambda text: None)
+    # The status each wrk target answers, as the rate: every 304 target a 304, every 200 a 200.
+    assert got == [
+        ("board 304, 4 tables", 30400.0, 0),
+        ("board 200, 4 tables", 20000.0, 0),
+        ("board 304, 8 tables", 30400.0, 0),
+        ("board 200, 8 tables", 20000.0, 0),
+    ]
+    boards = [f"/e/{seeded[n][0]}/board" for n in (4, 8)]
+    # In slices, the two sizes one after the other for each kind, twice over.
+    turn = [(boards[0], False), (boards[1], False), (boards[0], True), (boards[1], True)]
+    assert [(path, conditional) for path, conditional, _ in calls] == turn * evening.BOARD_TURNS
+    assert {seconds for *_, seconds in calls} == {5.0 / evening.BOARD_TURNS}
