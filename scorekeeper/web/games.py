@@ -147,7 +147,7 @@ def game_context(
 
 
 # What the page for a viewer needs of the game before the cache: one primary-key query.
-PAGE_ROW = select(Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id).where(
+PAGE_ROW = select(Game.id, Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id).where(
     Game.id == bindparam("game_id")
 )
 

@@ -59,9 +59,9 @@ MAX_ID = 2**31 - 1
 
 
 # What a poll needs of the game, built once: most polls end in a 304 after this one query.
-LIVE_ROW = select(Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id, Game.updated_at).where(
-    Game.id == bindparam("game_id")
-)
+LIVE_ROW = select(
+    Game.id, Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id, Game.updated_at
+).where(Game.id == bindparam("game_id"))
 
 
 @bp.get("/<game_id>/live")
