@@ -153,6 +153,18 @@ def correcting() -> bool:
     return table_lock() is not None and g.get("correction_by") is not None
 
 
+def locked_out() -> bool:
+    """Whether this request's scorer may no longer change its locked table (the pages then offer
+    no entry, correction or undo; a write would be refused by the gate all the same)."""
+    return table_lock() is not None and g.get("correction_by") is None
+
+
+def resolve_table(game: Any, role: Role) -> None:
+    """For a scorer of an event's table: its state and whether the caller directs it (``g``)."""
+    g.correction_by = table_director(game) if role.editable else None
+    g.table = table_state(game.id) if role.editable else None
+
+
 # -- clubs: who the caller is, once per request ---------------------------------------------
 
 
@@ -248,8 +260,7 @@ def game_route(
             g.game, g.role = game, role
             # Who may correct a locked event table (the write gate asks it through the Via), and
             # the table's state for the pages: asked of a scorer only; no query for other games.
-            g.correction_by = table_director(game) if role.editable else None
-            g.table = table_state(game.id) if role.editable else None
+            resolve_table(game, role)
             return view(game, **kwargs)
 
         return wrapper
