@@ -93,11 +93,12 @@ def directs(event: Event, key: str | None) -> bool:
     return director_name(event, key) is not None
 
 
-def director_name(event: Event, key: str | None) -> str | None:
+def director_name(event: Event, key: str | None, judged: bool = True) -> str | None:
     """Who directs ``event`` in this request, as a game's history names them: the owner's or
     admin's member name, or "director" for the key its creator was given; None: nobody.
     Once per request and event: a page asks several times. A presented key that is wrong
-    counts against the address (unless it is a member's key: the API's bearer is either)."""
+    counts against the address (unless it is a member's key: the API's bearer is either), but
+    not when ``judged`` is False (:func:`role_for` counts the API's bearer once itself)."""
     memo = g.setdefault("director_names", {})
     if event.id not in memo:
         from ..events.service import director_key_matches  # the events room sits above this one
@@ -111,7 +112,7 @@ def director_name(event: Event, key: str | None) -> str | None:
             limits.check_credentials()
             if director_key_matches(event, key):
                 name = "director"
-            elif not (member_keys() and viewer().memberships):
+            elif judged and not (member_keys() and viewer().memberships):
                 limits.failed_credential()
         memo[event.id] = name
     return memo[event.id]
@@ -136,7 +137,9 @@ def table_director(game: Any) -> str | None:
     if game_id not in memo:
         place = event_of(game_id)
         event = db.session.get(Event, place["id"]) if place is not None else None
-        memo[game_id] = None if event is None else director_name(event, director_credential())
+        # The API's bearer is also tried as the game's key: role_for counts a wrong one, once.
+        api = request.blueprint in API_BLUEPRINTS or request.path.startswith("/api/")
+        memo[game_id] = None if event is None else director_name(event, director_credential(), not api)
     return memo[game_id]
 
 
