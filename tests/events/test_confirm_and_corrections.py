@@ -351,3 +351,34 @@ def test_the_new_routes_never_answer_500(app, client, body, rnd, table, form, wo
         assert answer.status_code < 500, answer.get_data(as_text=True)[:300]
         if answer.status_code == 422 and answer.is_json:
             assert all(e["field"] for e in answer.get_json()["errors"])
+
+
+def test_an_owner_of_the_events_club_corrects_by_name(app, client):
+    from scorekeeper.clubs import service as clubs
+
+    with app.app_context():
+        made = clubs.create_club("Tuesday Club", owner="Olga")
+        event, key = events.create_event(
+            {
+                "name": "N",
+                "format": "progressive",
+                "game": "euchre",
+                "players": PLAYERS,
+                "hands": 1,
+                "rounds": 2,
+            },
+            club_id=made.club.id,
+        )
+        event_id, owner_key = event.id, made.key
+    table = start(client, event_id, owner_key)["tables"][0]  # the owner directs the event
+    play(client, table, MADE_02)
+    start(client, event_id, owner_key, close=True)
+    fixed = client.put(
+        f"/api/games/{table['game']}/deals/0", json={**MARCH_13, "reason": "Recount"}, headers=auth(owner_key)
+    )
+    assert fixed.status_code == 200, fixed.get_json()
+    with app.app_context():
+        fix = db.session.query(Change).filter(Change.reason.is_not(None)).one()
+        assert (fix.reason, fix.given_by) == ("Recount", "Olga")
+    html = app.test_client().get(f"/e/{event_id}/print").get_data(as_text=True)
+    assert "Recount" in html and "Olga" in html
