@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from scorekeeper.db import db
 from scorekeeper.events import service as events
 from scorekeeper.models import Change, Game
+from tests.web.pages import checked
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 # A made hand for seats 0+2 (1 point), a march for 1+3 (2 points), a loner march for 0+2 (4 points).
@@ -382,3 +383,24 @@ def test_an_owner_of_the_events_club_corrects_by_name(app, client):
         assert (fix.reason, fix.given_by) == ("Recount", "Olga")
     html = app.test_client().get(f"/e/{event_id}/print").get_data(as_text=True)
     assert "Recount" in html and "Olga" in html
+
+
+def test_the_director_adds_a_forgotten_hand_on_a_closed_tables_page(app, client):
+    event_id, key = make(app, hands=2)
+    table = start(client, event_id, key)["tables"][0]
+    play(client, table, MADE_02)
+    start(client, event_id, key, close=True)  # closed at one hand of two
+    client.get(f"/e/{event_id}/direct?key={key}")
+    client.get(f"/e/{event_id}/tables/{table['game']}/correct")
+    path = f"/g/{table['game']}"
+    page = client.get(path).get_data(as_text=True)
+    assert 'id="entry"' in page and 'name="reason" type="text"' in page and 'form="entry"' in page
+    assert "You are correcting this table as the event" in page
+    bare = client.post(f"{path}/deals", data=euchre_form(1, 5, "S"))
+    assert bare.status_code == 422 and "Give a reason" in bare.get_data(as_text=True)
+    assert checked(bare.get_data(as_text=True), "trump", "S")  # the entry kept as typed
+    done = client.post(f"{path}/deals", data={**euchre_form(1, 5, "S"), "reason": "Hand two was played"})
+    assert done.status_code == 303
+    assert game_state(app, table["game"])[1] == [MADE_02, MARCH_13]
+    seats = table["seats"]
+    assert points(client, event_id)[seats[1]] == 2 and points(client, event_id)[seats[0]] == 1
