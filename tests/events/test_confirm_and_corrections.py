@@ -404,3 +404,30 @@ def test_the_director_adds_a_forgotten_hand_on_a_closed_tables_page(app, client)
     assert game_state(app, table["game"])[1] == [MADE_02, MARCH_13]
     seats = table["seats"]
     assert points(client, event_id)[seats[1]] == 2 and points(client, event_id)[seats[0]] == 1
+
+
+CLOSED_MADE: dict[int, tuple] = {}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(reason=st.text(max_size=220), trump=st.text(max_size=3), maker=st.text(max_size=3))
+def test_a_directors_page_correction_with_any_reason_never_answers_500(app, client, reason, trump, maker):
+    if id(app) not in CLOSED_MADE:
+        event_id, key = make(app)
+        t = start(client, event_id, key)["tables"][0]
+        play(client, t, MADE_02)
+        start(client, event_id, key, close=True)
+        client.get(f"/e/{event_id}/direct?key={key}")
+        client.get(f"/e/{event_id}/tables/{t['game']}/correct")
+        CLOSED_MADE[id(app)] = t
+    t = CLOSED_MADE[id(app)]
+    path = f"/g/{t['game']}"
+    before = game_state(app, t["game"])
+    fixed = client.post(
+        f"{path}/deals/0", data={**euchre_form(1, 3), "trump": trump, "maker": maker, "reason": reason}
+    )
+    assert fixed.status_code in (303, 400, 422), fixed.status_code
+    if fixed.status_code != 303:
+        assert game_state(app, t["game"]) == before  # refused: nothing changed
+    if not reason.strip() or len(reason.strip()) > 200:
+        assert fixed.status_code != 303
