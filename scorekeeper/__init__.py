@@ -139,6 +139,7 @@ def _configure_blueprints(app: Flask) -> None:
         pwa.bp,  # the installable app: manifest, service worker, offline page
         events_api.bp,  # club evenings: the event document, rounds, players
         events_pages.bp,  # the director's page, the board, print sheets, the CSV
+        events_pages.tables,  # a table's confirmation, from its game page
         help_pages.bp,  # the rules of each game for the players, /help
         docs.bp,  # /api/openapi.json
     ):

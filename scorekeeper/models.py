@@ -151,6 +151,11 @@ class Change(Model):
     device_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     device: Mapped[str] = mapped_column(String(80), default="")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # A correction at an event's table after its round closed (or its result was confirmed):
+    # why, and who gave it ("director": the event's key; else an owner or admin's member name).
+    # Both None for every other change; the event's results list the changes that have them.
+    reason: Mapped[str | None] = mapped_column(String(200), nullable=True, default=None)
+    given_by: Mapped[str | None] = mapped_column(String(40), nullable=True, default=None)
 
 
 class Player(Model):

@@ -12,10 +12,10 @@ from flask.typing import ResponseReturnValue
 
 from .. import limits
 from ..db import db
-from ..models import Club, Event
+from ..models import Club, Event, Game
 from ..read.visibility import Membership
 from ..web import errors
-from ..web.auth import club_route, directs, presented_key
+from ..web.auth import club_route, directs, presented_key, role_for
 from . import service
 
 # Under /api: an event's own calls live at /api/events/..., its creation in its club's URL.
@@ -121,3 +121,30 @@ def players(event_id: str) -> ResponseReturnValue:
         db.session.rollback()
         return refused(exc)
     return jsonify(service.document(event, director=True)), 200
+
+
+@bp.post("/events/<event_id>/rounds/<int:number>/tables/<int:table_number>/confirm")
+def confirm(event_id: str, number: int, table_number: int) -> ResponseReturnValue:
+    """A player at the table confirms its result (``{"by": "Cy"}``), with the table's edit key
+    (or the director's): 200 the table as the event document shows it."""
+    event = event_or_404(event_id)
+    found = service.find_table(event, number, table_number) if number < 10_000 else None
+    game = db.session.get(Game, found[1].game_id) if found is not None else None
+    if found is None or game is None:
+        abort(404, description="No such table in this event.")
+    if not role_for(game).editable:
+        abort(
+            403,
+            description="This call needs the table's edit key (or the director's): "
+            "Authorization: Bearer <edit_key>.",
+        )
+    rnd, table = found
+    try:
+        service.confirm_table(event, rnd, table, body().get("by"))
+    except service.EventError as exc:
+        db.session.rollback()
+        return refused(exc)
+    except service.NotNow as exc:
+        return jsonify({"errors": [{"field": "confirm", "message": exc.message.render()}]}), 409
+    doc = service.document(event)
+    return jsonify(doc["rounds"][rnd.number - 1]["tables"][table.number - 1]), 200

@@ -30,21 +30,27 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, SelectMultipleField, TextAreaField
+from wtforms import BooleanField, RadioField, SelectMultipleField, TextAreaField
+from wtforms.validators import InputRequired
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from .. import cache, limits
 from ..db import db
 from ..games import GAMES
 from ..i18n import render
-from ..models import Club, Event, utcnow
+from ..models import Club, Event, Game, utcnow
 from ..read.visibility import Membership
-from ..web.auth import club_route, directs
+from ..web.auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs, game_route
+from ..web.games import game_context
+from ..web.table import describe_change
 from . import service
 from .forms import EventForm
 
 # No prefix: an event's pages are /e/<id>..., a new event is made from its club, /c/<slug>/events/new.
 bp = Blueprint("events", __name__)
+# A table's own page is the ordinary game page (/g/<id>): what an event adds there is posted to
+# an address under it, where the table's scorer key (a cookie scoped to /g/<id>) comes along.
+tables = Blueprint("event_tables", __name__, url_prefix="/g")
 COOKIE_AGE = 60 * 60 * 24 * 60  # a director keeps the event's key for two months
 
 
@@ -96,6 +102,34 @@ def clock(event: Event) -> dict[str, Any] | None:
     return {"ends_at": ends.isoformat() + "Z", "minutes": max(0, int(left // 60)), "over": left <= 0}
 
 
+def unconfirmed(event: Event, doc: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """(round, table) of every table whose result awaits confirmation: its game finished or its
+    round over, and nobody confirmed it (a confirm event only)."""
+    if not event.settings.get("confirm"):
+        return []
+    return [
+        (r["number"], t["table"])
+        for r in doc["rounds"]
+        if r["status"] != "planned"
+        for t in r["tables"]
+        if t.get("game") and not t.get("confirmed_by") and (t["finished"] or r["status"] == "done")
+    ]
+
+
+def correction_rows(event: Event) -> list[dict[str, Any]]:
+    """The corrections after the close, as the results list them (round, table, what, reason, who)."""
+    rows = []
+    for found in service.corrections(event):
+        title, _detail = describe_change(found["change"])
+        rows.append({**found, "what": title, "by": who(found["by"])})
+    return rows
+
+
+def who(given_by: str | None) -> str:
+    """Who gave a correction: the event's key is "the director"; an owner or admin by name."""
+    return _("the director") if given_by == "director" else (given_by or "")
+
+
 def context(event: Event) -> dict[str, Any]:
     doc = service.document(event, director=directing(event), render=render, language=str(get_locale()))
     current = next((r for r in doc["rounds"] if r["status"] == "playing"), None)
@@ -103,6 +137,8 @@ def context(event: Event) -> dict[str, Any]:
         "event": event,
         "doc": doc,
         "current": current,
+        "unconfirmed": unconfirmed(event, doc),
+        "corrections": correction_rows(event),
         "clock": clock(event),
         "hands": event.settings.get("hands"),
         "directing": directing(event),
@@ -320,6 +356,85 @@ def results_csv(event_id: str) -> Response:
                 "; ".join(s["tiebreak"]),
             ]
         )
+    fixes = correction_rows(event)
+    if fixes:
+        # The corrections after the close, below the standings (events.md: listed with the results).
+        writer.writerow([])
+        writer.writerow(["correction", "round", "table", "deal", "reason", "by"])
+        for fix in fixes:
+            writer.writerow(
+                [fix["what"], fix["round"], fix["table"], fix["deal"] or "", fix["reason"], fix["by"]]
+            )
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.csv"'
     return response
+
+
+@bp.get("/e/<event_id>/tables/<game_id>/correct")
+def correct_table(event_id: str, game_id: str) -> ResponseReturnValue:
+    """The director's way to a table's page, to correct it after its round closed.
+
+    The director's key cookie is sent to this event's pages only (``direct``); this link,
+    opened from them, hands the same key to the one table game's pages (a cookie scoped to
+    /g/<id>, for two days), where the auth recognises the director. An owner or admin of the
+    club needs nothing handed over: their member cookie goes everywhere already."""
+    event = event_or_404(event_id)
+    if not directing(event):
+        abort(403)
+    if not any(t.game_id == game_id for r in event.rounds for t in r.tables):
+        abort(404)
+    response = redirect(url_for("games.show", game_id=game_id), 303)
+    key = request.cookies.get(cookie_name(event))
+    if key and service.director_key_matches(event, key):
+        response.set_cookie(
+            DIRECTOR_COOKIE,
+            key,
+            max_age=DIRECTOR_COOKIE_AGE,
+            path=f"/g/{game_id}",
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure,
+        )
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+class ConfirmForm(FlaskForm):
+    by = RadioField(
+        _l("Who confirms"), choices=[], validators=[InputRequired(_l("Choose who confirms the result."))]
+    )
+
+
+@tables.post("/<game_id>/confirm")
+@game_route(scorer=True)
+def confirm(game: Game) -> ResponseReturnValue:
+    """A player at the table confirms its result on the table's phone (a confirm event)."""
+    found = service.table_of_game(game.id)
+    if found is None or not found[0].settings.get("confirm"):
+        abort(404)
+    event, rnd, table = found
+    form = ConfirmForm()
+    form.by.choices = [(n, n) for n in dict.fromkeys(service.seat_names(event, table.seats))]
+    if not form.validate_on_submit():
+        if getattr(form, "csrf_token", None) is not None and form.csrf_token.errors:
+            abort(400)  # a stale page: as every other form of the app answers it
+        error = next(iter(form.by.errors), None) or _("Choose who confirms the result.")
+        return confirm_refused(game, str(error))
+    try:
+        name = service.confirm_table(event, rnd, table, form.by.data)
+    except service.EventError as exc:
+        return confirm_refused(game, render(exc.errors[0].message))
+    except service.NotNow as exc:
+        flash(render(exc.message), "error")
+        return redirect(url_for("games.show", game_id=game.id, _anchor="event-table"), 303)
+    flash(_("Table %(n)s's result is confirmed by %(name)s.", n=table.number, name=name), "ok")
+    return redirect(url_for("games.show", game_id=game.id, _anchor="event-table"), 303)
+
+
+def confirm_refused(game: Game, error: str) -> ResponseReturnValue:
+    """422: the table's page again, the confirmation's message at its field."""
+    context = game_context(game)
+    page = render_template(
+        "games/show.html", confirm_error=error, confirm_by=request.form.get("by"), **context
+    )
+    return page, 422

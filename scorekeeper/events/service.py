@@ -25,8 +25,8 @@ from ..clubs import roster
 from ..db import db
 from ..games import GAMES
 from ..keys import hash_key, key_matches
-from ..models import Event, EventRound, EventTable, Game, utcnow
-from ..rules import N_, FieldError, Setup, check_setup, msg
+from ..models import Change, Event, EventRound, EventTable, Game, utcnow
+from ..rules import N_, FieldError, Msg, Setup, check_setup, msg
 from . import seating, standings
 
 FORMATS = ("progressive", "pairs", "mixer")
@@ -54,6 +54,15 @@ class RoundOpen(Exception):
 
 class EventOver(Exception):
     """No round left to start (409)."""
+
+
+class NotNow(Exception):
+    """A table's result that cannot be confirmed now (409): the event asks for no confirmation,
+    the game is still being played, or another player confirmed it already."""
+
+    def __init__(self, message: Msg):
+        super().__init__(message.render())
+        self.message = message
 
 
 def refuse(field: str, text: str, **params: Any) -> EventError:
@@ -506,6 +515,85 @@ def _reseat_mixer(players: Sequence[int], size: int, rounds: int) -> list[seatin
             tuple(relabel[p] for p in r.sitting_out),
         )
         for r in made
+    ]
+
+
+# -- confirming a table's result, and the corrections after the close --------------------------
+
+
+def table_of_game(game_id: str) -> tuple[Event, EventRound, EventTable] | None:
+    """The event, round and table that play this game; None for a game of no event."""
+    table = db.session.scalar(select(EventTable).where(EventTable.game_id == game_id))
+    if table is None:
+        return None
+    return table.round.event, table.round, table
+
+
+def find_table(event: Event, number: int, table_number: int) -> tuple[EventRound, EventTable] | None:
+    rnd = next((r for r in event.rounds if r.number == number), None)
+    table = next((t for t in rnd.tables if t.number == table_number), None) if rnd is not None else None
+    return (rnd, table) if rnd is not None and table is not None else None
+
+
+def confirm_table(event: Event, rnd: EventRound, table: EventTable, name: Any) -> str:
+    """A player at the table confirms its result (events.md, Rounds: "a tap on the table's phone,
+    naming who"), once its game has finished or its round closed. From then on only a director
+    may correct the table. Returns the name as the table spells it; confirming again by the same
+    player changes nothing."""
+    if not event.settings.get("confirm"):
+        raise NotNow(msg(N_("This event does not ask for confirmed results.")))
+    players = seat_names(event, table.seats)
+    given = name.strip().casefold() if isinstance(name, str) else None
+    match = next((p for p in players if p.casefold() == given), None)
+    if match is None:
+        raise refuse("by", N_("Choose who confirms: one of {names}."), names=", ".join(players))
+    if table.confirmed_by is not None:
+        if table.confirmed_by == match:
+            return match
+        raise NotNow(
+            msg(
+                N_("Table {table}'s result is already confirmed by {name}."),
+                table=table.number,
+                name=table.confirmed_by,
+            )
+        )
+    game = db.session.get(Game, table.game_id)
+    over = rnd.closed_at is not None or rnd.number < len(event.rounds)
+    if game is None or not (over or read.game_view(game).finished):
+        raise NotNow(
+            msg(
+                N_("Table {table} is still playing: its result is confirmed once its game has finished."),
+                table=table.number,
+            )
+        )
+    table.confirmed_by = match
+    event.version += 1  # the document shows who confirmed: a new one
+    db.session.commit()
+    return match
+
+
+def corrections(event: Event) -> list[dict[str, Any]]:
+    """The changes a director made at a table after its round closed (or its result was
+    confirmed), oldest first: round, table, the change, its reason and who gave it. Read from
+    the table games' history (where the write gate keeps them), never stored apart."""
+    where = {t.game_id: (r.number, t.number) for r in event.rounds for t in r.tables}
+    if not where:
+        return []
+    changes = db.session.scalars(
+        select(Change)
+        .where(Change.game_id.in_(list(where)), Change.reason.is_not(None))
+        .order_by(Change.created_at, Change.id)
+    )
+    return [
+        {
+            "round": where[c.game_id][0],
+            "table": where[c.game_id][1],
+            "deal": None if c.deal_index is None else c.deal_index + 1,
+            "change": c,
+            "reason": c.reason,
+            "by": c.given_by,
+        }
+        for c in changes
     ]
 
 

@@ -6,7 +6,17 @@ the lists show), :mod:`.records` (the public record of the API and exports) and 
 (what a seat alone may read: its own pending orders). Callers use the names below: ``read.game_view(game, role)``.
 """
 
-from .records import event_of, export_record, plain_text, public_record, rendered, with_event, with_waiting
+from .records import (
+    TableState,
+    event_of,
+    export_record,
+    plain_text,
+    public_record,
+    rendered,
+    table_state,
+    with_event,
+    with_waiting,
+)
 from .redaction import PublicResult, redact
 from .seats import SeatConsole, seat_console
 from .summaries import Summary, list_views, summarize, summary_of
@@ -48,6 +58,7 @@ __all__ = [
     "Standing",
     "Status",
     "Summary",
+    "TableState",
     "build_view",
     "chart_series",
     "event_of",
@@ -71,6 +82,7 @@ __all__ = [
     "state_before",
     "summarize",
     "summary_of",
+    "table_state",
     "with_event",
     "with_waiting",
 ]

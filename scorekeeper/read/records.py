@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import func, select
+from sqlalchemy.orm import aliased
 
 from .. import rules, scoring
 from ..db import db
 from ..lru import per_app
-from ..models import AnyGame, EventRound, EventTable, Game
+from ..models import AnyGame, Event, EventRound, EventTable, Game
 from ..pending import who_sent
 from ..rules import GameResult
 
@@ -93,6 +95,62 @@ def event_of(game_id: str) -> dict[str, Any] | None:
         found = {"id": row[0], "round": row[1], "table": row[2]} if row else _NO_EVENT
         known.put(game_id, found)
     return dict(found) if isinstance(found, dict) else None  # (else _NO_EVENT: no event)
+
+
+@dataclass(frozen=True)
+class TableState:
+    """Where an event's table game stands (events.md, Rounds): whether its round is over and
+    whether its result was confirmed. Read afresh each time: a round closes, a table confirms,
+    while the game's own version stays the same."""
+
+    event_id: str
+    round: int
+    table: int
+    # The director closed the round, or started a later one (the round ended and was left behind).
+    closed: bool
+    # The event asks an opponent to confirm each table's result.
+    confirm: bool
+    confirmed_by: str | None
+
+    @property
+    def locked(self) -> bool:
+        """Only a director may change the game now, giving a reason."""
+        return self.closed or self.confirmed_by is not None
+
+
+_LATER = aliased(EventRound)
+
+
+def table_state(game_id: str) -> TableState | None:
+    """The state of the event table that plays this game; None for a game of no event (the
+    usual case: answered from :func:`event_of`'s memory, no query)."""
+    if event_of(game_id) is None:
+        return None
+    row = db.session.execute(
+        select(
+            EventRound.event_id,
+            EventRound.number,
+            EventTable.number,
+            EventRound.closed_at,
+            EventTable.confirmed_by,
+            Event.settings,
+            select(func.max(_LATER.number)).where(_LATER.event_id == EventRound.event_id).scalar_subquery(),
+        )
+        .join(EventRound, EventRound.id == EventTable.round_id)
+        .join(Event, Event.id == EventRound.event_id)
+        .where(EventTable.game_id == game_id)
+    ).first()
+    if row is None:
+        return None
+    event_id, number, table, closed_at, confirmed_by, settings, last = row
+    return TableState(
+        event_id=event_id,
+        round=number,
+        table=table,
+        closed=closed_at is not None or (last is not None and number < last),
+        confirm=bool((settings or {}).get("confirm")),
+        confirmed_by=confirmed_by,
+    )
 
 
 @functools.lru_cache(maxsize=4096)

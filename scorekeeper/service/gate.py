@@ -27,7 +27,7 @@ from ..db import Prepared, db, one_writer
 from ..keys import hash_key
 from ..models import AnyGame, Change, Deal, Game, GameSummary, Seat, utcnow
 from ..pending import ORDERS, PendingEntry, orders_row
-from ..read import summarize
+from ..read import TableState, summarize, table_state
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
 from ..scoring import game_rules, replay, score
@@ -49,6 +49,11 @@ class Via:
     token: str | None = None
     device_id: str | None = None
     device: str = ""
+    # Who corrects an event's table as its director ("director", or an owner or admin's name;
+    # the web's auth decides, from the request's credentials), and why: what a table whose
+    # round is closed (or whose result is confirmed) needs for any change.
+    by: str | None = None
+    reason: str | None = None
 
 
 class Conflict(Exception):
@@ -78,6 +83,60 @@ class DealGone(LookupError):
 
 class CannotUndo(Exception):
     """The change can no longer be undone as it was: the game has moved on."""
+
+
+class TableLocked(Exception):
+    """An event's table whose round is closed (or whose result is confirmed): only a director
+    may change it, giving a reason (events.md, Rounds). Nothing was written."""
+
+    def __init__(self, state: TableState):
+        super().__init__(f"table {state.table} of round {state.round} is locked")
+        self.state = state
+
+    @property
+    def message(self) -> rules.Msg:
+        if self.state.closed:
+            return msg(
+                N_(
+                    "Round {round} is closed: only the event's director can correct this table, giving a reason."
+                ),
+                round=self.state.round,
+            )
+        return msg(
+            N_(
+                "Table {table}'s result was confirmed by {name}: only the event's director can correct it, "
+                "giving a reason."
+            ),
+            table=self.state.table,
+            name=self.state.confirmed_by,
+        )
+
+
+REASON_LENGTH = 200
+
+
+def _correction(game: AnyGame, via: Via) -> bool:
+    """Whether this write is a director's correction at a locked event table (then its reason
+    and author go into the history); refuse it when it comes from anyone else, or gives no reason.
+
+    The one place the rule is checked: pages, the API, undo and the CLI all write through here.
+    A game of no event costs no query (the read side remembers where each game is played).
+    """
+    state = table_state(game.id)
+    if state is None or not state.locked:
+        return False
+    if via.by is None:
+        raise TableLocked(state)
+    reason = (via.reason or "").strip()
+    if not reason:
+        raise InvalidFacts(
+            [FieldError("reason", msg(N_("Give a reason: a correction after the round closed needs one.")))]
+        )
+    if len(reason) > REASON_LENGTH:
+        raise InvalidFacts(
+            [FieldError("reason", msg(N_("The reason is at most {n} characters."), n=REASON_LENGTH))]
+        )
+    return True
 
 
 # A write without a version retries on a newer state; each round one writer wins.
@@ -203,17 +262,26 @@ def _claim(game: AnyGame, now: datetime, clear_draft: bool = False) -> None:
 
 
 def _write(
-    game: AnyGame, via: Via | None, plan: Planner[R], deleted_ok: bool = False, touch: bool = True
+    game: AnyGame,
+    via: Via | None,
+    plan: Planner[R],
+    deleted_ok: bool = False,
+    touch: bool = True,
+    lockable: bool = True,
 ) -> R:
     """Judge ``plan`` on the game as stored, then apply it and record it, exactly once.
 
     ``plan(top)`` checks the change against the rules (raising what refuses it)
     and returns the result to hand back and the function that applies it.
     ``touch=False`` keeps ``updated_at`` (a rename is no play: the game still finished when it did).
+    ``lockable=False``: a change that is not play (the club's rename, the archive), allowed at a
+    locked event table too.
     """
     via = via or Via()
     for attempt in range(RETRIES):
         top = _guard(game, via, deleted_ok)
+        # Judged again on every attempt: the round may have closed while this write waited.
+        corrected = lockable and _correction(game, via)
         result, apply, clears_draft = plan(top)
         # Everything that needs no lock is done before taking SQLite's write turn: a writer
         # holding it while it computes would hold up every other writer of every process.
@@ -239,6 +307,8 @@ def _write(
                         "device_id": via.device_id,
                         "device": (via.device or "")[:80],
                         "created_at": utcnow(),
+                        "reason": (via.reason or "").strip() if corrected else None,
+                        "given_by": (via.by or "")[:40] if corrected else None,
                     },
                 )
                 db.session.commit()
@@ -584,7 +654,7 @@ def archive_game(game: Game, archived: bool = True, via: Via | None = None) -> N
 
     Raises :class:`CannotUndo` when the game already is so.
     """
-    _write(game, via, lambda top: _plan_archived(game, archived))
+    _write(game, via, lambda top: _plan_archived(game, archived), lockable=False)
 
 
 def rename_seat(game: Game, seat: int, old: str, new: str, via: Via | None = None) -> None:
@@ -594,7 +664,14 @@ def rename_seat(game: Game, seat: int, old: str, new: str, via: Via | None = Non
     one person cannot play two seats. Undo puts the old name back.
     """
     # No play changed: the game keeps its place in time (lists, the ratings' order).
-    _write(game, via, lambda top: _plan_rename(game, seat, old, new), deleted_ok=True, touch=False)
+    _write(
+        game,
+        via,
+        lambda top: _plan_rename(game, seat, old, new),
+        deleted_ok=True,
+        touch=False,
+        lockable=False,
+    )
 
 
 def set_options(

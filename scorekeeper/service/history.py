@@ -146,4 +146,7 @@ def undo(game: Game, change: Change, via: Via | None = None) -> GameResult | Non
 
     # Undoing a rename is a rename: the game keeps its place in time.
     touch = change.kind != "rename"
-    return _write(game, via, plan, deleted_ok=True, touch=touch)
+    # Undoing play at a locked event table is a correction like any other (a director's, with a
+    # reason); undoing the club's rename or the archive is not play.
+    lockable = change.kind not in ("rename", "archive", "unarchive")
+    return _write(game, via, plan, deleted_ok=True, touch=touch, lockable=lockable)

@@ -147,7 +147,7 @@ def write(game: AnyGame, status: int, change: Callable[[service.Via], GameResult
 def append_deal(game: AnyGame) -> ResponseReturnValue:
     """Append one deal's (or turn's) facts."""
     try:
-        facts = deal_body()
+        facts = deal_body(game)
     except InvalidFacts as exc:
         return errors_response(exc.errors)
     return write(game, 201, lambda via: service.append_deal(game, facts, via))
@@ -159,7 +159,7 @@ def replace_deal(game: Game, k: int) -> ResponseReturnValue:
     """Replace deal k's facts; later deals are rescored."""
     existing(game, k)
     try:
-        facts = deal_body()
+        facts = deal_body(game)
     except InvalidFacts as exc:
         return errors_response(exc.errors)
     return write(game, 200, lambda via: service.replace_deal(game, k, facts, via))
@@ -173,10 +173,13 @@ def delete_deal(game: Game, k: int) -> ResponseReturnValue:
     return write(game, 200, lambda via: service.delete_deal(game, k, via))
 
 
-def deal_body() -> dict:
+def deal_body(game: AnyGame) -> dict:
     body = json_body()
     if not isinstance(body, dict):
         raise InvalidFacts([FieldError("deals", msg(N_("A deal's facts must be a JSON object.")))])
+    if "reason" in body and read.event_of(game.id) is not None:
+        # At an event's table, a director's reason for a correction (api_via takes it): no fact.
+        body = {k: v for k, v in body.items() if k != "reason"}
     return body
 
 

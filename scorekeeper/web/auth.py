@@ -30,13 +30,17 @@ from ..clubs import service as clubs
 from ..db import db
 from ..keys import key_matches
 from ..models import AnyGame, Club, Event
-from ..read import SCORER, VIEWER, Role, seat_role
+from ..read import SCORER, VIEWER, Role, TableState, event_of, seat_role, table_state
 from ..read.visibility import Viewer
 from .common import DEVICE_COOKIE, KEY_COOKIE, MEMBER_COOKIE, TOKEN, load_game
 
 # The blueprints that answer JSON: their credentials come in the Authorization header only.
 API_BLUEPRINTS = frozenset({"api", "clubs_api", "events_api"})
 SLUG = clubs.SLUG
+# The event's director key, sent to one table game's pages only: set by the director's page's
+# "Correct this table" link (events/pages.py), so the director's own cookie stays on /e/<id>.
+DIRECTOR_COOKIE = "table_director"
+DIRECTOR_COOKIE_AGE = 60 * 60 * 24 * 2  # long enough to correct after the evening; asked again later
 
 
 def presented_key() -> str | None:
@@ -75,6 +79,9 @@ def role_for(game: AnyGame, judged: bool = True) -> Role:
     # Only a caller who shows some member key is looked up: a plain viewer costs no query.
     if game.club_id is not None and member_keys() and viewer().may_correct(game.club_id):
         return SCORER
+    # An event table's director scores it too (and alone may correct it once it is locked).
+    if table_director(game) is not None:
+        return SCORER
     if key and judged and not (member_keys() and viewer().memberships):
         limits.failed_credential()
     return VIEWER
@@ -82,16 +89,83 @@ def role_for(game: AnyGame, judged: bool = True) -> Role:
 
 def directs(event: Event, key: str | None) -> bool:
     """An event's directors (events.md): whoever holds the key its creator was given, and the
-    owner and admins of its club (their member key: the API's bearer, the pages' cookie).
-    Once per request and event: a page asks several times."""
-    memo = g.setdefault("directs", {})
+    owner and admins of its club (their member key: the API's bearer, the pages' cookie)."""
+    return director_name(event, key) is not None
+
+
+def director_name(event: Event, key: str | None, judged: bool = True) -> str | None:
+    """Who directs ``event`` in this request, as a game's history names them: the owner's or
+    admin's member name, or "director" for the key its creator was given; None: nobody.
+    Once per request and event: a page asks several times. A presented key that is wrong
+    counts against the address (unless it is a member's key: the API's bearer is either), but
+    not when ``judged`` is False (:func:`role_for` counts the API's bearer once itself)."""
+    memo = g.setdefault("director_names", {})
     if event.id not in memo:
         from ..events.service import director_key_matches  # the events room sits above this one
 
-        memo[event.id] = limits.credential(key, lambda k: director_key_matches(event, k)) or bool(
-            event.club_id is not None and member_keys() and viewer().may_correct(event.club_id)
-        )
-    return bool(memo[event.id])
+        name = None
+        if event.club_id is not None and member_keys():
+            found = viewer().of(event.club_id)
+            if found is not None and found.admin:
+                name = found.name
+        if name is None and key:
+            limits.check_credentials()
+            if director_key_matches(event, key):
+                name = "director"
+            elif judged and not (member_keys() and viewer().memberships):
+                limits.failed_credential()
+        memo[event.id] = name
+    return memo[event.id]
+
+
+def director_credential() -> str | None:
+    """The director key a request about a table game may carry: the API's bearer, or the pages'
+    cookie that the director's page set for this game's pages."""
+    if request.blueprint in API_BLUEPRINTS or request.path.startswith("/api/"):
+        return presented_key()
+    return request.cookies.get(DIRECTOR_COOKIE) or None
+
+
+def table_director(game: Any) -> str | None:
+    """The director (by name, as :func:`director_name`) of the event whose table plays ``game``,
+    if this request shows their credential; None otherwise, and for a game of no event.
+    A request that shows no credential at all costs nothing."""
+    game_id = getattr(game, "id", None)
+    if not game_id or not (director_credential() or member_keys()):
+        return None
+    memo = g.setdefault("table_directors", {})
+    if game_id not in memo:
+        place = event_of(game_id)
+        event = db.session.get(Event, place["id"]) if place is not None else None
+        # The API's bearer is also tried as the game's key: role_for counts a wrong one, once.
+        api = request.blueprint in API_BLUEPRINTS or request.path.startswith("/api/")
+        memo[game_id] = None if event is None else director_name(event, director_credential(), not api)
+    return memo[game_id]
+
+
+def table_lock() -> TableState | None:
+    """This request's game's event table, when it is locked (its round closed, or its result
+    confirmed): then only its director may change it, giving a reason (the write gate's rule,
+    service.gate._correction); None for any other game. What the pages show follows it."""
+    state = g.get("table")
+    return state if state is not None and state.locked else None
+
+
+def correcting() -> bool:
+    """Whether this request is a director's at a locked table: the forms then ask for a reason."""
+    return table_lock() is not None and g.get("correction_by") is not None
+
+
+def locked_out() -> bool:
+    """Whether this request's scorer may no longer change its locked table (the pages then offer
+    no entry, correction or undo; a write would be refused by the gate all the same)."""
+    return table_lock() is not None and g.get("correction_by") is None
+
+
+def resolve_table(game: Any, role: Role) -> None:
+    """For a scorer of an event's table: its state and whether the caller directs it (``g``)."""
+    g.correction_by = table_director(game) if role.editable else None
+    g.table = table_state(game.id) if role.editable else None
 
 
 # -- clubs: who the caller is, once per request ---------------------------------------------
@@ -187,6 +261,9 @@ def game_route(
             if scorer and not role.editable:
                 abort(403, description=message)
             g.game, g.role = game, role
+            # Who may correct a locked event table (the write gate asks it through the Via), and
+            # the table's state for the pages: asked of a scorer only; no query for other games.
+            resolve_table(game, role)
             return view(game, **kwargs)
 
         return wrapper

@@ -160,7 +160,15 @@ def form_via() -> Via:
         version = int(raw)
     token = request.form.get(TOKEN_FIELD, "")
     device_id, label = device()
-    return Via(version, token if TOKEN.fullmatch(token) else None, device_id, label)
+    # A director's correction at a locked event table: who (auth's game_route) and why (the form).
+    return Via(
+        version,
+        token if TOKEN.fullmatch(token) else None,
+        device_id,
+        label,
+        by=g.get("correction_by"),
+        reason=request.form.get("reason"),
+    )
 
 
 def api_via(game: AnyGame) -> Via:
@@ -177,7 +185,18 @@ def api_via(game: AnyGame) -> Via:
     if token is not None and not TOKEN.fullmatch(token):
         abort(400, description="Idempotency-Key must be 8-64 characters: letters, digits, - and _.")
     label = device_label(request.user_agent.string)
-    return Via(version, token, None, f"API · {label}")
+    # A director's correction at a locked event table: who (auth's game_route) and why (the
+    # body's "reason", which is no part of a deal's facts).
+    body = request.get_json(silent=True) if request.is_json else None
+    reason = body.get("reason") if isinstance(body, dict) else None
+    return Via(
+        version,
+        token,
+        None,
+        f"API · {label}",
+        by=g.get("correction_by"),
+        reason=reason if isinstance(reason, str) else None,
+    )
 
 
 def changed_at(updated_at: datetime) -> float:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.exceptions import Forbidden, HTTPException, NotFound
 
-from ..service import DealGone, GameGone
+from ..i18n import render
+from ..service import DealGone, GameGone, TableLocked
 from .common import is_htmx
 
 PAGE_CODES = (400, 403, 404, 405, 409, 413, 422, 500)
@@ -40,14 +41,25 @@ def gone(error: LookupError) -> ResponseReturnValue:
     return page_error(NotFound(GONE))
 
 
+def locked(error: TableLocked) -> ResponseReturnValue:
+    """A write at an event's table whose round closed (or whose result was confirmed), from
+    someone who is not its director: 403, saying who may and how (the write gate's rule)."""
+    if request.path.startswith("/api/"):
+        return json_error(Forbidden(error.message.render()))
+    template = "_error.html" if is_htmx() else "error.html"
+    return render_template(template, code=403, error=None, message=render(error.message)), 403
+
+
 def init_app(app: Flask) -> None:
     for code in PAGE_CODES:
         app.register_error_handler(code, page_error)
     app.register_error_handler(DealGone, gone)
     app.register_error_handler(GameGone, gone)
+    app.register_error_handler(TableLocked, locked)
 
 
 def init_api(bp: Blueprint) -> None:
     bp.register_error_handler(HTTPException, json_error)
+    bp.register_error_handler(TableLocked, locked)
     bp.register_error_handler(DealGone, lambda error: json_error(NotFound(GONE)))
     bp.register_error_handler(GameGone, lambda error: json_error(NotFound(GONE)))

@@ -12,6 +12,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    g,
     make_response,
     redirect,
     render_template,
@@ -34,7 +35,7 @@ from ..keys import key_matches
 from ..models import Game
 from ..read import GameView
 from ..rules import N_, GameResult, InvalidFacts
-from .auth import game_route, role, role_for
+from .auth import correcting, game_route, locked_out, role, role_for, table_lock
 from .common import (
     GAME_ID,
     VERSION_FIELD,
@@ -109,12 +110,19 @@ def earlier_facts(game: Game, k: int):
 
 def page_context(game: Game, view: GameView, **extra: Any) -> dict[str, Any]:
     """What a game's templates get: the view, and the names the templates use for its parts."""
+    lock = table_lock()
     return {
         "game": game,
         "view": view,
         "kind": view.rules,
         "result": view.result,
         "editable": view.editable,
+        # An event's table, for its scorer (events/_table_game.html): whether it is locked, and
+        # whether this is its director correcting it (then every change asks for a reason).
+        "table": g.get("table") if view.editable else None,
+        "locked_out": locked_out(),
+        "correcting": correcting(),
+        "lock_message": render(service.TableLocked(lock).message) if lock is not None else None,
         **extra,
     }
 
@@ -131,7 +139,7 @@ def game_context(
     offer_same = plugin.same_as_last and bool(deals)
     same_from = len(deals) if same and offer_same and form is None else None
     shown: dict[str, Any] = {}
-    if form is None and view.editable and not view.finished:
+    if form is None and view.editable and not view.finished and not locked_out():
         form = entry_form(game, fresh=True, same=same)
         if same and plugin.preview:
             shown = preview_of(game, form)
@@ -147,7 +155,7 @@ def game_context(
 
 
 # What the page for a viewer needs of the game before the cache: one primary-key query.
-PAGE_ROW = select(Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id).where(
+PAGE_ROW = select(Game.id, Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id).where(
     Game.id == bindparam("game_id")
 )
 
@@ -479,6 +487,10 @@ def undo_offer(game: Game):
     An undo is itself a change, of the same kind as what it put back: offering it as "Deal 5 was
     corrected" would say the opposite of what happened (and its Undo would redo). So an undo is
     offered only when it redid something (an undo of an undo): then the sentence is true again."""
+    if table_lock() is not None:
+        # A locked event table: its scorer may no longer undo, its director undoes from the
+        # history, where the undo asks for a reason.
+        return None
     change = service.latest_change(game)
     kinds = ("delete", "replace", "correct_end")
     if change is None or change.kind not in kinds or not service.can_undo(game, change):
@@ -553,7 +565,7 @@ def edit_deal(game: Game, k: int) -> ResponseReturnValue:
                 return redirect(url_for(".show", game_id=game.id), 303)
         status = 422
         return deal_page(game, k, form, status, **extra)
-    elif role().editable:
+    elif role().editable and not locked_out():
         form = entry_form(game, plugin_of(game).entry_form.data_from(game.deals[k].facts), k=k)
     return deal_page(game, k, form, status)
 

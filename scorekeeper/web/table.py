@@ -38,7 +38,7 @@ from ..i18n import render
 from ..models import Change, Game, utcnow
 from ..read import VIEWER
 from ..rules import InvalidFacts
-from .auth import game_route, presented_key, role_for
+from .auth import correcting, game_route, locked_out, presented_key, resolve_table, role_for
 from .common import (
     DEVICE_COOKIE,
     GAME_ID,
@@ -59,9 +59,9 @@ MAX_ID = 2**31 - 1
 
 
 # What a poll needs of the game, built once: most polls end in a 304 after this one query.
-LIVE_ROW = select(Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id, Game.updated_at).where(
-    Game.id == bindparam("game_id")
-)
+LIVE_ROW = select(
+    Game.id, Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id, Game.updated_at
+).where(Game.id == bindparam("game_id"))
 
 
 @bp.get("/<game_id>/live")
@@ -102,6 +102,7 @@ def live(game_id: str) -> ResponseReturnValue:
 
 def live_html(game_id: str, viewer, part: str) -> str:
     game = load_game(game_id)
+    resolve_table(game, viewer)  # a locked event table's scorer gets no entry form back
     view = read.game_view(game, viewer)
     if part == "board":
         return render_template("games/_board.html", follow_board=True, **page_context(game, view))
@@ -218,10 +219,10 @@ def history_context(game: Game) -> dict[str, Any]:
                 "when": format_datetime(change.created_at, "medium"),
                 "device": change.device or _("unknown device"),
                 "this_device": bool(this_device) and change.device_id == this_device,
-                "undoable": service.can_undo(game, change),
+                "undoable": service.can_undo(game, change) and not locked_out(),
             }
         )
-    return {"game": game, "kind": service.game_rules(game), "entries": entries}
+    return {"game": game, "kind": service.game_rules(game), "entries": entries, "correcting": correcting()}
 
 
 @bp.get("/<game_id>/history")

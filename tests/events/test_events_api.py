@@ -93,7 +93,17 @@ def test_a_correction_after_the_close_changes_the_standings(app, client):
     client.post(f"/api/events/{event_id}/rounds", json={"close": True}, headers=auth(key))
     before = {s["name"]: s["points"] for s in client.get(f"/api/events/{event_id}").get_json()["standings"]}
     assert before[table["seats"][0]] == 1
-    fixed = client.put(f"/api/games/{table['game']}/deals/0", json=MARCH_13, headers=auth(table["edit_key"]))
+    # After the close the table's own key may no longer correct it (events.md, Rounds)...
+    refused = client.put(
+        f"/api/games/{table['game']}/deals/0", json=MARCH_13, headers=auth(table["edit_key"])
+    )
+    assert refused.status_code == 403 and "Round 1 is closed" in refused.get_json()["message"]
+    # ...its director may, giving a reason.
+    fixed = client.put(
+        f"/api/games/{table['game']}/deals/0",
+        json={**MARCH_13, "reason": "Misread the tricks"},
+        headers=auth(key),
+    )
     assert fixed.status_code == 200
     after = {s["name"]: s["points"] for s in client.get(f"/api/events/{event_id}").get_json()["standings"]}
     assert after[table["seats"][0]] == 0 and after[table["seats"][1]] == 2

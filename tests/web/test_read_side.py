@@ -119,6 +119,9 @@ def route_urls(app, gid: str, private: str) -> list[tuple[str, str, str]]:
         "invite_id": 1,
         "member_id": 1,
         "key_id": 1,
+        # An event's round and table (the confirmation's API).
+        "number": 1,
+        "table_number": 1,
     }
     out = []
     with app.test_request_context():
