@@ -101,8 +101,6 @@ def director_name(event: Event, key: str | None, judged: bool = True) -> str | N
     not when ``judged`` is False (:func:`role_for` counts the API's bearer once itself)."""
     memo = g.setdefault("director_names", {})
     if event.id not in memo:
-        from ..events.service import director_key_matches  # the events room sits above this one
-
         name = None
         if event.club_id is not None and member_keys():
             found = viewer().of(event.club_id)
@@ -110,7 +108,7 @@ def director_name(event: Event, key: str | None, judged: bool = True) -> str | N
                 name = found.name
         if name is None and key:
             limits.check_credentials()
-            if director_key_matches(event, key):
+            if key_matches(event.director_key_hash, key):
                 name = "director"
             elif judged and not (member_keys() and viewer().memberships):
                 limits.failed_credential()
