@@ -20,6 +20,9 @@ from ..service import Via, new_token
 KEY_COOKIE = "edit_key"
 KEY_MAX_AGE = 3 * 365 * 24 * 3600
 DEVICE_COOKIE = "device"
+# The game a device opened on its first visit, before it had a device cookie to list it under:
+# written to "My games" when the device comes back with its cookie (see remember_opened).
+OPENED_COOKIE = "opened"
 # A device's club memberships: its member keys, one per club, joined by "." (clubs.md: an
 # HttpOnly, SameSite=Lax cookie, Secure over HTTPS, 400 days).
 MEMBER_COOKIE = "member"
@@ -131,6 +134,34 @@ def device() -> tuple[str, str]:
     if "new_device" not in g:
         g.new_device = new_token(12)
     return g.new_device, device_label(request.user_agent.string)
+
+
+def remember_opened(game_id: str) -> None:
+    """List a game this device opened under its "My games". A device that shows its cookie is
+    written at once (once per process and pair: clubs.remember_game); a first visit, which has
+    no cookie yet, only gets the game in a cookie beside its new device cookie, written by
+    :func:`keep_opened` when the device comes back with both. A visitor that keeps no cookies
+    (a link preview, a crawler, a load test) so never writes a row: reading a game stays a read."""
+    from ..clubs.service import remember_game  # the clubs room sits above the web's common parts
+
+    known = request.cookies.get(DEVICE_COOKIE, "")
+    if TOKEN.fullmatch(known):
+        remember_game(known, game_id)
+    else:
+        device()  # the new device cookie, set with the response
+        g.opened = game_id
+
+
+def keep_opened() -> None:
+    """Before a device's lists: the game it opened on its first visit goes under "My games"."""
+    from ..clubs.service import remember_game
+
+    known = request.cookies.get(DEVICE_COOKIE, "")
+    opened = request.cookies.get(OPENED_COOKIE, "")
+    if opened and TOKEN.fullmatch(known) and GAME_ID.fullmatch(opened):
+        remember_game(known, opened)
+    if opened:
+        g.drop_opened = True
 
 
 def form_token() -> str:

@@ -27,7 +27,6 @@ from flask_wtf.csrf import generate_csrf
 from sqlalchemy import bindparam, select
 
 from .. import cache, limits, plugins, read, service
-from ..clubs.service import remember_game
 from ..db import db
 from ..forms import RulesForm
 from ..i18n import render
@@ -39,11 +38,11 @@ from .auth import correcting, game_route, locked_out, role, role_for, table_lock
 from .common import (
     GAME_ID,
     VERSION_FIELD,
-    device,
     form_via,
     is_htmx,
     live_etag,
     remember_key,
+    remember_opened,
     render_region,
     stamp_form,
 )
@@ -168,7 +167,7 @@ def show(game_id: str) -> ResponseReturnValue:
     response = page if page is not None else show_game(game_id)
     status = getattr(response, "status_code", 200)
     if status == 200 and GAME_ID.fullmatch(game_id):
-        remember_game(device()[0], game_id)
+        remember_opened(game_id)
     return response
 
 

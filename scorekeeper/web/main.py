@@ -18,7 +18,15 @@ from ..models import Game
 from ..read.visibility import my_games
 from ..rules.base import check_setup
 from .auth import viewer
-from .common import CLUB_CHOICE_COOKIE, GAME_ID, MEMBER_MAX_AGE, form_token, form_via, remember_key
+from .common import (
+    CLUB_CHOICE_COOKIE,
+    GAME_ID,
+    MEMBER_MAX_AGE,
+    form_token,
+    form_via,
+    keep_opened,
+    remember_key,
+)
 
 bp = Blueprint("main", __name__)
 
@@ -26,6 +34,7 @@ bp = Blueprint("main", __name__)
 @bp.get("/")
 def index() -> ResponseReturnValue:
     """This device's games in progress and finished, newest first, and its clubs; nobody else's."""
+    keep_opened()
     me = viewer()
     games = db.session.scalars(
         my_games(me)

@@ -43,7 +43,7 @@ from ..read.visibility import my_games
 from ..rules import FieldError, InvalidFacts
 from ..rules.base import MAX_NAME
 from .auth import game_route, role, viewer
-from .common import form_via, remember_key
+from .common import form_via, keep_opened, remember_key
 from .games import page_context
 from .templating import pdf_printer, pdf_unavailable
 
@@ -76,6 +76,7 @@ def attachment(body: Any, mimetype: str, name: str) -> Response:
 @bp.get("/games")
 def list_games() -> ResponseReturnValue:
     """This device's games (created, scored or opened here), archived ones too; nobody else's."""
+    keep_opened()
     me = viewer()
     known = sorted({n for m in me.memberships for n in roster.regular_names(m.club_id)}, key=str.casefold)
     return games_list(my_games(me, archived=None), known, None)

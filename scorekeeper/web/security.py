@@ -117,7 +117,7 @@ def has_nul(request) -> bool:
 
 
 def init_app(app: Flask) -> None:
-    from .common import DEVICE_COOKIE, KEY_MAX_AGE
+    from .common import DEVICE_COOKIE, KEY_MAX_AGE, OPENED_COOKIE
 
     app.request_class = LimitedRequest
 
@@ -143,4 +143,12 @@ def init_app(app: Flask) -> None:
                 samesite="Lax",
                 secure=request.is_secure,
             )
+            opened = g.get("opened")
+            if opened:  # kept until the device comes back to its lists (common.keep_opened)
+                response.set_cookie(
+                    OPENED_COOKIE, opened, max_age=KEY_MAX_AGE, httponly=True, samesite="Lax",
+                    secure=request.is_secure,
+                )  # fmt: skip
+        elif g.get("drop_opened"):
+            response.delete_cookie(OPENED_COOKIE, httponly=True, samesite="Lax", secure=request.is_secure)
         return response

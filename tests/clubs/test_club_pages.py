@@ -7,7 +7,7 @@ import re
 from sqlalchemy import func, select
 
 from scorekeeper.db import db
-from scorekeeper.models import Game
+from scorekeeper.models import DeviceGame, Game
 
 from .helpers import as_member, bearer, club_game, join, new_club
 
@@ -144,3 +144,29 @@ def test_a_club_admin_may_correct_any_club_game(app, client):
     assert 'action="/g/' + game["id"] + '/deals"' not in member.get(f"/g/{game['id']}").get_data(as_text=True)
     assert member.post(f"/g/{game['id']}/delete").status_code == 403
     assert admin.post(f"/g/{game['id']}/delete").status_code == 303
+
+
+def test_a_first_visit_lists_its_game_on_return_and_a_cookieless_look_writes_nothing(app, client):
+    """A device's first look at a game has no device cookie yet: the game rides in a cookie
+    beside the new one and goes under "My games" when the device comes back to its lists. A
+    visitor that keeps no cookie (a link preview, a crawler) only reads: no row for it."""
+    made = client.post("/new/tally", data={"players_0": "Ann", "players_1": "Bob", "first_dealer": "0"})
+    game_id = made.headers["Location"].rsplit("/", 1)[1]
+
+    def rows() -> int:
+        with app.app_context():
+            return db.session.scalar(select(func.count()).select_from(DeviceGame))
+
+    before = rows()
+    for _ in range(5):
+        bare = app.test_client(use_cookies=False).get(f"/g/{game_id}")
+        assert bare.status_code == 200
+    assert rows() == before
+    phone = app.test_client()
+    first = phone.get(f"/g/{game_id}")
+    assert "opened=" in " ".join(first.headers.getlist("Set-Cookie"))
+    assert rows() == before
+    home = phone.get("/")
+    assert "Ann" in home.get_data(as_text=True) and rows() == before + 1
+    assert any(c.startswith("opened=;") for c in home.headers.getlist("Set-Cookie"))  # dropped
+    assert "Ann" in phone.get("/games").get_data(as_text=True) and rows() == before + 1
