@@ -412,6 +412,9 @@ def main(argv: list[str] | None = None) -> int:
         help="capacity sweep under `scorekeeper serve` defaults, e.g. 1000,3000,6000 tables (default: none)",
     )
     parser.add_argument(
+        "--sweep-only", action="store_true", help="only the capacity sweep (no other figure is measured)"
+    )
+    parser.add_argument(
         "--sweep-duration", type=float, default=60, help="seconds per size of the sweep (default 60)"
     )
     parser.add_argument(
@@ -474,6 +477,10 @@ def run(args, tmp: Path, servers: Servers) -> Report:
 
     app = create_app()
     client = app.test_client()
+    if args.sweep_only:  # a server setting tried at scale: the sweep alone, the box to itself
+        report.data["context"] = f"{time.strftime('%Y-%m-%d %H:%M')} · {os.cpu_count()} CPUs · sweep only"
+        sweep(args, report, tmp, env, servers, client, deal_bodies(64, rng), rng)
+        return report
     finished_id, _ = seed_games(client, finished_game_record(rng))
     id12, key12 = seed_games(client, long_game_record(12, rng))
     id240, key240 = seed_games(client, long_game_record(240, rng))
