@@ -7,23 +7,14 @@ from typing import Any
 
 from flask import request
 
-from ..web.common import MEMBER_COOKIE, MEMBER_MAX_AGE, TOKEN
+from ..web.common import MEMBER_COOKIE, MEMBER_MAX_AGE, TOKEN, drop_cookie, keep_cookie
 from . import service
 
 
 def _set(response: Any, keys: list[str]) -> Any:
     if keys:
-        response.set_cookie(
-            MEMBER_COOKIE,
-            ".".join(keys),
-            max_age=MEMBER_MAX_AGE,
-            httponly=True,
-            samesite="Lax",
-            secure=request.is_secure,
-        )
-    else:
-        response.delete_cookie(MEMBER_COOKIE, httponly=True, samesite="Lax", secure=request.is_secure)
-    return response
+        return keep_cookie(response, MEMBER_COOKIE, ".".join(keys), MEMBER_MAX_AGE)
+    return drop_cookie(response, MEMBER_COOKIE)
 
 
 def _held() -> list[str]:

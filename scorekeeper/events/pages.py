@@ -41,6 +41,7 @@ from ..i18n import render
 from ..models import Club, Event, Game, utcnow
 from ..read.visibility import Membership
 from ..web.auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs, game_route
+from ..web.common import keep_cookie
 from ..web.games import game_context
 from ..web.table import describe_change
 from . import service
@@ -166,16 +167,7 @@ def context(event: Event) -> dict[str, Any]:
 def keep_director_key(event: Event, key: str) -> ResponseReturnValue:
     """To the director's page, the event's key kept in a cookie sent only to its pages."""
     response = redirect(url_for(".show", event_id=event.id), 303)
-    response.set_cookie(
-        cookie_name(event),
-        key,
-        max_age=COOKIE_AGE,
-        path=f"/e/{event.id}",
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure,
-    )
-    return response
+    return keep_cookie(response, cookie_name(event), key, COOKIE_AGE, f"/e/{event.id}")
 
 
 @bp.route("/c/<slug>/events/new", methods=["GET", "POST"])
@@ -386,15 +378,7 @@ def correct_table(event_id: str, game_id: str) -> ResponseReturnValue:
     response = redirect(url_for("games.show", game_id=game_id), 303)
     key = request.cookies.get(cookie_name(event))
     if key and service.director_key_matches(event, key):
-        response.set_cookie(
-            DIRECTOR_COOKIE,
-            key,
-            max_age=DIRECTOR_COOKIE_AGE,
-            path=f"/g/{game_id}",
-            httponly=True,
-            samesite="Lax",
-            secure=request.is_secure,
-        )
+        keep_cookie(response, DIRECTOR_COOKIE, key, DIRECTOR_COOKIE_AGE, f"/g/{game_id}")
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
 

@@ -65,18 +65,23 @@ def load_game(game_id: str, deleted: bool = False, lean: bool = False) -> AnyGam
     return game
 
 
-def remember_key(response, game: Game, key: str):
-    """Keep the edit key on this device, sent only to this game's pages."""
+def keep_cookie(response: Any, name: str, value: str, max_age: int, path: str = "/") -> Any:
+    """Every cookie of the app is set here, one way: never read by scripts (HttpOnly), not sent
+    with other sites' posts (SameSite=Lax), and only over HTTPS when the request came so."""
     response.set_cookie(
-        KEY_COOKIE,
-        key,
-        max_age=KEY_MAX_AGE,
-        path=f"/g/{game.id}",
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure,
+        name, value, max_age=max_age, path=path, httponly=True, samesite="Lax", secure=request.is_secure
     )
     return response
+
+
+def drop_cookie(response: Any, name: str, path: str = "/") -> Any:
+    response.delete_cookie(name, path=path, httponly=True, samesite="Lax", secure=request.is_secure)
+    return response
+
+
+def remember_key(response, game: Game, key: str):
+    """Keep the edit key on this device, sent only to this game's pages."""
+    return keep_cookie(response, KEY_COOKIE, key, KEY_MAX_AGE, f"/g/{game.id}")
 
 
 def is_htmx() -> bool:

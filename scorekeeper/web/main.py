@@ -24,6 +24,7 @@ from .common import (
     MEMBER_MAX_AGE,
     form_token,
     form_via,
+    keep_cookie,
     keep_opened,
     remember_key,
 )
@@ -104,14 +105,7 @@ def new(kind: str) -> ResponseReturnValue:
             remember_game(via.device_id, row.id)
             response = remember_key(redirect(url_for("games.show", game_id=row.id), 303), row, key)
             # The device's last choice is preselected next time (clubs.md, Pages).
-            response.set_cookie(
-                CLUB_CHOICE_COOKIE,
-                form.club.data or "",
-                max_age=MEMBER_MAX_AGE,
-                httponly=True,
-                samesite="Lax",
-            )
-            return response
+            return keep_cookie(response, CLUB_CHOICE_COOKIE, form.club.data or "", MEMBER_MAX_AGE)
         form.apply_errors(errors)
     status = 422 if request.method == "POST" else 200
     # The device's clubs offer their players' names (a new name is still welcome).
@@ -148,5 +142,5 @@ def set_language() -> ResponseReturnValue:
     lang = request.form.get("lang", "")
     response = redirect(same_site_path(request.form.get("next", "")), 303)
     if lang in current_app.config["LANGUAGES"]:
-        response.set_cookie("lang", lang, max_age=3 * 365 * 24 * 3600, samesite="Lax", httponly=True)
+        keep_cookie(response, "lang", lang, 3 * 365 * 24 * 3600)
     return response

@@ -117,7 +117,7 @@ def has_nul(request) -> bool:
 
 
 def init_app(app: Flask) -> None:
-    from .common import DEVICE_COOKIE, KEY_MAX_AGE, OPENED_COOKIE
+    from .common import DEVICE_COOKIE, KEY_MAX_AGE, OPENED_COOKIE, drop_cookie, keep_cookie
 
     app.request_class = LimitedRequest
 
@@ -135,20 +135,10 @@ def init_app(app: Flask) -> None:
         new_device = g.get("new_device")
         if new_device:
             # Names the device in the game's history; it grants nothing.
-            response.set_cookie(
-                DEVICE_COOKIE,
-                new_device,
-                max_age=KEY_MAX_AGE,
-                httponly=True,
-                samesite="Lax",
-                secure=request.is_secure,
-            )
+            keep_cookie(response, DEVICE_COOKIE, new_device, KEY_MAX_AGE)
             opened = g.get("opened")
             if opened:  # kept until the device comes back to its lists (common.keep_opened)
-                response.set_cookie(
-                    OPENED_COOKIE, opened, max_age=KEY_MAX_AGE, httponly=True, samesite="Lax",
-                    secure=request.is_secure,
-                )  # fmt: skip
+                keep_cookie(response, OPENED_COOKIE, opened, KEY_MAX_AGE)
         elif g.get("drop_opened"):
-            response.delete_cookie(OPENED_COOKIE, httponly=True, samesite="Lax", secure=request.is_secure)
+            drop_cookie(response, OPENED_COOKIE)
         return response

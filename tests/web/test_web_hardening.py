@@ -125,3 +125,23 @@ def test_behind_a_proxy_the_session_cookie_follows_the_forwarded_scheme(database
 
     with app.app_context():
         db.engine.dispose()
+
+
+def test_every_cookie_set_over_https_is_secure_httponly_and_lax(app):
+    """The app's cookies are set one way (web.common.keep_cookie): over HTTPS each one a new
+    game, a language switch and a first look at a game set says Secure, HttpOnly, SameSite=Lax."""
+    base = "https://localhost"
+    client = app.test_client()
+    seen = []
+    made = client.post(
+        "/new/tally", data={"players_0": "Ann", "players_1": "Bob", "first_dealer": "0"}, base_url=base
+    )
+    assert made.status_code == 303
+    seen += made.headers.getlist("Set-Cookie")
+    seen += client.post("/lang", data={"lang": "pl"}, base_url=base).headers.getlist("Set-Cookie")
+    first_look = app.test_client().get(made.headers["Location"], base_url=base)
+    seen += first_look.headers.getlist("Set-Cookie")
+    names = {c.split("=", 1)[0] for c in seen}
+    assert {"edit_key", "device", "new_club", "lang", "opened"} <= names, names
+    for cookie in seen:
+        assert "; Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie, cookie
