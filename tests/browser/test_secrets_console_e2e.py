@@ -25,7 +25,14 @@ ROW = [4, 4, 4, 4, 4, 5, 5, 5, 5, 5]
 
 
 def tap(page: Page, name: str, value) -> None:
-    page.locator(f'#entry label.chip:has(input[name="{name}"][value="{value}"])').tap()
+    """Tap a chip until its choice is checked, as a player looks and taps again: the status above
+    the form grows when another seat's orders come in, and a tap as it moves can land beside."""
+    radio = page.locator(f'#entry input[name="{name}"][value="{value}"]')
+    for _ in range(3):
+        page.locator(f'#entry label.chip:has(input[name="{name}"][value="{value}"])').tap()
+        if radio.is_checked():
+            return
+    expect(radio).to_be_checked()
 
 
 def enter_orders(page: Page, seat: int, n: int, orders, guard) -> None:
