@@ -82,7 +82,7 @@ def _configure_database(app: Flask) -> None:
     from flask_migrate.cli import db as db_commands
 
     from .db import db, migrate
-    from .service.gate import rescore_command
+    from .service.rescore import rescore_command
 
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):

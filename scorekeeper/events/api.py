@@ -140,7 +140,7 @@ def confirm(event_id: str, number: int, table_number: int) -> ResponseReturnValu
         )
     rnd, table = found
     try:
-        service.confirm_table(event, rnd, table, body().get("by"))
+        service.confirm_table(event, table, body().get("by"))
     except service.EventError as exc:
         db.session.rollback()
         return refused(exc)

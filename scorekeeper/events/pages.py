@@ -396,16 +396,14 @@ def confirm(game: Game) -> ResponseReturnValue:
     found = service.table_of_game(game.id)
     if found is None or not found[0].settings.get("confirm"):
         abort(404)
-    event, rnd, table = found
+    event, _rnd, table = found
     form = ConfirmForm()
     form.by.choices = [(n, n) for n in dict.fromkeys(service.seat_names(event, table.seats))]
-    if not form.validate_on_submit():
-        if getattr(form, "csrf_token", None) is not None and form.csrf_token.errors:
-            abort(400)  # a stale page: as every other form of the app answers it
+    if not form.validate_on_submit():  # (a stale CSRF token was refused before any view)
         error = next(iter(form.by.errors), None) or _("Choose who confirms the result.")
         return confirm_refused(game, str(error))
     try:
-        name = service.confirm_table(event, rnd, table, form.by.data)
+        name = service.confirm_table(event, table, form.by.data)
     except service.EventError as exc:
         return confirm_refused(game, render(exc.errors[0].message))
     except service.NotNow as exc:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
-import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
@@ -26,26 +25,17 @@ from ..db import db
 from ..games import GAMES
 from ..keys import hash_key, key_matches
 from ..models import Change, Event, EventRound, EventTable, Game, utcnow
-from ..rules import N_, FieldError, Msg, Setup, check_setup, msg
+from ..rules import N_, Msg, Setup, msg
 from . import seating, standings
-
-FORMATS = ("progressive", "pairs", "mixer")
-PAIRINGS = ("round_robin", "swiss", "knockout")
-# Partnership games an evening of pairs or progressive tables can play (events.md).
-PARTNERSHIP_GAMES = ("euchre", "spades")
-DEFAULT_HANDS = {"euchre": 8, "spades": 4}
-NAME_LENGTH = 80
-PLAYER_NAME = 40
-MAX_ENTRANTS = 400
-MAX_ROUNDS = 60
-
-
-class EventError(Exception):
-    """An event refused: each problem names its field (422)."""
-
-    def __init__(self, errors: Sequence[FieldError]):
-        super().__init__(errors)
-        self.errors = list(errors)
+from .checks import (  # the service refuses what the checks refuse, with their errors
+    EventError,
+    check_event,
+    matches_data,
+    plan,
+    player_names,
+    refuse,
+    round_data,
+)
 
 
 class RoundOpen(Exception):
@@ -63,186 +53,6 @@ class NotNow(Exception):
     def __init__(self, message: Msg):
         super().__init__(message.render())
         self.message = message
-
-
-def refuse(field: str, text: str, **params: Any) -> EventError:
-    return EventError([FieldError(field, msg(text, **params))])
-
-
-# -- checking a new event -----------------------------------------------------------------
-
-
-def _names(value: Any, field: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise refuse(field, N_("Give the players as a list of names."))
-    names = [v.strip() for v in value]
-    for name in names:
-        if not 1 <= len(name) <= PLAYER_NAME:
-            raise refuse(field, N_("A player's name is 1 to {n} characters."), n=PLAYER_NAME)
-    clash = [name for name, count in Counter(n.casefold() for n in names).items() if count > 1]
-    if clash:
-        raise refuse(field, N_("Each player may be listed once: {name} is listed twice."), name=clash[0])
-    if len(names) > MAX_ENTRANTS:
-        raise refuse(field, N_("At most {n} players."), n=MAX_ENTRANTS)
-    return names
-
-
-def _int(data: Mapping[str, Any], field: str, low: int, high: int, default: Any = None) -> Any:
-    value = data.get(field, default)
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise refuse(
-            field, N_("{what} is a whole number from {low} to {high}."), what=field, low=low, high=high
-        )
-    return value
-
-
-def check_event(data: Any) -> dict[str, Any]:
-    """The event as it will be stored: settings with their defaults, entrants and frozen options."""
-    if not isinstance(data, Mapping):
-        raise refuse("event", N_("An event must be a JSON object."))
-    known = {
-        "name", "format", "game", "players", "pairs", "pairing", "rounds", "hands", "minutes",
-        "sit_out", "confirm", "seed", "options", "table_size",
-    }  # fmt: skip
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise refuse(unknown[0] or "event", N_("{what} is not part of an event."), what=repr(unknown[0]))
-    name = data.get("name")
-    if not isinstance(name, str) or not 1 <= len(name.strip()) <= NAME_LENGTH:
-        raise refuse("name", N_("Give the event a name of 1 to {n} characters."), n=NAME_LENGTH)
-    fmt = data.get("format")
-    if fmt not in FORMATS:
-        raise refuse("format", N_("The format is one of: {choices}."), choices=", ".join(FORMATS))
-    kind = data.get("game")
-    rules = GAMES.get(kind) if isinstance(kind, str) else None
-    if rules is None:
-        raise refuse("game", N_("Unknown game; known games: {games}."), games=", ".join(GAMES))
-    assert isinstance(kind, str)  # a known game's key
-    if fmt != "mixer" and kind not in PARTNERSHIP_GAMES:
-        raise refuse("game", N_("Pairs and progressive events play Euchre or partnership Spades."))
-    options = data.get("options", {})
-    if not isinstance(options, Mapping):
-        raise refuse("options", N_("Options are an object of the game's options."))
-    options = dict(options)
-    if kind == "spades" and fmt != "mixer":
-        options["mode"] = "partnership"
-    pairing = None
-    if fmt == "pairs":
-        pairing = data.get("pairing", "round_robin")
-        if pairing not in PAIRINGS:
-            raise refuse("pairing", N_("The pairing is one of: {choices}."), choices=", ".join(PAIRINGS))
-        raw = data.get("pairs")
-        if not isinstance(raw, list) or not all(isinstance(p, list) and len(p) == 2 for p in raw):
-            raise refuse("pairs", N_("Give the pairs as a list of two names each."))
-        flat = _names([n for p in raw for n in p], "pairs")
-        entrants: list[Any] = [flat[i : i + 2] for i in range(0, len(flat), 2)]
-        if len(entrants) < 2:
-            raise refuse("pairs", N_("A pairs event needs at least 2 pairs."))
-        count = len(entrants)
-    else:
-        if "pairs" in data:
-            raise refuse("pairs", N_("Only a pairs event gives pairs; give players instead."))
-        entrants = _names(data.get("players"), "players")
-        count = len(entrants)
-    table_size = 4
-    if fmt == "mixer":
-        allowed = rules.allowed_player_counts({o.key: options.get(o.key, o.default) for o in rules.options})
-        default = 4 if 4 in allowed else max(allowed)
-        table_size = _int(data, "table_size", min(allowed), max(allowed), default)
-        if table_size not in allowed:
-            raise refuse(
-                "table_size",
-                N_("{game} is played by {counts} players."),
-                game=msg(rules.title),
-                counts=", ".join(str(n) for n in allowed),
-            )
-    elif "table_size" in data:
-        raise refuse("table_size", N_("Only a mixer chooses its table size."))
-    if fmt != "pairs" and count < table_size:
-        raise refuse("players", N_("At least {n} players: one full table."), n=table_size)
-    hands = _int(data, "hands", 1, 100, DEFAULT_HANDS.get(kind) if fmt == "progressive" else None)
-    if hands is not None and kind not in PARTNERSHIP_GAMES:
-        raise refuse("hands", N_("Only Euchre and Spades are played for a number of hands."))
-    if hands is not None:
-        options["hands"] = hands
-        options.setdefault("hands_tiebreak", pairing == "knockout")
-    # The house rules are checked once, as every table will be set up.
-    errors, _ = check_setup(rules, [f"P{i}" for i in range(table_size)], options, 0)
-    if errors:
-        raise EventError([FieldError("options", e.message) for e in errors])
-    options = {o.key: options.get(o.key, o.default) for o in rules.options}
-    sit_out = data.get("sit_out", "average")
-    if sit_out != "average" and (
-        not isinstance(sit_out, int) or isinstance(sit_out, bool) or abs(sit_out) > 10_000
-    ):
-        raise refuse("sit_out", N_('A sit-out scores "average" or a whole number of points.'))
-    confirm = data.get("confirm", False)
-    if not isinstance(confirm, bool):
-        raise refuse("confirm", N_("Confirm is true or false."))
-    seed = data.get("seed")
-    if seed not in (None, "ratings") or (seed and pairing not in ("swiss", "knockout")):
-        raise refuse("seed", N_("Seeding by ratings is for Swiss and knockout pairs only."))
-    minutes = _int(data, "minutes", 1, 600)
-    rounds = _int(data, "rounds", 1, MAX_ROUNDS)
-    if rounds is None:
-        rounds = default_rounds(fmt, pairing, count, table_size)
-    if pairing == "knockout":
-        rounds = max(1, (count - 1).bit_length())  # until one pair is left
-    return {
-        "name": name.strip(),
-        "format": fmt,
-        "kind": kind,
-        "options": options,
-        "entrants": entrants,
-        "settings": {
-            "rounds": rounds,
-            "hands": hands,
-            "minutes": minutes,
-            "sit_out": sit_out,
-            "confirm": confirm,
-            "pairing": pairing,
-            "seed": seed,
-            "table_size": table_size,
-        },
-    }
-
-
-def default_rounds(fmt: str, pairing: str | None, count: int, table_size: int) -> int:
-    if fmt == "progressive":
-        return seating.default_rounds(count)
-    if fmt == "pairs":
-        return seating.rounds_for_pairs(pairing or "round_robin", count)
-    return max(1, min(seating.MAX_DEFAULT_ROUNDS, math.ceil((count - 1) / max(table_size - 1, 1))))
-
-
-def plan(fmt: str, pairing: str | None, count: int, rounds: int, table_size: int) -> list[dict[str, Any]]:
-    """Every round's seating as data (entrant numbers), made when the event is created.
-
-    Swiss and knockout rounds after the first depend on results: only round 1 is planned.
-    """
-    if fmt == "progressive":
-        made = seating.progressive(count, rounds).rounds
-        return [_round_data(r) for r in made]
-    if fmt == "mixer":
-        return [_round_data(r) for r in seating.mixer(count, table_size, rounds).rounds]
-    if pairing == "round_robin":
-        return [_matches_data(m) for m in seating.round_robin(count)[:rounds]]
-    if pairing == "swiss":
-        return [_matches_data(seating.swiss_round(range(count), set(), Counter(), first_round=True))]
-    return [_matches_data(seating.knockout_first_round(count))]
-
-
-def _round_data(rnd: seating.Round) -> dict[str, Any]:
-    return {"tables": [list(t.seats) for t in rnd.tables], "sitting_out": list(rnd.sitting_out)}
-
-
-def _matches_data(matches: Sequence[seating.Match]) -> dict[str, Any]:
-    return {
-        "tables": [[m.first, m.second] for m in matches if m.second is not None],
-        "sitting_out": [m.first for m in matches if m.second is None],
-    }
 
 
 def new_id() -> str:
@@ -457,9 +267,9 @@ def next_seating(event: Event, number: int, games: Mapping[str, Game]) -> dict[s
             order = [s.entrant for s in compute_standings(event, games) if s.entrant in active(event)]
             met = {(min(t.seats), max(t.seats)) for r in event.rounds for t in r.tables}
             byes: Counter = Counter(e for r in event.rounds for e in r.sitting_out)
-            return _matches_data(seating.swiss_round(order, met, byes))
+            return matches_data(seating.swiss_round(order, met, byes))
         winners = [m.winner for m in _meetings(event, event.rounds[-1], games)]
-        return _matches_data(seating.knockout_next_round([w for w in winners if w is not None]))
+        return matches_data(seating.knockout_next_round([w for w in winners if w is not None]))
     return event.schedule[number - 1]
 
 
@@ -473,7 +283,7 @@ def change_players(event: Event, add: Sequence[str], withdraw: Sequence[str]) ->
         if not isinstance(name, str) or name.strip().casefold() not in names:
             raise refuse("withdraw", N_("{name} is not a player of this event."), name=str(name))
         gone.append(names[name.strip().casefold()])
-    new = _names(list(add), "add")
+    new = player_names(list(add), "add")
     for name in new:
         if name.casefold() in names:
             raise refuse("add", N_("{name} is already a player of this event."), name=name)
@@ -492,7 +302,7 @@ def change_players(event: Event, add: Sequence[str], withdraw: Sequence[str]) ->
             made = seating.reseat_progressive(len(entrants), players, before, remaining)
         else:
             made = _reseat_mixer(players, size, remaining)
-        schedule += [_round_data(r) for r in made]
+        schedule += [round_data(r) for r in made]
     event.entrants = entrants
     event.withdrawn = withdrawn
     event.schedule = schedule
@@ -535,7 +345,7 @@ def find_table(event: Event, number: int, table_number: int) -> tuple[EventRound
     return (rnd, table) if rnd is not None and table is not None else None
 
 
-def confirm_table(event: Event, rnd: EventRound, table: EventTable, name: Any) -> str:
+def confirm_table(event: Event, table: EventTable, name: Any) -> str:
     """A player at the table confirms its result (events.md, Rounds: "a tap on the table's phone,
     naming who"), once its game has finished or its round closed. From then on only a director
     may correct the table. Returns the name as the table spells it; confirming again by the same
@@ -558,7 +368,8 @@ def confirm_table(event: Event, rnd: EventRound, table: EventTable, name: Any) -
             )
         )
     game = db.session.get(Game, table.game_id)
-    over = rnd.closed_at is not None or rnd.number < len(event.rounds)
+    state = read.table_state(table.game_id)  # the one rule of a closed round, the gate's too
+    over = state is not None and state.closed
     if game is None or not (over or read.game_view(game).finished):
         raise NotNow(
             msg(

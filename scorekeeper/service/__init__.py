@@ -19,7 +19,6 @@ from .gate import (
     Conflict,
     DealGone,
     GameGone,
-    TableLocked,
     Via,
     append_deal,
     archive_game,
@@ -35,6 +34,7 @@ from .gate import (
     set_options,
 )
 from .history import can_undo, created_by, find_change, history, latest_change, undo
+from .locks import TableLocked
 from .record import RecordError, check_record, new_id, new_token, parse_record
 from .seats import send_orders
 

@@ -16,8 +16,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, NamedTuple, TypeVar, cast
 
-import click
-from flask.cli import with_appcontext
 from sqlalchemy import Table, bindparam, case, delete, func, insert, null, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError
@@ -27,10 +25,11 @@ from ..db import Prepared, db, one_writer
 from ..keys import hash_key
 from ..models import AnyGame, Change, Deal, Game, GameSummary, Seat, utcnow
 from ..pending import ORDERS, PendingEntry, orders_row
-from ..read import TableState, summarize, table_state
+from ..read import summarize
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
 from ..scoring import game_rules, replay, score
+from .locks import correction_at
 from .record import new_id, new_token
 
 
@@ -83,60 +82,6 @@ class DealGone(LookupError):
 
 class CannotUndo(Exception):
     """The change can no longer be undone as it was: the game has moved on."""
-
-
-class TableLocked(Exception):
-    """An event's table whose round is closed (or whose result is confirmed): only a director
-    may change it, giving a reason (events.md, Rounds). Nothing was written."""
-
-    def __init__(self, state: TableState):
-        super().__init__(f"table {state.table} of round {state.round} is locked")
-        self.state = state
-
-    @property
-    def message(self) -> rules.Msg:
-        if self.state.closed:
-            return msg(
-                N_(
-                    "Round {round} is closed: only the event's director can correct this table, giving a reason."
-                ),
-                round=self.state.round,
-            )
-        return msg(
-            N_(
-                "Table {table}'s result was confirmed by {name}: only the event's director can correct it, "
-                "giving a reason."
-            ),
-            table=self.state.table,
-            name=self.state.confirmed_by,
-        )
-
-
-REASON_LENGTH = 200
-
-
-def _correction(game: AnyGame, via: Via) -> bool:
-    """Whether this write is a director's correction at a locked event table (then its reason
-    and author go into the history); refuse it when it comes from anyone else, or gives no reason.
-
-    The one place the rule is checked: pages, the API, undo and the CLI all write through here.
-    A game of no event costs no query (the read side remembers where each game is played).
-    """
-    state = table_state(game.id)
-    if state is None or not state.locked:
-        return False
-    if via.by is None:
-        raise TableLocked(state)
-    reason = (via.reason or "").strip()
-    if not reason:
-        raise InvalidFacts(
-            [FieldError("reason", msg(N_("Give a reason: a correction after the round closed needs one.")))]
-        )
-    if len(reason) > REASON_LENGTH:
-        raise InvalidFacts(
-            [FieldError("reason", msg(N_("The reason is at most {n} characters."), n=REASON_LENGTH))]
-        )
-    return True
 
 
 # A write without a version retries on a newer state; each round one writer wins.
@@ -281,17 +226,17 @@ def _write(
     for attempt in range(RETRIES):
         top = _guard(game, via, deleted_ok)
         # Judged again on every attempt: the round may have closed while this write waited.
-        corrected = lockable and _correction(game, via)
+        corrected = lockable and correction_at(game.id, via.by, via.reason)
         result, apply, clears_draft = plan(top)
         # Everything that needs no lock is done before taking SQLite's write turn: a writer
         # holding it while it computes would hold up every other writer of every process.
         now = utcnow() if touch else game.updated_at
-        summary = _summary(game, result)
+        summary = summary_columns(game, result)
         try:
             with one_writer():
                 _claim(game, now, clear_draft=clears_draft)
                 change = apply()
-                _keep_summary(game, summary)
+                keep_summary(game, summary)
                 # The history row by one INSERT: no ORM unit of work for a row nobody reads back here.
                 _INSERT_CHANGE.run(
                     {
@@ -329,16 +274,16 @@ def _write(
     raise Conflict(game, via.version)
 
 
-def _summary(game: AnyGame, result: Any) -> dict[str, Any] | None:
+def summary_columns(game: AnyGame, result: Any) -> dict[str, Any] | None:
     """The list summary's columns for a change that scores (``result``, the game's full result at
     the new version); None for one that changes no score. Version and time are the claim's."""
     return summarize(game, result) if isinstance(result, GameResult) else None
 
 
-def _keep_summary(game: AnyGame, columns: dict[str, Any] | None) -> None:
+def keep_summary(game: AnyGame, columns: dict[str, Any] | None) -> None:
     """Write the game's list summary at its new version, in the change's transaction.
 
-    A change that scores (``columns``, from :func:`_summary`) rewrites it; one that changes
+    A change that scores (``columns``, from :func:`summary_columns`) rewrites it; one that changes
     no score (a draft, deleting or restoring the game) only moves an up-to-date summary to
     the new version. A missing or stale one stays so: lists replay that game until
     ``scorekeeper db rescore`` or its next scored change.
@@ -397,7 +342,7 @@ def create_game(
         except (InvalidFacts, LookupError):
             result = None  # a set-up still waiting for its seats' parts (Hidden Secrets): no summary yet
     if result is not None:
-        _keep_summary(game, _summary(game, result))
+        keep_summary(game, summary_columns(game, result))
     db.session.add(
         Change(
             game_id=game.id,
@@ -748,42 +693,3 @@ def _plan_orders_in(game: Game, seat: int, turn: int, facts: dict[str, Any]) -> 
         return Entry(kind="orders_in", after={"seat": seat, "turn": turn, "player": game.players[seat]})
 
     return Plan(None, apply)
-
-
-def rescore(batch: int = 200) -> tuple[int, int]:
-    """Rebuild every game's list summary from a fresh replay; return (games summarised, games left out).
-
-    A game no rules can score (its set-up still waiting, an unknown kind) gets no summary:
-    lists leave it out, as they did when replaying. Safe beside running writes: a summary
-    written here for a version a write has since passed is stale, and lists replay that game.
-    """
-    done = skipped = 0
-    last = ""
-    while True:
-        games = db.session.scalars(select(Game).where(Game.id > last).order_by(Game.id).limit(batch)).all()
-        if not games:
-            return done, skipped
-        for game in games:
-            try:
-                result = replay(game)
-            except (InvalidFacts, LookupError):
-                row = db.session.get(GameSummary, game.id)
-                if row is not None:
-                    db.session.delete(row)
-                skipped += 1
-                continue
-            _keep_summary(game, _summary(game, result))
-            done += 1
-        last = games[-1].id
-        db.session.commit()
-        db.session.expunge_all()
-
-
-@click.command("rescore")
-@with_appcontext
-def rescore_command() -> None:
-    """Rebuild every game's list summary (totals, leader, winners, deals) from a fresh replay."""
-    done, skipped = rescore()
-    click.echo(
-        f"{done} games summarised" + (f", {skipped} left out (no rules can score them)." if skipped else ".")
-    )

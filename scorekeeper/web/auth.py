@@ -144,7 +144,7 @@ def table_director(game: Any) -> str | None:
 def table_lock() -> TableState | None:
     """This request's game's event table, when it is locked (its round closed, or its result
     confirmed): then only its director may change it, giving a reason (the write gate's rule,
-    service.gate._correction); None for any other game. What the pages show follows it."""
+    service.locks.correction_at); None for any other game. What the pages show follows it."""
     state = g.get("table")
     return state if state is not None and state.locked else None
 

@@ -4,6 +4,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.events import checks
 from scorekeeper.events import service as events
 
 json_values = st.recursive(
@@ -41,7 +42,7 @@ def test_a_new_events_check_names_the_field_or_accepts(app, body):
             assert exc.errors and all(e.field for e in exc.errors)
             assert all(e.message.render() for e in exc.errors)
         else:
-            assert checked["format"] in events.FORMATS
+            assert checked["format"] in checks.FORMATS
 
 
 @pytest.fixture
