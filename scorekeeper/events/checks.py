@@ -48,7 +48,8 @@ def player_names(value: Any, field: str) -> list[str]:
     for name in names:
         if not 1 <= len(name) <= PLAYER_NAME:
             raise refuse(field, N_("A player's name is 1 to {n} characters."), n=PLAYER_NAME)
-    clash = [name for name, count in Counter(n.casefold() for n in names).items() if count > 1]
+    counts = Counter(n.casefold() for n in names)
+    clash = [name for name in names if counts[name.casefold()] > 1]  # as typed, not folded
     if clash:
         raise refuse(field, N_("Each player may be listed once: {name} is listed twice."), name=clash[0])
     if len(names) > MAX_ENTRANTS:

@@ -94,3 +94,10 @@ def test_any_event_address_answers_without_a_500(client, tail):
         f"/e/{tail}/results.csv",
     ):
         assert client.get(path).status_code in (200, 400, 404, 308), path
+
+
+def test_a_name_listed_twice_is_named_as_typed():
+    with pytest.raises(checks.EventError) as refused:
+        checks.player_names(["Ann", "Bob", "ANN"], "players")
+    assert refused.value.errors[0].field == "players"
+    assert "Ann is listed twice" in refused.value.errors[0].message.render()
