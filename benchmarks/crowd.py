@@ -140,18 +140,28 @@ class Phone:
         self.reader = self.writer = None
 
 
-async def capacity_scenario(port, games, etags, bodies, seconds, viewers=3, deal_every=60.0, *, seed: int):
+async def capacity_scenario(
+    port, games, etags, bodies, seconds, viewers=3, deal_every=60.0, *, seed: int, warmup: float = 0.0
+):
     """``viewers`` phones per table, each polling on its own kept-alive connection and waiting what
     each answer asks (X-Poll-After, Retry-After); each table's scorer posts a deal every
-    ``deal_every`` seconds on a connection of its own, with 30 s of patience."""
+    ``deal_every`` seconds on a connection of its own, with 30 s of patience.
+
+    The first ``warmup`` seconds are played and not counted: the seeded games were never drawn by
+    the workers, as games followed from their first deal have been (each worker keeps the rows it
+    drew), and the server's pace settles on what the crowd asks."""
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
-    start = loop.time()
+    start = loop.time() + warmup
     end = start + seconds
+    counting = {"201": 0, "deal failed": 0, "200": 0, "304": 0, "503": 0, "poll other": 0, "poll failed": 0}
+    warming = dict(counting)
     posted_at: dict[int, float] = {}
     deal_ms: list[float] = []
     seen_s: list[float] = []
-    outcome = {"201": 0, "deal failed": 0, "200": 0, "304": 0, "503": 0, "poll other": 0, "poll failed": 0}
+
+    def outcome_now() -> dict[str, int]:
+        return counting if loop.time() >= start else warming
 
     async def phone(t: int) -> None:
         game_id, _ = games[t]
@@ -159,6 +169,7 @@ async def capacity_scenario(port, games, etags, bodies, seconds, viewers=3, deal
         etag = etags[t]
         await asyncio.sleep(rng.uniform(0, 3))
         while loop.time() < end:
+            outcome = outcome_now()
             headers = {"HX-Request": "true", "If-None-Match": etag, **PHONE}
             request = build_request("GET", f"/g/{game_id}/live?part=live&lang=en", port, headers)
             request = request.replace(b"Connection: close", b"Connection: keep-alive")
@@ -169,7 +180,7 @@ async def capacity_scenario(port, games, etags, bodies, seconds, viewers=3, deal
                 outcome[key] += 1
                 if status == 200:
                     etag = answer.get("etag", etag)
-                    if t in posted_at:
+                    if t in posted_at and outcome is counting:
                         seen_s.append(loop.time() - posted_at[t])
                 asked = answer.get("x-poll-after") or answer.get("retry-after")
                 wait = float(asked) if asked else 3.0
@@ -183,6 +194,7 @@ async def capacity_scenario(port, games, etags, bodies, seconds, viewers=3, deal
         game_id, key = games[t]
         await asyncio.sleep(rng.uniform(0, deal_every))
         while loop.time() < end:
+            outcome = outcome_now()
             body = json.dumps(bodies[rng.randrange(len(bodies))]).encode()
             headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
             request = build_request("POST", f"/api/games/{game_id}/deals", port, headers, body)
@@ -192,7 +204,8 @@ async def capacity_scenario(port, games, etags, bodies, seconds, viewers=3, deal
                 ok = reply.status == 201
             except (TimeoutError, OSError, ValueError, IndexError):
                 ok = False
-            deal_ms.append((loop.time() - sent) * 1000)
+            if outcome is counting:
+                deal_ms.append((loop.time() - sent) * 1000)
             if ok:
                 outcome["201"] += 1
                 posted_at[t] = loop.time()
@@ -204,4 +217,4 @@ async def capacity_scenario(port, games, etags, bodies, seconds, viewers=3, deal
     tasks = [phone(t) for t in range(len(games)) for _ in range(viewers)]
     tasks += [scorer(t) for t in range(len(games))]
     await asyncio.gather(*tasks)
-    return outcome, deal_ms, seen_s
+    return counting, deal_ms, seen_s

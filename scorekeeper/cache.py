@@ -1,6 +1,6 @@
 """The shared cache: what a game's version determines is computed once and kept.
 
-Flask-Caching, in-process (SimpleCache) by default, or Redis when
+Flask-Caching, in-process (:class:`LocalCache`) by default, or Redis when
 ``CACHE_REDIS_URL`` is set (config or environment), so every worker and every
 machine shares it. Keys name the game's id and version: a write bumps the
 version, so nothing is ever invalidated by hand; old entries simply expire.
@@ -16,25 +16,80 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import pickle
+import time
 from collections.abc import Callable, Sequence
+from datetime import timedelta
 from functools import cache as once
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from flask import Flask, current_app, g, has_app_context
 from flask_caching import Cache
+from flask_caching.backends.base import BaseCache
 from markupsafe import Markup
 
 from .lru import LocalLRU, per_app
 from .paths import PACKAGE, ROOT
 
 T = TypeVar("T")
+LOCAL = f"{__name__}.LocalCache"
 log = logging.getLogger(__name__)
 
 cache = Cache(with_jinja2_ext=False)
 # An entry lives a day at most: a game's version changes far more often than that when it is played.
 TIMEOUT = 24 * 3600
 _MISSING = object()
+
+
+class LocalCache(BaseCache):
+    """Flask-Caching's in-process cache, the least recently used entry out first.
+
+    cachelib's SimpleCache, once full, scans every entry on each set and sorts them all to drop
+    the oldest: with a crowd's thousands of games, that was a tenth of a worker's time. Here a
+    set costs the same however full. Strings are kept as they are (nobody can change them);
+    anything else is pickled, as SimpleCache did, so no reader changes another's copy.
+    """
+
+    def __init__(self, threshold: int = 1000, default_timeout: int = 300) -> None:
+        super().__init__(default_timeout=default_timeout)
+        self._entries: LocalLRU[str, tuple[float, bool, Any]] = LocalLRU(max(1, threshold))
+
+    @classmethod
+    def factory(cls, app, config, args, kwargs):
+        return cls(int(config.get("CACHE_THRESHOLD", 1000)), int(kwargs.get("default_timeout") or 300))
+
+    def get(self, key: str) -> Any:
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        expires, pickled, value = entry
+        if expires and expires <= time.time():
+            self._entries.pop(key)
+            return None
+        return pickle.loads(value) if pickled else value
+
+    def set(self, key: str, value: Any, timeout: int | timedelta | None = None) -> bool:
+        timeout = self._normalize_timeout(timeout)
+        expires = time.time() + timeout if timeout else 0.0
+        pickled = not isinstance(value, (str, bytes))
+        self._entries.put(key, (expires, pickled, pickle.dumps(value) if pickled else value))
+        return True
+
+    def add(self, key: str, value: Any, timeout: int | timedelta | None = None) -> bool:
+        if self.has(key):
+            return False
+        return self.set(key, value, timeout)
+
+    def delete(self, key: str) -> bool:
+        return self._entries.pop(key) is not None
+
+    def has(self, key: str) -> bool:
+        return self.get(key) is not None
+
+    def clear(self) -> bool:
+        self._entries.clear()
+        return True
 
 
 def request_memo(name: str) -> dict[Any, Any]:
@@ -78,7 +133,7 @@ def init_app(app: Flask) -> None:
         config.update(CACHE_TYPE="RedisCache", CACHE_REDIS_URL=url)
     else:
         # Per process: enough entries for a club's evening of games (views, regions, QR codes).
-        config.update(CACHE_TYPE="SimpleCache", CACHE_THRESHOLD=app.config.get("CACHE_THRESHOLD", 1000))
+        config.update(CACHE_TYPE=LOCAL, CACHE_THRESHOLD=app.config.get("CACHE_THRESHOLD", 1000))
     app.config.setdefault("CACHE_TYPE", config["CACHE_TYPE"])
     cache.init_app(app, config)
     app.jinja_env.globals["cached"] = cached_fragment
@@ -141,7 +196,7 @@ def keep(name: str, value: Any) -> None:
     With the in-process cache there is nobody else to share with: the object kept here is
     enough, and pickling it (a long game's whole result) would be the write's dearest step.
     """
-    if has_app_context() and current_app.config.get("CACHE_TYPE") != "SimpleCache":
+    if has_app_context() and current_app.config.get("CACHE_TYPE") != LOCAL:
         put(name, value)
     _keep_local(name, value)
 
@@ -172,9 +227,9 @@ def cached_fragment(*parts: Any, caller: Callable[[], str]) -> Markup:
 
 
 def row_fragment(
-    game_id: str, players: Sequence[str], deal: Any, *parts: Any, caller: Callable[[], str]
+    game_id: str, players: Sequence[str], result: Any, deal: Any, *parts: Any, caller: Callable[[], str]
 ) -> Markup:
-    """``{% call cached_row(game.id, game.players, deal, ...) %}…{% endcall %}``: a board row.
+    """``{% call cached_row(game.id, game.players, result, deal, ...) %}…{% endcall %}``: a board row.
 
     Drawn once per process while its deal is the same scored object: an append scores on
     from the known deals and keeps them, so a board after one more deal draws one row, not
@@ -183,19 +238,22 @@ def row_fragment(
     (Spades' bags held). ``parts``: what else the row is drawn by (language, role).
     """
     # A game's rows: a plain dict, whose single gets and sets are atomic; the LRU around it is locked.
-    rows = per_app(current_app.extensions, "scorekeeper.rows", ROW_GAMES).setdefault(game_id, dict)
+    rows = per_app(current_app.extensions, "scorekeeper.rows", games_kept()).setdefault(game_id, dict)
     slot = (deal.index, *parts)
-    players = tuple(players)
+    before = result.deals[deal.index - 1] if 0 < deal.index <= len(result.deals) else None
+    sides = result.sides
+    drawn_by = (tuple(players), before, sides)
     kept = rows.get(slot)
-    if kept is not None and kept[0] is deal and kept[1] == players:
+    if kept is not None and (kept[0] is deal or kept[0] == deal) and kept[1] == drawn_by:
         return kept[2]
     html = Markup(str(caller()))
-    rows[slot] = (deal, players, html)
+    rows[slot] = (deal, drawn_by, html)
     return html
 
 
-# Games whose board rows this process keeps drawn (a long game's are a few hundred KB).
-ROW_GAMES = 64
+def games_kept() -> int:
+    """How many games this process keeps drawn rows and latest results of (``LOCAL_GAMES``)."""
+    return max(1, int(current_app.config.get("LOCAL_GAMES", 4096)))
 
 
 def instance_file(*parts: str) -> Path:

@@ -159,12 +159,8 @@ QUIET = frozenset({"append", "draft", "archive", "unarchive", "orders_in"})
 def _latest() -> LocalLRU[str, tuple[int, GameResult]]:
     if not has_app_context():
         return LocalLRU(1)
-    return per_app(current_app.extensions, "scorekeeper.latest_results", LATEST_SIZE)
+    return per_app(current_app.extensions, "scorekeeper.latest_results", cache.games_kept())
 
 
 def _keep_latest(game: AnyGame, result: GameResult) -> None:
     _latest().put(game.id, (game.version, result))
-
-
-# Games whose latest result this process keeps, to score on from it: a few hundred tables.
-LATEST_SIZE = 512

@@ -125,6 +125,7 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
     app = create_app()  # started: instance folder, secret key, schema migrated once, here
     with app.app_context():
         db.engine.dispose()  # no connection is shared with the forked workers
+    ceiling = int(app.config["LIVE_POLL_CEILING"])
     os.environ["AUTO_MIGRATE"] = "0"
     # Each worker keeps one of its threads for writes when a crowd polls (web/shed.py).
     os.environ["SCOREKEEPER_SERVER_THREADS"] = str(threads)
@@ -134,14 +135,18 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
             "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
             "workers": workers,
             "threads": threads,
-            "worker_class": "gthread",
+            # gthread, serving writes before polls and saying how long each request queued.
+            "worker_class": "scorekeeper.worker.WritesFirstWorker",
             "accesslog": "-",
             "errorlog": "-",
             "access_log_format": ACCESS_LOG_FORMAT,
             "logger_class": AccessLog,
             "timeout": 30,
             "graceful_timeout": 10,
-            "keepalive": 5,
+            # A following phone is asked to wait up to the poll ceiling: its connection is kept a
+            # little longer, so its next poll does not pay for a new one (accepting, a thread
+            # waiting for its first bytes, closing) as every poll of a slowed crowd did with 5 s.
+            "keepalive": ceiling + 5,
             # gthread accepts at most this many connections per worker (1,000 by default): with
             # every following phone keeping its connection alive, a scorer's new connection
             # waited in the backlog for a phone to let go (benchmarks/run.py --sweep: deal-post

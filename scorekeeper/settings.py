@@ -48,6 +48,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # Threads per worker process (`scorekeeper serve` sets it): with 2 or more, a poll that
         # finds every other thread busy is refused (503) to keep one for writes. 0: never refused.
         "SERVER_THREADS": 0,
+        # Games each process keeps drawn board rows and latest results of: a game followed all
+        # evening draws one row per deal and scores one deal per deal, not its whole board.
+        "LOCAL_GAMES": 4096,
         "BABEL_DEFAULT_LOCALE": "en",
         # Clubs (clubs.md): who may make one ("open": anyone; "admin": with ADMIN_KEY as Bearer
         # or typed on the form), and the club an upgraded install's games went into.
@@ -123,6 +126,7 @@ NUMBERS = (
     "LIVE_POLL_SECONDS",
     "LIVE_POLL_CEILING",
     "SERVER_THREADS",
+    "LOCAL_GAMES",
     "RATELIMIT_ENABLED",
 )
 

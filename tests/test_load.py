@@ -56,12 +56,62 @@ def test_the_wait_grows_with_the_load_and_shrinks_while_the_game_changes():
     assert load.poll_after(0, changed_ago=600) == 3
     assert load.poll_after(2) == 6  # half the other threads busy
     assert load.poll_after(3, changed_ago=1) == 12  # load wins over a changing game
-    # After a refusal every follower waits the ceiling for a while, then the calm figure again.
+    # A refusal raises the pace by a quarter; calm requests bring it back, half a second a step.
     full(load, 10)
     assert load.should_shed(4)
-    assert load.poll_after(0) == 15
-    clock.now += 11
-    assert load.poll_after(0) == 3
+    assert load.poll_after(0) == 4  # 3 x 1.25
+    load._in_flight = 0
+    for _ in range(10):
+        clock.now += 2
+        load.enter()
+        load.leave()
+    assert load.pace == 3 and load.poll_after(0) == 3
+
+
+def test_the_pace_follows_how_long_requests_wait_for_a_thread():
+    clock = Clock()
+    policy = PollPolicy(base=3, changing=2, ceiling=15)
+    load = Load(4, policy, clock=clock)
+    paces = []
+    for _ in range(24):  # requests queue a second each: a step every 2 s, at most
+        clock.now += 1
+        load.enter(waited=1.0)
+        load.leave()
+        paces.append(load.poll_after(0, waited=1.0))
+    assert paces[0] < paces[-1] == 15 and paces == sorted(paces)
+    assert len(set(paces[:4])) <= 3  # one step per 2 s, not one per request
+    # The server says how long requests wait: busy threads alone no longer slow the phones.
+    assert load.poll_after(3, waited=1.0) == 15
+    for _ in range(120):  # requests find a thread at once again
+        clock.now += 1
+        load.enter(waited=0.0)
+        load.leave()
+    assert load.pace == 3
+    assert load.poll_after(3, waited=0.0) == 3  # every thread busy, yet no queue
+    assert load.poll_after(0, changed_ago=5, waited=0.0) == 2
+
+
+def test_a_poll_that_waited_too_long_is_refused_whatever_the_threads_say():
+    load = Load(4)
+    assert load.should_shed(0, waited=2.5)
+    assert not load.should_shed(3, waited=0.1)  # full threads, but nothing waits behind them
+    assert not Load(1).should_shed(0, waited=1.0)
+
+
+@given(st.lists(st.tuples(st.floats(0, 30), st.booleans(), st.floats(0, 5)), max_size=60))
+def test_the_pace_stays_between_the_calm_figure_and_the_ceiling(steps):
+    clock = Clock()
+    policy = PollPolicy(base=3, changing=2, ceiling=15)
+    load = Load(4, policy, clock=clock)
+    for waited, refused, later in steps:
+        clock.now += later
+        others = load.enter(waited=waited)
+        if refused:
+            load.should_shed(others, waited=waited)
+        load.leave()
+        assert policy.base <= load.pace <= policy.ceiling
+        assert policy.changing <= load.poll_after(others, 1.0, waited) <= policy.ceiling
+        assert policy.ceiling // 2 <= load.retry_after() <= policy.ceiling
 
 
 @given(st.integers(1, 60), st.integers(1, 60), st.integers(0, 10**6))

@@ -1,39 +1,35 @@
 """Writes first under a crowd: the outermost WSGI layer counts requests and paces the polls.
 
-Every request is counted in flight (:class:`scorekeeper.load.Load`). A follower's poll (a game's
-``/live``, an event board's htmx poll) is refused with ``503`` and ``Retry-After`` when every
-other thread of this process is busy, before any database work: the thread stays free for the
-scorer's deal that comes next. Every poll answered (200 or 304) carries ``X-Poll-After``, the
-seconds to wait before the next one; the page's script follows it (docs/live-updates.md).
+Every request is counted in flight (:class:`scorekeeper.load.Load`), with how long it waited for
+a thread when the server says (``scorekeeper serve``'s worker does). A follower's poll (a game's
+``/live``, an event board's htmx poll) that waited too long, or that finds every other thread
+busy under a server that does not say, is refused with ``503`` and ``Retry-After`` before any
+database work. Every poll answered (200 or 304) carries ``X-Poll-After``, the seconds to wait
+before the next one; the page's script follows it (docs/live-updates.md).
 
 Only polls are ever refused: a deal, a page, an API call is served however busy the process is.
 """
 
 from __future__ import annotations
 
-import re
 import time
 
 from flask import Flask
 
-from ..load import Load, PollPolicy
+from .. import load
+from ..load import Load, PollPolicy, waited
 
-# What a follower polls: a game's followed regions (a seat's console's too), and an event's board
-# (htmx asks for it).
-GAME_POLL = re.compile(r"/g/[A-Za-z0-9_-]{1,32}(?:/p/\d{1,4}/[A-Za-z0-9_-]{1,64})?/live")
-BOARD_POLL = re.compile(r"/e/[A-Za-z0-9_-]{1,32}/board")
 # Set by the poll's answer (livepoll.py, table.live): when the game last changed, epoch seconds.
 CHANGED_AT = "scorekeeper.changed_at"
 REFUSAL = b"Busy: this page asks again in a few seconds.\n"
 
 
 def is_poll(environ) -> bool:
-    if environ.get("REQUEST_METHOD") != "GET":
-        return False
-    path = environ.get("PATH_INFO", "")
-    if GAME_POLL.fullmatch(path):
-        return True
-    return bool(BOARD_POLL.fullmatch(path)) and environ.get("HTTP_HX_REQUEST") == "true"
+    return load.is_poll(
+        environ.get("REQUEST_METHOD", ""),
+        environ.get("PATH_INFO", ""),
+        environ.get("HTTP_HX_REQUEST") == "true",
+    )
 
 
 class Shed:
@@ -42,19 +38,20 @@ class Shed:
         self.load = load
 
     def __call__(self, environ, start_response):
-        others = self.load.enter()
+        wait = waited()
+        others = self.load.enter(wait)
         try:
             if not is_poll(environ):
                 return _Leaving(self.wsgi_app(environ, start_response), self.load)
-            if self.load.should_shed(others):
-                wait = str(self.load.retry_after())
+            if self.load.should_shed(others, wait):
+                later = str(self.load.retry_after())
                 start_response(
                     "503 SERVICE UNAVAILABLE",
                     [
                         ("Content-Type", "text/plain; charset=utf-8"),
                         ("Content-Length", str(len(REFUSAL))),
-                        ("Retry-After", wait),
-                        ("X-Poll-After", wait),
+                        ("Retry-After", later),
+                        ("X-Poll-After", later),
                         ("Cache-Control", "no-store"),
                     ],
                 )
@@ -65,7 +62,7 @@ class Shed:
                 if status[:3] in ("200", "304"):
                     changed = environ.get(CHANGED_AT)
                     ago = time.time() - changed if changed is not None else None
-                    headers = [*headers, ("X-Poll-After", str(self.load.poll_after(others, ago)))]
+                    headers = [*headers, ("X-Poll-After", str(self.load.poll_after(others, ago, wait)))]
                 return start_response(status, headers, exc_info)
 
             return _Leaving(self.wsgi_app(environ, start), self.load)

@@ -85,7 +85,8 @@ def test_after_a_refusal_followers_are_asked_to_wait_longer(app, client, busy):
         busy.leave()
     try:
         calm = client.get(f"/g/{gid}/live?part=live&lang=en", headers=HX)
-        assert calm.status_code == 200 and calm.headers["X-Poll-After"] == "15"
+        # The pace rose by a quarter (3 s to 4 s), and comes back down as requests find threads.
+        assert calm.status_code == 200 and calm.headers["X-Poll-After"] == "4"
     finally:
         for _ in range(3):
             busy.enter()

@@ -1,0 +1,154 @@
+"""``scorekeeper serve``'s worker: gunicorn's threaded worker, serving writes before polls (issue 28).
+
+gunicorn's gthread worker hands every readable connection to a thread pool whose queue is first
+come, first served: under a crowd, a scorer's deal waited behind hundreds of viewers' polls, and a
+poll could wait longer than its phone's patience. Here the pool's queue is ordered: a request
+that is a follower's poll (known from its first bytes, peeked without reading them) waits behind
+everything else, and the thread that takes a request tells the app how long it waited
+(:func:`scorekeeper.load.set_waited`). The app then refuses, at once and cheaply, a poll that
+waited too long, and slows the followers' pace while requests queue (:mod:`scorekeeper.web.shed`).
+
+gunicorn documents ``get_thread_pool`` as the place to change the pool; ``enqueue_req`` is its
+three lines, with the request's priority added.
+"""
+
+from __future__ import annotations
+
+import errno
+import gc
+import itertools
+import queue
+import selectors
+import socket
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from functools import partial
+from typing import Any
+
+from gunicorn.workers.gthread import TConn, ThreadWorker
+
+from .load import is_poll, set_waited
+
+# Lower is sooner: every write, page and API call before any poll.
+FIRST, POLL = 0, 1
+GC_THRESHOLDS = (50_000, 20, 100)
+# Enough of a request to read its line and its headers up to HX-Request, as phones send them.
+PEEK = 2048
+
+
+def priority(head: bytes) -> int:
+    """A request's place in the queue, from its first bytes (what arrived so far; maybe none)."""
+    line, _, rest = head.partition(b"\r\n")
+    parts = line.split(b" ")
+    if len(parts) != 3:
+        return FIRST  # not a whole request line yet, or not HTTP/1: no reason to make it wait
+    method, target, _version = parts
+    path = target.split(b"?", 1)[0].decode("latin-1")
+    htmx = b"\r\nhx-request: true\r\n" in b"\r\n" + rest.lower()
+    return POLL if is_poll(method.decode("latin-1"), path, htmx) else FIRST
+
+
+class PriorityPool:
+    """A fixed pool of threads taking work in order of priority, then arrival.
+
+    What gunicorn asks of its pool: ``submit`` (here with a priority) returning a future, and
+    ``shutdown``. Each task runs with :func:`scorekeeper.load.waited` saying how long it queued.
+    """
+
+    def __init__(self, threads: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self._queue: queue.PriorityQueue[tuple[int, int, Any]] = queue.PriorityQueue()
+        self._order = itertools.count()
+        self._clock = clock
+        self._threads = [
+            threading.Thread(target=self._work, name=f"scorekeeper-{n}", daemon=True) for n in range(threads)
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def submit(self, fn: Callable[..., Any], *args: Any, priority: int = FIRST) -> Future:
+        future: Future = Future()
+        self._queue.put((priority, next(self._order), (future, fn, args, self._clock())))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            _priority, _order, task = self._queue.get()
+            if task is None:
+                return
+            future, fn, args, queued_at = task
+            if not future.set_running_or_notify_cancel():
+                continue
+            set_waited(self._clock() - queued_at)
+            try:
+                result = fn(*args)
+            except BaseException as error:  # the future carries it to gunicorn's callback
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+            finally:
+                set_waited(None)
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        for _ in self._threads:
+            self._queue.put((FIRST - 1, next(self._order), None))  # before any waiting work
+        if wait:
+            for thread in self._threads:
+                thread.join()
+
+
+class WritesFirstWorker(ThreadWorker):
+    """gthread, with the pool above and each request's priority peeked from its socket."""
+
+    def init_process(self) -> None:
+        # The collector's default pace (a young collection every 700 allocations) was made for
+        # small heaps: a worker keeping a crowd's games (rows, results, a few hundred MB) spent
+        # its deal posts' tail in collections (benchmarks/run.py --sweep: deal-post p99 1.6 s
+        # at 3,000 tables, 0.3-0.4 s with these). What the app built before the fork is frozen:
+        # it lives as long as the worker, and is never scanned again.
+        gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
+        super().init_process()
+
+    def get_thread_pool(self) -> PriorityPool:  # type: ignore[override]
+        return PriorityPool(self.cfg.threads)
+
+    def accept(self, listener) -> None:
+        """A new connection waits in the poller for its first bytes, as a kept-alive one does.
+
+        gunicorn hands it to a thread at once, which then waits up to 5 s for the request: a
+        thread held by a phone on a slow network, and a request whose kind (write or poll) is
+        not known yet when it is queued. Here it is queued once readable, its kind peeked.
+        """
+        try:
+            client_sock, client_addr = listener.accept()
+        except OSError as error:
+            if error.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
+                raise
+            return
+        self.nr_conns += 1
+        conn = TConn(self.cfg, client_sock, client_addr, listener.getsockname())
+        # gunicorn's own wait for a deferred connection's first bytes: the keep-alive time.
+        conn.timeout = time.monotonic() + self.cfg.keepalive
+        self.pending_conns.append(conn)
+        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn))
+
+    def enqueue_req(self, conn) -> None:
+        pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
+        fs = pool.submit(self.handle, conn, priority=self.priority_of(conn))
+        fs.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))
+
+    @staticmethod
+    def priority_of(conn) -> int:
+        if (
+            conn.cfg.is_ssl
+            or conn.is_http2
+            or (conn.parser is not None and conn.parser.unreader.buf.getvalue())
+        ):
+            return FIRST  # encrypted, or partly read already: nothing to peek at
+        try:
+            head = conn.sock.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except OSError:  # nothing arrived yet (a new connection), or it is gone: the thread finds out
+            return FIRST
+        return priority(head)

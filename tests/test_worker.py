@@ -1,0 +1,200 @@
+"""``scorekeeper serve``'s worker (scorekeeper/worker.py, issue 28): writes before polls, and how
+long each request waited for a thread, told to the app."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.load import waited
+from scorekeeper.worker import FIRST, POLL, PriorityPool, priority
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def head(line: str, *headers: str) -> bytes:
+    return ("\r\n".join([line, "Host: x", *headers]) + "\r\n\r\n").encode()
+
+
+@pytest.mark.parametrize(
+    ("request_head", "expected"),
+    [
+        (head("GET /g/abc/live?part=live&lang=en HTTP/1.1", "HX-Request: true"), POLL),
+        (head("GET /g/abc/live?part=board HTTP/1.1"), POLL),
+        (head("GET /g/abc/p/2/tok3n/live?at=4 HTTP/1.1", "hx-request: true"), POLL),
+        (head("GET /e/ev1/board HTTP/1.1", "HX-Request: true"), POLL),
+        # The board's page opened without htmx is a page, not a poll.
+        (head("GET /e/ev1/board HTTP/1.1"), FIRST),
+        (head("POST /api/games/abc/deals HTTP/1.1", "Content-Length: 2"), FIRST),
+        (head("POST /g/abc/live HTTP/1.1"), FIRST),
+        (head("GET /g/abc HTTP/1.1"), FIRST),
+        (head("GET /api/games/abc HTTP/1.1"), FIRST),
+        (b"GET /g/abc/li", FIRST),  # not a whole request line yet
+        (b"", FIRST),  # nothing arrived yet
+        (b"\x16\x03\x01\x02\x00", FIRST),  # TLS: nothing to read
+    ],
+)
+def test_a_request_is_placed_by_its_first_bytes(request_head, expected):
+    assert priority(request_head) == expected
+
+
+def test_the_pool_serves_writes_before_polls_and_says_how_long_each_waited():
+    pool = PriorityPool(1)
+    gate = threading.Event()
+    done: list[tuple[str, float | None]] = []
+    try:
+        holder = pool.submit(gate.wait)
+        time.sleep(0.05)  # the one thread is held: what follows queues
+        futures = [
+            pool.submit(lambda name=name: done.append((name, waited())), priority=kind)
+            for name, kind in (("poll 1", POLL), ("deal 1", FIRST), ("poll 2", POLL), ("deal 2", FIRST))
+        ]
+        time.sleep(0.2)
+        gate.set()
+        for future in (holder, *futures):
+            future.result(timeout=5)
+    finally:
+        pool.shutdown()
+    assert [name for name, _ in done] == ["deal 1", "deal 2", "poll 1", "poll 2"]
+    # Each task heard how long it queued (the thread was held for 0.2 s), and no more than that.
+    assert all(seconds is not None and 0.15 < seconds < 5 for _, seconds in done)
+    assert waited() is None  # only the pool's threads are told
+
+
+def test_a_task_that_fails_carries_its_error_and_the_pool_goes_on():
+    pool = PriorityPool(1)
+    try:
+        failed = pool.submit(lambda: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            failed.result(timeout=5)
+        assert pool.submit(lambda: 42).result(timeout=5) == 42
+    finally:
+        pool.shutdown()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def read_answer(sock: socket.socket) -> tuple[int, dict[str, str], float]:
+    """A whole answer's status and headers, and when it arrived."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("closed before an answer")
+        data += chunk
+    at = time.monotonic()
+    top, _, body = data.partition(b"\r\n\r\n")
+    lines = top.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (x.partition(":") for x in lines[1:])}
+    length = int(headers.get("content-length", "0"))
+    while len(body) < length:
+        body += sock.recv(65536)
+    return int(lines[0].split()[1]), headers, at
+
+
+def test_a_busy_server_serves_the_deal_first_and_refuses_the_poll_that_waited(tmp_path):
+    """A real ``scorekeeper serve`` (1 worker, 2 threads): both threads held by requests whose
+    bodies have not arrived; meanwhile a follower's poll and a scorer's deal queue. When the threads
+    free up, the deal is served first (201), and the poll, which waited longer than a poll may, is
+    refused at once with 503 and Retry-After instead of being answered late."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY", "AUTO_MIGRATE")}
+    env["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
+    log = (tmp_path / "serve.log").open("w+")
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "scorekeeper",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "1",
+            "--threads",
+            "2",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=5):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    log.seek(0)
+                    raise AssertionError(log.read()[-3000:]) from None
+                time.sleep(0.2)
+        record = {"game": "secret_agent", "players": ["Ann", "Bob", "Cid", "Dee"], "options": {"deals": 52}}
+        made = urllib.request.Request(
+            f"{base}/api/games",
+            data=json.dumps(record).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(made, timeout=10) as answer:
+            game = json.load(answer)
+        game_id, key = game["id"], game["edit_key"]
+        poll = head(f"GET /g/{game_id}/live?part=live&lang=en HTTP/1.1", "HX-Request: true").decode()
+        follower = socket.create_connection(("127.0.0.1", port), timeout=30)
+        follower.sendall(poll.encode())
+        status, headers, _ = read_answer(follower)  # a calm server: answered, and paced
+        assert status == 200 and headers["x-poll-after"] in {"2", "3"}
+        etag = headers["etag"]
+
+        body = json.dumps({"tricks": [4, 3, 3, 3], "agents": ["L", "O", "R", "S"]}).encode()
+        deal = (
+            head(
+                f"POST /api/games/{game_id}/deals HTTP/1.1",
+                f"Authorization: Bearer {key}",
+                "Content-Type: application/json",
+                f"Content-Length: {len(body)}",
+            )
+            + body
+        )
+        # Two requests whose bodies are late hold both threads.
+        holders = []
+        for _ in range(2):
+            holder = socket.create_connection(("127.0.0.1", port), timeout=30)
+            holder.sendall(deal[: -len(body)])
+            holders.append(holder)
+        time.sleep(0.5)
+        follower.sendall(poll.replace("\r\n\r\n", f"\r\nIf-None-Match: {etag}\r\n\r\n").encode())
+        time.sleep(0.3)
+        scorer = socket.create_connection(("127.0.0.1", port), timeout=30)
+        scorer.sendall(deal)
+        time.sleep(2.5)  # the poll has now waited longer than a poll may (2 s)
+        for holder in holders:
+            holder.sendall(body)
+        deal_status, _, deal_at = read_answer(scorer)
+        poll_status, poll_headers, poll_at = read_answer(follower)
+        for holder in holders:
+            assert read_answer(holder)[0] == 201
+            holder.close()
+        scorer.close()
+        follower.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert deal_status == 201
+    assert poll_status == 503 and 7 <= int(poll_headers["retry-after"]) <= 15
+    assert poll_headers["x-poll-after"] == poll_headers["retry-after"]
+    assert deal_at <= poll_at  # the deal, queued after the poll, was served before it
