@@ -270,10 +270,19 @@ def sweep(
     ]
     for tables in sizes:
         say(
-            f"capacity sweep: {tables} tables, {args.sweep_duration:.0f} s, 3 phones each following X-Poll-After"
+            f"capacity sweep: {tables} tables, {args.sweep_warmup:.0f} s unmeasured then {args.sweep_duration:.0f} s, "
+            "3 phones each following X-Poll-After"
         )
         outcome, deal_ms, seen_s = asyncio.run(
-            capacity_scenario(port, games[:tables], etags[:tables], bodies, args.sweep_duration, seed=SEED)
+            capacity_scenario(
+                port,
+                games[:tables],
+                etags[:tables],
+                bodies,
+                args.sweep_duration,
+                seed=SEED,
+                warmup=args.sweep_warmup,
+            )
         )
         p99 = percentile(deal_ms, 99)
         seen = {p: percentile(seen_s, p) for p in (50, 95)}
@@ -416,6 +425,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--sweep-duration", type=float, default=60, help="seconds per size of the sweep (default 60)"
+    )
+    parser.add_argument(
+        "--sweep-warmup",
+        type=float,
+        default=60,
+        help="seconds played before each size is measured: the workers draw the seeded games once, "
+        "as they would have drawn games followed from their first deal (default 60)",
     )
     parser.add_argument(
         "--worker-class",
