@@ -95,8 +95,12 @@ run = click.Command(
     default=None,
     help="Worker processes [default: one per CPU core, at most 4].",
 )
+# Two threads per worker: one slow request (a PDF printed) never stops a worker, and no more
+# threads take turns at the one interpreter lock than it can run. At 3,000 tables (benchmarks/run.py
+# --sweep) 4 threads each made deal posts' p99 250-400 ms and a deal seen in 8-9 s (median) and
+# 26-31 s (p95); 2 made them 50 ms, 7.4 s and 15.8 s; 8 made them 0.8 s, 8.8 s and 27 s.
 @click.option(
-    "--threads", type=click.IntRange(min=1), default=4, show_default=True, help="Threads per worker."
+    "--threads", type=click.IntRange(min=1), default=2, show_default=True, help="Threads per worker."
 )
 def serve(host: str, port: int, workers: int | None, threads: int) -> None:
     """Serve the app for real: gunicorn, several workers, one access-log line per request."""
