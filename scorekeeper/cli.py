@@ -96,9 +96,11 @@ run = click.Command(
     help="Worker processes [default: one per CPU core, at most 4].",
 )
 # Two threads per worker: one slow request (a PDF printed) never stops a worker, and no more
-# threads take turns at the one interpreter lock than it can run. At 3,000 tables (benchmarks/run.py
-# --sweep) 4 threads each made deal posts' p99 250-400 ms and a deal seen in 8-9 s (median) and
-# 26-31 s (p95); 2 made them 50 ms, 7.4 s and 15.8 s; 8 made them 0.8 s, 8.8 s and 27 s.
+# threads take turns at the one interpreter lock than it can run. Single 3,000-table runs of the
+# sweep on one seeded database (benchmarks/run.py --sweep's scenario) gave, for 1 / 2 / 4 / 8
+# threads, deal posts' p99 34 / 50 / 375 / 813 ms and a deal seen in 7.5 / 7.4 / 9.2 / 8.8 s
+# (median), 15.0 / 15.8 / 30.8 / 27.2 s (p95); the full benchmark's sweep, after its other
+# figures, showed 2 and 4 alike (8.4 and 8.3 s): the box's noise is as large as the gain.
 @click.option(
     "--threads", type=click.IntRange(min=1), default=2, show_default=True, help="Threads per worker."
 )
