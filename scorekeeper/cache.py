@@ -57,16 +57,20 @@ class LocalCache(BaseCache):
 
     @classmethod
     def factory(cls, app, config, args, kwargs):
-        return cls(int(config.get("CACHE_THRESHOLD", 1000)), int(kwargs.get("default_timeout") or 300))
+        return cls(int(config.get("CACHE_THRESHOLD", 1000)), int(kwargs.get("default_timeout", 300)))
+
+    def _entry(self, key: str) -> tuple[float, bool, Any] | None:
+        entry = self._entries.get(key)
+        if entry is not None and entry[0] and entry[0] <= time.time():
+            self._entries.pop(key)  # expired
+            return None
+        return entry
 
     def get(self, key: str) -> Any:
-        entry = self._entries.get(key)
+        entry = self._entry(key)
         if entry is None:
             return None
-        expires, pickled, value = entry
-        if expires and expires <= time.time():
-            self._entries.pop(key)
-            return None
+        _expires, pickled, value = entry
         return pickle.loads(value) if pickled else value
 
     def set(self, key: str, value: Any, timeout: int | timedelta | None = None) -> bool:
@@ -85,7 +89,7 @@ class LocalCache(BaseCache):
         return self._entries.pop(key) is not None
 
     def has(self, key: str) -> bool:
-        return self.get(key) is not None
+        return self._entry(key) is not None
 
     def clear(self) -> bool:
         self._entries.clear()
@@ -231,11 +235,12 @@ def row_fragment(
 ) -> Markup:
     """``{% call cached_row(game.id, game.players, result, deal, ...) %}…{% endcall %}``: a board row.
 
-    Drawn once per process while its deal is the same scored object: an append scores on
-    from the known deals and keeps them, so a board after one more deal draws one row, not
-    all of them. A change to a deal scores it and every later one anew (new objects), so
-    those are drawn again, which covers a row that shows something of the deal before it
-    (Spades' bags held). ``parts``: what else the row is drawn by (language, role).
+    Drawn once per process while its deal is equal (the same scored values, not only the same
+    object: a worker that did not take the write scores the game anew), and so are the deal
+    before it (a row may show something of it: Spades' bags held), the players and the sides.
+    A board after one more deal draws one row, not all of them; a corrected deal changes its
+    totals and every later one's, so those are drawn again. ``parts``: what else the row is
+    drawn by (language, role).
     """
     # A game's rows: a plain dict, whose single gets and sets are atomic; the LRU around it is locked.
     rows = per_app(current_app.extensions, "scorekeeper.rows", games_kept()).setdefault(game_id, dict)

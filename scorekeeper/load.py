@@ -54,7 +54,7 @@ GAME_POLL = re.compile(r"/g/[A-Za-z0-9_-]{1,32}(?:/p/\d{1,4}/[A-Za-z0-9_-]{1,64}
 BOARD_POLL = re.compile(r"/e/[A-Za-z0-9_-]{1,32}/board")
 
 
-def is_poll(method: str, path: str, htmx: bool) -> bool:
+def follower_poll(method: str, path: str, htmx: bool) -> bool:
     """Whether a request is a follower's poll: the only kind ever refused, or served after others."""
     if method != "GET":
         return False

@@ -134,7 +134,8 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
         db.engine.dispose()  # no connection is shared with the forked workers
     ceiling = int(app.config["LIVE_POLL_CEILING"])
     os.environ["AUTO_MIGRATE"] = "0"
-    # Each worker keeps one of its threads for writes when a crowd polls (web/shed.py).
+    # Each worker's Load knows its thread count (web/shed.py, the rule for a server that does not
+    # say how long requests wait; this one's worker does).
     os.environ["SCOREKEEPER_SERVER_THREADS"] = str(threads)
     banner(host, port)
     Server(

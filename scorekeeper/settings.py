@@ -45,8 +45,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # LIVE_POLL_CEILING (X-Poll-After, Retry-After: docs/live-updates.md).
         "LIVE_POLL_SECONDS": 3,
         "LIVE_POLL_CEILING": 15,
-        # Threads per worker process (`scorekeeper serve` sets it): with 2 or more, a poll that
-        # finds every other thread busy is refused (503) to keep one for writes. 0: never refused.
+        # Threads per worker process (`scorekeeper serve` sets it). Under a server that does not say
+        # how long a request waited (serve's worker does), with 2 or more, a poll that finds every
+        # other thread busy is refused (503) to keep one for writes. 0: never refused.
         "SERVER_THREADS": 0,
         # Games each process keeps drawn board rows and latest results of: a game followed all
         # evening draws one row per deal and scores one deal per deal, not its whole board.

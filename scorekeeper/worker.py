@@ -29,7 +29,7 @@ from typing import Any
 
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
-from .load import is_poll, set_waited
+from .load import follower_poll, set_waited
 
 # Lower is sooner: every write, page and API call before any poll.
 FIRST, POLL = 0, 1
@@ -47,7 +47,7 @@ def priority(head: bytes) -> int:
     method, target, _version = parts
     path = target.split(b"?", 1)[0].decode("latin-1")
     htmx = b"\r\nhx-request: true\r\n" in b"\r\n" + rest.lower()
-    return POLL if is_poll(method.decode("latin-1"), path, htmx) else FIRST
+    return POLL if follower_poll(method.decode("latin-1"), path, htmx) else FIRST
 
 
 class PriorityPool:
@@ -57,10 +57,9 @@ class PriorityPool:
     ``shutdown``. Each task runs with :func:`scorekeeper.load.waited` saying how long it queued.
     """
 
-    def __init__(self, threads: int, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, threads: int) -> None:
         self._queue: queue.PriorityQueue[tuple[int, int, Any]] = queue.PriorityQueue()
         self._order = itertools.count()
-        self._clock = clock
         self._threads = [
             threading.Thread(target=self._work, name=f"scorekeeper-{n}", daemon=True) for n in range(threads)
         ]
@@ -69,7 +68,7 @@ class PriorityPool:
 
     def submit(self, fn: Callable[..., Any], *args: Any, priority: int = FIRST) -> Future:
         future: Future = Future()
-        self._queue.put((priority, next(self._order), (future, fn, args, self._clock())))
+        self._queue.put((priority, next(self._order), (future, fn, args, time.monotonic())))
         return future
 
     def _work(self) -> None:
@@ -80,7 +79,7 @@ class PriorityPool:
             future, fn, args, queued_at = task
             if not future.set_running_or_notify_cancel():
                 continue
-            set_waited(self._clock() - queued_at)
+            set_waited(time.monotonic() - queued_at)
             try:
                 result = fn(*args)
             except BaseException as error:  # the future carries it to gunicorn's callback
@@ -90,7 +89,7 @@ class PriorityPool:
             finally:
                 set_waited(None)
 
-    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+    def shutdown(self, wait: bool = True) -> None:
         for _ in self._threads:
             self._queue.put((FIRST - 1, next(self._order), None))  # before any waiting work
         if wait:

@@ -6,19 +6,15 @@ from __future__ import annotations
 import json
 import os
 import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 from scorekeeper.load import waited
 from scorekeeper.worker import FIRST, POLL, PriorityPool, priority
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.test_serve import free_port, start_serve, wait_healthy
 
 
 def head(line: str, *headers: str) -> bytes:
@@ -81,12 +77,6 @@ def test_a_task_that_fails_carries_its_error_and_the_pool_goes_on():
         pool.shutdown()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def read_answer(sock: socket.socket) -> tuple[int, dict[str, str], float]:
     """A whole answer's status and headers, and when it arrived."""
     data = b""
@@ -114,36 +104,10 @@ def test_a_busy_server_serves_the_deal_first_and_refuses_the_poll_that_waited(tm
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY", "AUTO_MIGRATE")}
     env["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
     log = (tmp_path / "serve.log").open("w+")
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "scorekeeper",
-            "serve",
-            "--port",
-            str(port),
-            "--workers",
-            "1",
-            "--threads",
-            "2",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    server = start_serve(port, env, log, "--workers", "1")  # two threads
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/healthz", timeout=5):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    log.seek(0)
-                    raise AssertionError(log.read()[-3000:]) from None
-                time.sleep(0.2)
+        wait_healthy(base, server)
         record = {"game": "secret_agent", "players": ["Ann", "Bob", "Cid", "Dee"], "options": {"deals": 52}}
         made = urllib.request.Request(
             f"{base}/api/games",

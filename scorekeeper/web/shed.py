@@ -16,8 +16,7 @@ import time
 
 from flask import Flask
 
-from .. import load
-from ..load import Load, PollPolicy, waited
+from ..load import Load, PollPolicy, follower_poll, waited
 
 # Set by the poll's answer (livepoll.py, table.live): when the game last changed, epoch seconds.
 CHANGED_AT = "scorekeeper.changed_at"
@@ -25,7 +24,7 @@ REFUSAL = b"Busy: this page asks again in a few seconds.\n"
 
 
 def is_poll(environ) -> bool:
-    return load.is_poll(
+    return follower_poll(
         environ.get("REQUEST_METHOD", ""),
         environ.get("PATH_INFO", ""),
         environ.get("HTTP_HX_REQUEST") == "true",
