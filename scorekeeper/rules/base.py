@@ -658,6 +658,11 @@ def play(
             winners = game.decide(setup, totals, state)
             finished = bool(winners)
             tied = not finished
+        else:
+            # A tiebreak deal that took every total back below the target: nobody is tied for a
+            # win any more, the game plays on (game-record.md: ``tiebreak`` true while tied
+            # players must play another deal).
+            tied = False
     next_dealer = None
     if game.has_dealer and not finished:
         last = results[-1].dealer if results else setup.first_dealer - 1

@@ -303,3 +303,18 @@ def test_broken_entries_are_refused(game, kind, rnd):
     errors = errors_of(setup, broken)
     assert errors and errors[0].deal == k
     assert errors[0].field == ("note" if kind == "note" else "points")
+
+
+def test_a_tiebreak_deal_that_takes_everyone_below_the_target_is_no_longer_a_tie():
+    """Found by the property test above: tied at the target, then a deal of minus points for all.
+    Nobody has reached the target any more: the game plays on, no tie to break (game-record.md:
+    ``tiebreak`` true only while tied players must play another deal)."""
+    setup = setup_of(2, target=1)
+    tied = play(GAME, setup, [{"points": [1, 1]}])
+    assert (tied.finished, tied.tiebreak) == (False, True)
+    below = play(GAME, setup, [{"points": [1, 1]}, {"points": [-1, -1]}])
+    assert below.totals == (0, 0) and (below.finished, below.winners, below.tiebreak) == (False, (), False)
+    assert below.deals[1].tiebreak  # that deal itself was played to break the tie
+    won = play(GAME, setup, [{"points": [1, 1]}, {"points": [-1, -1]}, {"points": [2, 0]}])
+    assert (won.finished, won.winners, won.tiebreak) == (True, (0,), False)
+    assert not won.deals[2].tiebreak
