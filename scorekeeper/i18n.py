@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import click
 from babel import numbers
-from flask import Flask, current_app, request
+from flask import Flask, current_app, g, request
 from flask_babel import Babel, format_decimal, get_locale, get_translations
-from flask_babel import gettext as _gettext
 
 from . import catalogs
 from .rules import Msg
@@ -24,6 +24,31 @@ babel = Babel()
 
 # The locale whose formats (numbers, dates) a language uses: our Portuguese is European.
 FORMATS = {"pt": "pt_PT"}
+
+
+def _page() -> tuple[str, Any]:
+    """This request's locale (as text) and translations, looked up once per request.
+
+    Flask-Babel finds both through several context proxies on every call (and Babel spells the
+    locale out anew each time): a board calls them hundreds of times, a cold Spades board of 10
+    deals about 750, which was a third of drawing it. Kept beside Flask-Babel's own per-request
+    state (``g``), which nothing here changes within a request.
+    """
+    try:
+        space = g._get_current_object()
+    except RuntimeError:  # no app context: Flask-Babel's own answer (English, untranslated)
+        return str(get_locale() or "en"), get_translations()
+    found = getattr(space, "_scorekeeper_i18n", None)
+    if found is None:
+        found = (str(get_locale() or "en"), get_translations())
+        space._scorekeeper_i18n = found
+    return found
+
+
+def _gettext(string: str, **variables: Any) -> str:
+    # As flask_babel.gettext: the message in the page's language, %-formatted when given variables.
+    text = _page()[1].ugettext(string)
+    return text % variables if variables else text
 
 
 @lru_cache(maxsize=8192)
@@ -39,7 +64,7 @@ def number(value: int | float) -> str:
     """
     if isinstance(value, bool) or not isinstance(value, int | float):
         return format_decimal(value)
-    return _formatted(value, str(get_locale() or "en"))
+    return _formatted(value, _page()[0])
 
 
 def select_locale() -> str | None:
@@ -71,7 +96,7 @@ def html_lang() -> str:
 
 def _ngettext(singular: str, plural: str, n: int) -> str:
     # Not flask_babel.ngettext: that one %-formats, and rules' messages are str.format templates.
-    return get_translations().ungettext(singular, plural, n)
+    return _page()[1].ungettext(singular, plural, n)
 
 
 def render(message: Msg | str | None) -> str:
@@ -123,6 +148,14 @@ def compile_command() -> None:
 def init_app(app: Flask) -> None:
     compile_translations(app)
     babel.init_app(app, locale_selector=select_locale)
+    # Flask-Babel's callables, with the request's translations looked up once (_page).
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: _page()[1].ugettext(s),
+        ngettext=lambda s, p, n: _page()[1].ungettext(s, p, n),
+        newstyle=True,
+        pgettext=lambda c, s: _page()[1].upgettext(c, s),
+        npgettext=lambda c, s, p, n: _page()[1].unpgettext(c, s, p, n),
+    )
     app.jinja_env.filters["t"] = render
     # None is a figure the page may not show yet (Hidden Secrets' scores before the end).
     app.jinja_env.filters["num"] = lambda value: "?" if value is None else number(value)

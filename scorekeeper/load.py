@@ -20,6 +20,7 @@ Pure: no Flask, no database. One :class:`Load` per process. The WSGI layer
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import threading
@@ -73,6 +74,11 @@ def set_waited(seconds: float | None) -> None:
 def waited() -> float | None:
     """The seconds the request on this thread waited for it, if the server said."""
     return getattr(_request, "waited", None)
+
+
+def retry_ceiling(ceiling: int) -> int:
+    """The longest wait a refused poll is asked for: twice the poll ceiling."""
+    return 2 * ceiling
 
 
 class Load:
@@ -168,9 +174,26 @@ class Load:
             return min(p.base, p.changing)
         return min(p.ceiling, round(pace))
 
-    def retry_after(self, rng: random.Random | None = None) -> int:
-        """The wait a refused poll is asked for: spread between half the ceiling and the ceiling,
-        so refused phones do not come back all in the same second (a wave that is refused again)."""
+    def spread(self, seconds: int, rng: random.Random | None = None) -> int:
+        """A slowed pace spread a fifth either side (within the calm figure and the ceiling).
+
+        Phones slowed together (a crowd refused at once, a server restarted under it) would
+        otherwise keep asking together, in waves the server refuses again. The calm pace is
+        asked as it is."""
         p = self.policy
-        low = max(p.base, p.ceiling // 2)
-        return (rng or random).randint(low, p.ceiling)
+        if seconds <= p.base:
+            return seconds
+        low = max(p.base, math.floor(seconds * 0.8))
+        high = min(p.ceiling, math.ceil(seconds * 1.2))
+        return (rng or random).randint(low, max(low, high))
+
+    def retry_after(self, rng: random.Random | None = None) -> int:
+        """The wait a refused poll is asked for: spread between the ceiling and twice as much.
+
+        Longer than any pace, so a refusal never makes the crowd ask more often than it would at
+        the slowest pace: with refused phones back sooner (half the ceiling to the ceiling), a full
+        server was asked more by its refused phones than it could refuse, and stayed full, every
+        poll refused for minutes (benchmarks/run.py --sweep at 3,000 tables). Spread widely, so
+        refused phones do not come back together (a wave that is refused again)."""
+        p = self.policy
+        return (rng or random).randint(p.ceiling, retry_ceiling(p.ceiling))

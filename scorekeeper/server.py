@@ -19,12 +19,16 @@ import os
 import re
 import socket
 import sys
+import traceback
 from datetime import datetime
+from pathlib import Path
 
 from gunicorn import glogging
 from gunicorn.app.base import BaseApplication
 
 from . import create_app
+from .load import retry_ceiling
+from .web.answers import fresh_directory
 
 # One line per request: its time (ISO 8601), client, request line, status, bytes, duration, and
 # the request id (middleware.RequestId), which the proxy's log and a user's report can be matched with.
@@ -52,11 +56,37 @@ def redact(line: str) -> str:
     return line
 
 
+def quoted(value: str) -> str:
+    return value.replace('"', '\\"')
+
+
 class AccessLog(glogging.Logger):
     """gunicorn's logger with sortable ISO 8601 times, and no credential in an access line."""
 
     def now(self) -> str:
         return datetime.now().astimezone().isoformat(timespec="milliseconds")
+
+    def access(self, resp, req, environ, request_time) -> None:
+        """Our format's line written directly: gunicorn's way (a dict of every header and environ
+        entry, then %-formatting) was a tenth of a worker's time under a crowd of polls."""
+        if not self.access_log_enabled:
+            return
+        if self.cfg.access_log_format != ACCESS_LOG_FORMAT:
+            super().access(resp, req, environ, request_time)
+            return
+        try:
+            status = resp.status.split(None, 1)[0] if isinstance(resp.status, str) else resp.status
+            sent = getattr(resp, "sent", None)
+            request_id = next((v for k, v in resp.headers if k.lower() == "x-request-id"), "-")
+            line = redact(f"{environ['REQUEST_METHOD']} {environ['RAW_URI']} {environ['SERVER_PROTOCOL']}")
+            ms = request_time.seconds * 1000 + request_time.microseconds // 1000
+            # As gunicorn's atoms are quoted: a double quote in a value is escaped.
+            self.access_log.info(
+                f'{self.now()} {environ.get("REMOTE_ADDR", "-")} "{quoted(line)}" {status} '
+                f"{'-' if sent is None else sent} {ms}ms id={quoted(str(request_id))}"
+            )
+        except Exception:
+            self.error(traceback.format_exc())
 
     def atoms(self, resp, req, environ, request_time):
         atoms = super().atoms(resp, req, environ, request_time)
@@ -134,6 +164,11 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
         db.engine.dispose()  # no connection is shared with the forked workers
     ceiling = int(app.config["LIVE_POLL_CEILING"])
     os.environ["AUTO_MIGRATE"] = "0"
+    if app.config.get("LIVE_ANSWERS_DIR") is None:
+        # The workers share the viewers' live answers (web/answers.py), in a directory of this
+        # start's own: the answers an earlier start's code drew are removed, never served.
+        folder = fresh_directory(Path(app.instance_path) / "live-answers")
+        os.environ["SCOREKEEPER_LIVE_ANSWERS_DIR"] = str(folder)
     # Each worker's Load knows its thread count (web/shed.py, the rule for a server that does not
     # say how long requests wait; this one's worker does).
     os.environ["SCOREKEEPER_SERVER_THREADS"] = str(threads)
@@ -151,10 +186,11 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
             "logger_class": AccessLog,
             "timeout": 30,
             "graceful_timeout": 10,
-            # A following phone is asked to wait up to the poll ceiling: its connection is kept a
+            # A following phone is asked to wait up to the poll ceiling (a refused one up to half
+            # as much again, load.retry_ceiling): its connection is kept a
             # little longer, so its next poll does not pay for a new one (accepting, a thread
             # waiting for its first bytes, closing) as every poll of a slowed crowd did with 5 s.
-            "keepalive": ceiling + 5,
+            "keepalive": retry_ceiling(ceiling) + 5,
             # gthread accepts at most this many connections per worker (1,000 by default): with
             # every following phone keeping its connection alive, a scorer's new connection
             # waited in the backlog for a phone to let go (benchmarks/run.py --sweep: deal-post

@@ -52,6 +52,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # Games each process keeps drawn board rows and latest results of: a game followed all
         # evening draws one row per deal and scores one deal per deal, not its whole board.
         "LOCAL_GAMES": 4096,
+        # Where viewers' live answers are kept whole for every worker to share (web/answers.py);
+        # None: not kept. `scorekeeper serve` sets a directory of its own for each start.
+        "LIVE_ANSWERS_DIR": None,
         "BABEL_DEFAULT_LOCALE": "en",
         # Clubs (clubs.md): who may make one ("open": anyone; "admin": with ADMIN_KEY as Bearer
         # or typed on the form), and the club an upgraded install's games went into.
@@ -109,6 +112,7 @@ TEXT = frozenset(
         "CACHE_REDIS_URL",
         "CACHE_KEY_PREFIX",
         "PDF_FOLDER",
+        "LIVE_ANSWERS_DIR",
         "PDF_CHROMIUM",
         "BABEL_DEFAULT_LOCALE",
         "LIMIT_FAILED_CREDENTIALS",

@@ -111,14 +111,17 @@ def test_the_pace_stays_between_the_calm_figure_and_the_ceiling(steps):
         load.leave()
         assert policy.base <= load.pace <= policy.ceiling
         assert policy.changing <= load.poll_after(others, 1.0, waited) <= policy.ceiling
-        assert policy.ceiling // 2 <= load.retry_after() <= policy.ceiling
+        assert policy.ceiling <= load.retry_after() <= policy.ceiling * 2
+        asked = load.spread(load.poll_after(others, 1.0, waited))
+        assert policy.changing <= asked <= policy.ceiling
 
 
 @given(st.integers(1, 60), st.integers(1, 60), st.integers(0, 10**6))
-def test_retry_after_is_spread_and_never_beyond_the_ceiling(base, ceiling, seed):
+def test_a_refused_poll_comes_back_later_than_any_pace_asks(base, ceiling, seed):
+    """Sooner, a full server's refused phones asked more than it could refuse, and it stayed full."""
     policy = PollPolicy(base=base, changing=min(2, base), ceiling=max(base, ceiling))
     wait = Load(4, policy).retry_after(random.Random(seed))
-    assert policy.base <= wait <= policy.ceiling
+    assert policy.ceiling <= wait <= 2 * policy.ceiling
 
 
 def test_requests_in_flight_are_counted_from_many_threads():
@@ -137,3 +140,21 @@ def test_requests_in_flight_are_counted_from_many_threads():
     for t in threads:
         t.join()
     assert load.in_flight == 0
+
+
+@given(st.integers(1, 10), st.integers(1, 60), st.integers(1, 60), st.integers(0, 10**6))
+def test_a_slowed_pace_is_spread_and_a_calm_one_kept(base, ceiling, seconds, seed):
+    policy = PollPolicy(base=base, changing=min(2, base), ceiling=max(base, ceiling))
+    load = Load(4, policy)
+    seconds = min(seconds, policy.ceiling)
+    asked = load.spread(seconds, random.Random(seed))
+    if seconds <= base:
+        assert asked == seconds  # a calm server asks what it always did
+    else:
+        assert max(base, seconds * 0.8 - 1) <= asked <= min(policy.ceiling, seconds * 1.2 + 1)
+
+
+def test_phones_slowed_together_drift_apart():
+    load = Load(4, PollPolicy(base=3, changing=2, ceiling=15))
+    rng = random.Random(5)
+    assert len({load.spread(10, rng) for _ in range(200)}) >= 4

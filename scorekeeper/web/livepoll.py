@@ -7,15 +7,22 @@ pooled connection. It opens no Flask context, no session and no template,
 sets no cookie, and carries the same headers as the view's 304 (the ETag,
 its caching, Vary and the security headers).
 
-Anything else (no If-None-Match, a changed or deleted game, an unknown one,
-any surprise) goes on to the view in ``table.live``, which stays the one
-place that renders; the ETag comes from the same ``live_etag_value`` parts.
+A changed game's poll by a viewer, on a URL naming its language (the answer a
+shared cache may keep), is answered here too when a worker already drew that
+version: the answer kept whole, as sent (web/answers.py). The first poll of a
+version goes on to the view, and its answer is kept on the way out.
+
+Anything else (a scorer's poll, a deleted game, an unknown one, any surprise)
+goes on to the view in ``table.live``, which stays the one place that
+renders; the ETag comes from the same ``live_etag_value`` parts.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass
+from pathlib import Path
 
 from flask import Flask
 from sqlalchemy import Engine, bindparam, select
@@ -25,6 +32,7 @@ from werkzeug.wrappers import Request
 from .. import limits
 from ..i18n import FORMATS
 from ..keys import key_matches
+from .answers import AnswerStore
 from .common import KEY_COOKIE, changed_at, follow_caching
 from .security import HEADERS
 from .shed import CHANGED_AT
@@ -34,6 +42,15 @@ PATH = re.compile(r"/g/([A-Za-z0-9_-]{1,32})/live")
 PARTS = ("live", "board")
 
 
+@dataclass(frozen=True)
+class Keep:
+    """The view answers this poll; its answer is kept at ``path`` if a shared cache could keep it."""
+
+    path: Path
+    stamp: str
+    etag: str
+
+
 class LivePoll:
     def __init__(self, app: Flask, wsgi_app):
         self.app = app
@@ -41,23 +58,39 @@ class LivePoll:
         self.engine: Engine | None = None
         self.languages = tuple(app.config["LANGUAGES"])
         self.default_locale = str(app.config.get("BABEL_DEFAULT_LOCALE") or "en")
+        self._answers: AnswerStore | None = None
+
+    @property
+    def answers(self) -> AnswerStore | None:
+        """Where viewers' answers are kept (``LIVE_ANSWERS_DIR``), or None: not kept."""
+        folder = self.app.config.get("LIVE_ANSWERS_DIR")
+        if not folder:
+            return None
+        if self._answers is None or str(self._answers.root) != str(folder):
+            self._answers = AnswerStore(Path(folder))
+        return self._answers
 
     def __call__(self, environ, start_response):
-        if environ.get("REQUEST_METHOD") == "GET" and environ.get("HTTP_IF_NONE_MATCH"):
+        if environ.get("REQUEST_METHOD") == "GET" and (
+            environ.get("HTTP_IF_NONE_MATCH") or self.app.config.get("LIVE_ANSWERS_DIR")
+        ):
             match = PATH.fullmatch(environ.get("PATH_INFO", ""))
             if match and self.app.config.get("LIVE_FAST_PATH", True):
                 try:
-                    headers = self.not_modified(environ, match.group(1))
+                    fast = self.answer(environ, match.group(1))
                 except Exception:  # the view answers whatever this could not
                     log.warning("live fast path failed", exc_info=True)
-                    headers = None
-                if headers is not None:
-                    start_response("304 NOT MODIFIED", headers)
-                    return []
+                    fast = None
+                if isinstance(fast, Keep):
+                    return self.keeping(environ, start_response, fast)
+                if fast is not None:
+                    status, headers, body = fast
+                    start_response(status, headers)
+                    return body
         return self.wsgi_app(environ, start_response)
 
-    def not_modified(self, environ, game_id: str) -> list[tuple[str, str]] | None:
-        """The 304's headers when the poller's ETag is current, else None (the view answers)."""
+    def answer(self, environ, game_id: str) -> tuple[str, list[tuple[str, str]], list[bytes]] | Keep | None:
+        """The answer given here (a 304, or a viewer's kept 200), what to keep of the view's, or None."""
         request = Request(environ, populate_request=False)
         args = request.args
         part = args.get("part")
@@ -78,19 +111,59 @@ class LivePoll:
             # right key only would answer a guess the view would not.
             return None
         # The same parts as common.live_etag_value, with the locale i18n.select_locale picks.
-        etag = f"{game_id}.{row.version}.{self.locale(request)}.{'s' if editable else 'v'}.{part}"
-        if not parse_etags(environ["HTTP_IF_NONE_MATCH"]).contains_weak(etag):
-            return None
-        cache_control, vary = follow_caching(scorer, args.get("lang") in self.languages)
-        headers = [
-            ("ETag", f'W/"{etag}"'),
-            ("Cache-Control", cache_control),
-            ("Vary", vary),
-            *HEADERS.items(),
-        ]
-        if environ.get("wsgi.url_scheme") == "https":
-            headers.append(("Strict-Transport-Security", "max-age=31536000"))
-        return headers
+        locale = self.locale(request)
+        etag = f"{game_id}.{row.version}.{locale}.{'s' if editable else 'v'}.{part}"
+        secure = environ.get("wsgi.url_scheme") == "https"
+        inm = environ.get("HTTP_IF_NONE_MATCH")
+        if inm and parse_etags(inm).contains_weak(etag):
+            cache_control, vary = follow_caching(scorer, args.get("lang") in self.languages)
+            headers = [
+                ("ETag", f'W/"{etag}"'),
+                ("Cache-Control", cache_control),
+                ("Vary", vary),
+                *HEADERS.items(),
+            ]
+            return "304 NOT MODIFIED", with_scheme(headers, secure), []
+        answers = self.answers
+        if answers is None or scorer or args.get("lang") not in self.languages:
+            return None  # only a viewer's answer on a URL naming its language is the same for all
+        path = answers.path(game_id, part, locale, environ.get("HTTP_ACCEPT_ENCODING", ""))
+        # The version and the last change: a game restored under an old id is another history.
+        stamp = f"{etag} {row.updated_at}"
+        kept = answers.get(path, stamp)
+        if kept is None:
+            return Keep(path, stamp, etag)
+        headers, body = kept
+        return "200 OK", with_scheme(headers, secure), [body]
+
+    def keeping(self, environ, start_response, keep: Keep):
+        """The view's answer, kept whole when a shared cache could keep it (public, no cookie, this version)."""
+        seen: list = []
+
+        def start(status, headers, exc_info=None):
+            seen[:] = [status, headers]
+            return start_response(status, headers, exc_info)
+
+        body = self.wsgi_app(environ, start)
+        if not seen or not seen[0].startswith("200 "):
+            return body
+        headers = seen[1]
+        named = {k.lower(): v for k, v in headers}
+        if (
+            not named.get("cache-control", "").startswith("public")
+            or "set-cookie" in named
+            or named.get("etag") != f'W/"{keep.etag}"'  # a write came between: another version
+        ):
+            return body
+        try:
+            data = b"".join(body)
+        finally:
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+        if self.answers is not None:
+            self.answers.put(keep.path, keep.stamp, headers, data)
+        return [data]
 
     def locale(self, request: Request) -> str:
         chosen = request.args.get("lang")
@@ -126,3 +199,8 @@ LIVE_ROW = _live_row()
 def init_app(app: Flask) -> None:
     # Flask's way to wrap an app in WSGI middleware, though it types wsgi_app as a method.
     app.wsgi_app = LivePoll(app, app.wsgi_app)  # type: ignore[method-assign]
+
+
+def with_scheme(headers: list[tuple[str, str]], secure: bool) -> list[tuple[str, str]]:
+    """An answer's headers, with HSTS over HTTPS as web/security.py adds it."""
+    return [*headers, ("Strict-Transport-Security", "max-age=31536000")] if secure else headers

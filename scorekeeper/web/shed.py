@@ -61,7 +61,8 @@ class Shed:
                 if status[:3] in ("200", "304"):
                     changed = environ.get(CHANGED_AT)
                     ago = time.time() - changed if changed is not None else None
-                    headers = [*headers, ("X-Poll-After", str(self.load.poll_after(others, ago, wait)))]
+                    after = self.load.spread(self.load.poll_after(others, ago, wait))
+                    headers = [*headers, ("X-Poll-After", str(after))]
                 return start_response(status, headers, exc_info)
 
             return _Leaving(self.wsgi_app(environ, start), self.load)

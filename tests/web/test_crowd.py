@@ -42,7 +42,7 @@ def test_a_poll_is_refused_before_any_query_while_writes_and_pages_pass(app, cli
     answers.append(refused)
     assert refused.status_code == 503 and len(seen) == 0
     wait = int(refused.headers["Retry-After"])
-    assert 7 <= wait <= 15 and refused.headers["X-Poll-After"] == str(wait)
+    assert 15 <= wait <= 30 and refused.headers["X-Poll-After"] == str(wait)
     assert refused.headers["Cache-Control"] == "no-store" and len(refused.data) < 100
     # The scorer's deal is served however full the process is, through the API and the page.
     answers.append(client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)))
@@ -85,8 +85,10 @@ def test_after_a_refusal_followers_are_asked_to_wait_longer(app, client, busy):
         busy.leave()
     try:
         calm = client.get(f"/g/{gid}/live?part=live&lang=en", headers=HX)
-        # The pace rose by a quarter (3 s to 4 s), and comes back down as requests find threads.
-        assert calm.status_code == 200 and calm.headers["X-Poll-After"] == "4"
+        # The pace rose by a quarter (3 s to 4 s), and comes back down as requests find threads;
+        # a slowed pace is asked spread a fifth either side (phones slowed together drift apart).
+        assert app.extensions["scorekeeper.load"].poll_after(0) == 4
+        assert calm.status_code == 200 and 3 <= int(calm.headers["X-Poll-After"]) <= 5
     finally:
         for _ in range(3):
             busy.enter()

@@ -1,0 +1,92 @@
+"""Viewers' live answers kept whole, in files every worker of one server shares (issue 28).
+
+A viewer's region on a URL that names its language is the same for every phone that asks: the
+view marks it ``Cache-Control: public`` (common.follow_caching), so a proxy cache may keep it.
+Without one, each worker drew it anew after every deal and compressed it for each phone: under a
+crowd, most of the server's time went on drawing the same region once per worker
+(benchmarks/run.py --sweep). Here the first answer of a version, as sent (compressed, with its
+headers), is written to a file named by the game, the region, the language and the phone's
+``Accept-Encoding``; any worker's next poll of that version is answered from it below Flask
+(web/livepoll.py), with one file read. Only what a shared cache could keep is kept: a ``200``
+marked public, with no cookie.
+
+A file holds one version and is replaced by the next (written whole, then renamed, so a reader
+sees the old answer or the new, never half of one). It is checked against the game's version
+and last change, so a game restored under an old id never gets an answer of another history.
+``scorekeeper serve`` gives each start a directory of its own and empties the earlier ones: an
+upgrade's templates never meet the answers of the code before it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+# Headers drawn per request (by the layers outside, or by the scheme): never kept.
+PER_REQUEST = {"date", "strict-transport-security", "x-request-id", "x-poll-after", "set-cookie"}
+# The answers a region's file may hold: anything bigger is answered by the view each time.
+LARGEST = 512 * 1024
+
+
+class AnswerStore:
+    """Whole answers kept under one directory, one file per game region, language and encoding."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def path(self, game_id: str, part: str, locale: str, accept_encoding: str) -> Path:
+        # The game id and the part are checked names; the locale is one of the app's; the phone's
+        # Accept-Encoding is free text, so it is hashed into the name.
+        encoding = hashlib.blake2b(accept_encoding.encode("latin-1", "replace"), digest_size=8).hexdigest()
+        return self.root / game_id / f"{part}.{locale}.{encoding}"
+
+    def get(self, path: Path, stamp: str) -> tuple[list[tuple[str, str]], bytes] | None:
+        """The answer kept at ``path`` for ``stamp`` (the game's version and last change), or None."""
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        kept, _, rest = data.partition(b"\n")
+        if kept.decode("latin-1") != stamp:
+            return None  # an answer of another version: the view draws this one
+        head, _, body = rest.partition(b"\n")
+        try:
+            headers = [(str(k), str(v)) for k, v in json.loads(head)]
+        except (ValueError, TypeError):
+            return None
+        return headers, body
+
+    def put(self, path: Path, stamp: str, headers: list[tuple[str, str]], body: bytes) -> None:
+        """Keep an answer for ``stamp``, replacing the file's earlier one whole."""
+        if len(body) > LARGEST:
+            return
+        kept = [(k, v) for k, v in headers if k.lower() not in PER_REQUEST]
+        data = stamp.encode("latin-1") + b"\n" + json.dumps(kept).encode() + b"\n" + body
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".")
+            try:
+                with os.fdopen(fd, "wb") as out:
+                    out.write(data)
+                os.replace(temporary, path)
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
+        except OSError:  # a full or read-only disk: the view answers, as it did before
+            log.warning("live answer not kept", exc_info=True)
+
+
+def fresh_directory(parent: Path) -> Path:
+    """A new, empty directory for one server start under ``parent``; the earlier starts' removed."""
+    parent.mkdir(parents=True, exist_ok=True)
+    for earlier in parent.iterdir():
+        if earlier.is_dir():
+            shutil.rmtree(earlier, ignore_errors=True)
+    return Path(tempfile.mkdtemp(dir=parent, prefix="start-"))
