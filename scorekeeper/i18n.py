@@ -148,8 +148,9 @@ def compile_command() -> None:
 def init_app(app: Flask) -> None:
     compile_translations(app)
     babel.init_app(app, locale_selector=select_locale)
-    # Flask-Babel's callables, with the request's translations looked up once (_page).
-    app.jinja_env.install_gettext_callables(
+    # Flask-Babel's callables, with the request's translations looked up once (_page). The i18n
+    # extension (added by Flask-Babel just above) gives the environment this method at run time.
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda s: _page()[1].ugettext(s),
         ngettext=lambda s, p, n: _page()[1].ungettext(s, p, n),
         newstyle=True,
