@@ -14,6 +14,7 @@ a miss: the page is computed as if there were no cache.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import pickle
@@ -31,6 +32,7 @@ from markupsafe import Markup
 
 from .lru import LocalLRU, per_app
 from .paths import PACKAGE, ROOT
+from .rules import GameResult
 
 T = TypeVar("T")
 LOCAL = f"{__name__}.LocalCache"
@@ -235,25 +237,51 @@ def row_fragment(
 ) -> Markup:
     """``{% call cached_row(game.id, game.players, result, deal, ...) %}…{% endcall %}``: a board row.
 
-    Drawn once per process while its deal is equal (the same scored values, not only the same
-    object: a worker that did not take the write scores the game anew), and so are the deal
-    before it (a row may show something of it: Spades' bags held), the players and the sides.
-    A board after one more deal draws one row, not all of them; a corrected deal changes its
-    totals and every later one's, so those are drawn again. ``parts``: what else the row is
-    drawn by (language, role).
+    Drawn once per process while the game's setup and facts up to this deal are the same (the
+    rules are pure: they score this deal, and the one before it, which a row may show something of,
+    as before), and so are the players and the sides. A board after one more deal draws one row,
+    not all of them; a corrected deal changes its row and every later one's, so those are drawn
+    again. ``parts``: what else the row is drawn by (language, role).
     """
     # A game's rows: a plain dict, whose single gets and sets are atomic; the LRU around it is locked.
     rows = per_app(current_app.extensions, "scorekeeper.rows", games_kept()).setdefault(game_id, dict)
     slot = (deal.index, *parts)
-    before = result.deals[deal.index - 1] if 0 < deal.index <= len(result.deals) else None
-    sides = result.sides
-    drawn_by = (tuple(players), before, sides)
+    keys = deal_keys(result, players)
+    # Kept by digest, not by the scored deals themselves: thousands of games' deals kept as objects
+    # were a million objects for the garbage collector to scan (see scoring._keep_latest). A pair
+    # of bytes and a str is no object it scans (a Markup is, as a tuple holding a tuple can stay).
+    drawn_by = keys[deal.index] if deal.index < len(keys) else None
     kept = rows.get(slot)
-    if kept is not None and (kept[0] is deal or kept[0] == deal) and kept[1] == drawn_by:
-        return kept[2]
-    html = Markup(str(caller()))
-    rows[slot] = (deal, drawn_by, html)
-    return html
+    if kept is not None and kept[0] == drawn_by:
+        return Markup(kept[1])
+    html = str(caller())
+    if drawn_by is not None:
+        rows[slot] = (drawn_by, html)
+    return Markup(html)
+
+
+def deal_keys(result: Any, players: Sequence[str]) -> tuple[bytes, ...]:
+    """Per deal of ``result``, a digest of the players, the sides, the setup and every deal's facts
+    up to it: what the rules score that deal (and the ones before it) from, and what else its row
+    shows. Once per result and request.
+
+    A result the read side changed after the rules scored it (a redacted one: its figures depend
+    on more than the facts, and become whole at the game's end) is digested by what its deals
+    show instead: every field but the rules' state."""
+    memo = request_memo("deal_keys")
+    names = tuple(players)
+    found = memo.get((id(result), names))
+    if found is not None and found[0] is result:
+        return found[1]
+    scored = type(result) is GameResult
+    chain = hashlib.blake2b(repr((scored, names, result.sides, result.setup)).encode(), digest_size=16)
+    keys = []
+    for deal in result.deals:
+        shown = json.dumps(deal.facts, sort_keys=True, default=repr) if scored else repr(deal)
+        chain.update(shown.encode())
+        keys.append(chain.digest())
+    memo[id(result), names] = (result, tuple(keys))  # the result kept with its keys: its id is not reused
+    return tuple(keys)
 
 
 def games_kept() -> int:

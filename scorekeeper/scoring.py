@@ -7,6 +7,7 @@ knew (another worker wrote the versions between) instead of replaying the whole 
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -124,8 +125,9 @@ def _score(game: AnyGame) -> GameResult:
     """The game scored at its version: from where this process last scored it, when that is the
     start of the same game (another worker wrote the versions between), else a whole replay."""
     kept = _latest().get(game.id)
-    if kept is not None and kept[1].setup == setup_of(game):
-        version, known = kept
+    known: GameResult | None = pickle.loads(kept[1]) if kept is not None else None
+    if kept is not None and known is not None and known.setup == setup_of(game):
+        version = kept[0]
         # Only deals appended since (the usual case: the other worker recorded them): their facts
         # are in the history, and the deals already known need not be read at all.
         since = db.session.connection().execute(_SINCE, {"game_key": game.id, "known": version}).all()
@@ -156,11 +158,16 @@ _SINCE = (
 QUIET = frozenset({"append", "draft", "archive", "unarchive", "orders_in"})
 
 
-def _latest() -> LocalLRU[str, tuple[int, GameResult]]:
+def _latest() -> LocalLRU[str, tuple[int, bytes]]:
     if not has_app_context():
         return LocalLRU(1)
     return per_app(current_app.extensions, "scorekeeper.latest_results", cache.games_kept())
 
 
 def _keep_latest(game: AnyGame, result: GameResult) -> None:
-    _latest().put(game.id, (game.version, result))
+    # Pickled: a result is a few hundred small objects (each deal's messages), and a worker keeping
+    # a crowd's thousands of games as objects made every collection of the garbage collector scan
+    # a million of them, stopping the worker for most of a second (benchmarks/run.py --sweep at
+    # 3,000 tables: bursts of refused polls). Bytes are never scanned; loading them back is once
+    # per version and process, a tenth of a millisecond for a game of a dozen deals.
+    _latest().put(game.id, (game.version, pickle.dumps(result, pickle.HIGHEST_PROTOCOL)))

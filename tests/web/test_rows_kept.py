@@ -3,6 +3,13 @@ write scores the game anew, and still draws only the rows that changed."""
 
 from __future__ import annotations
 
+import gc
+import pickle
+import random
+
+from scorekeeper import cache, rules
+from scorekeeper.games import GAMES
+from scorekeeper.read.redaction import redact
 from tests.web.table_helpers import FLAT, api_game, auth
 
 HX = {"HX-Request": "true"}
@@ -20,7 +27,7 @@ def forget_scored_games(app) -> None:
 
 def kept_rows(app, gid):
     rows = app.extensions["scorekeeper.rows"].get(gid)
-    return {slot[0]: html for slot, (_deal, _by, html) in rows.items()}
+    return {slot[0]: html for slot, (_by, html) in rows.items()}
 
 
 def test_rows_are_reused_after_a_replay_and_redrawn_when_a_deal_before_them_changes(app, client):
@@ -49,3 +56,67 @@ def test_rows_are_reused_after_a_replay_and_redrawn_when_a_deal_before_them_chan
     app.extensions["scorekeeper.rows"].clear()
     forget_scored_games(app)
     assert client.get(url, headers=HX).get_data(as_text=True) == page
+
+
+SPADES_PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
+
+
+def spades_deals(count: int, seed: int):
+    game = GAMES.get("spades")
+    _errors, setup = rules.base.check_setup(game, SPADES_PLAYERS, {"target": 10**6}, 0)
+    rng = random.Random(seed)
+    deals: list = []
+    for _ in range(count):
+        result = rules.play(game, setup, deals)
+        deals.append(game.random_deal(setup, result.state, result.next_dealer, rng))
+    return game, setup, deals
+
+
+def test_a_rows_key_names_its_deal_and_every_one_before_it(app):
+    game, setup, deals = spades_deals(4, 1)
+    other = spades_deals(4, 2)[2][1]
+    assert other != deals[1]
+    with app.test_request_context():
+        keys = cache.deal_keys(rules.play(game, setup, deals), SPADES_PLAYERS)
+        # Scored anew (new objects, as in another worker): the same keys.
+        assert cache.deal_keys(rules.play(game, setup, deals), SPADES_PLAYERS) == keys
+        assert len(set(keys)) == 4
+        # The second deal corrected: the first row stands, it and every later one are drawn again.
+        corrected = cache.deal_keys(rules.play(game, setup, [deals[0], other, *deals[2:]]), SPADES_PLAYERS)
+        assert corrected[0] == keys[0]
+        assert all(corrected[i] != keys[i] for i in range(1, 4))
+        renamed = cache.deal_keys(rules.play(game, setup, deals), ["Zed", *SPADES_PLAYERS[1:]])
+        assert not set(renamed) & set(keys)
+
+
+def test_a_redacted_result_is_keyed_apart_from_the_whole_one(app):
+    """Hidden Secrets: the same facts show redacted figures until the end, whole ones after."""
+    game = GAMES.get("secrets")
+    values = [4, 4, 4, 4, 4, 5, 5, 5, 5, 5]
+    options = {"hidden": True, "turns": 5, "values": [values] * 3}
+    _errors, setup = rules.base.check_setup(game, ["Ann", "Bob", "Cid"], options, 0)
+    rng = random.Random(5)
+    deals: list = []
+    for _ in range(2):
+        result = rules.play(game, setup, deals)
+        deals.append(game.random_deal(setup, result.state, result.next_dealer, rng))
+    whole = rules.play(game, setup, deals)
+    public = redact(game, whole)
+    assert public.deals[0].facts == whole.deals[0].facts and public.deals[0] != whole.deals[0]
+    with app.test_request_context():
+        assert not set(cache.deal_keys(public, setup.players)) & set(cache.deal_keys(whole, setup.players))
+
+
+def test_kept_rows_and_results_are_nothing_the_collector_scans(app, client):
+    """A crowd's thousands of games kept as objects made each collection scan a million of them."""
+    gid, key = api_game(client, deals=[FLAT, FLAT, FLAT])
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    assert client.get(f"/g/{gid}/live?part=live&lang=en", headers=HX).status_code == 200
+    gc.collect()  # a tuple of atoms is untracked by the first collection that meets it
+    rows = app.extensions["scorekeeper.rows"].get(gid)
+    assert len(rows) == 4
+    assert not any(gc.is_tracked(slot) or gc.is_tracked(entry) for slot, entry in rows.items())
+    _version, kept = app.extensions["scorekeeper.latest_results"].get(gid)
+    record = client.get(f"/api/games/{gid}").json
+    assert isinstance(kept, bytes) and len(pickle.loads(kept).deals) == 4
+    assert list(pickle.loads(kept).totals) == record["totals"]

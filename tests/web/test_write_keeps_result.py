@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 from sqlalchemy import inspect
 from sqlalchemy.orm import lazyload
 
@@ -71,7 +73,7 @@ def test_a_process_that_missed_versions_scores_on_from_the_deals_it_knows(app, c
         # at the version they had (2 appends ago).
         game = db.session.get(Game, gid)
         five = rules.play(GAMES.get("secret_agent"), scoring.setup_of(game), game.facts[:5])
-        latest[gid] = (game.version - 2, five)
+        latest[gid] = (game.version - 2, pickle.dumps(five))
         db.session.expunge_all()
         game = db.session.get(Game, gid, options=[lazyload(Game.deals)])
         plays.clear()
@@ -97,7 +99,7 @@ def test_a_correction_among_the_known_deals_is_replayed_whole(app, client, monke
         game = db.session.get(Game, gid)
         latest = app.extensions["scorekeeper.latest_results"]
         known = rules.play(GAMES.get("secret_agent"), scoring.setup_of(game), [FLAT] * 4)
-        latest[gid] = (game.version - 1, known)
+        latest[gid] = (game.version - 1, pickle.dumps(known))
         plays.clear()
         result = read.full_result(game)
         assert plays == [(0, 4)]  # deal 2 differs from what this process knew: a whole replay
