@@ -8,6 +8,8 @@ knew (another worker wrote the versions between) instead of replaying the whole 
 from __future__ import annotations
 
 import pickle
+import threading
+from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -125,7 +127,7 @@ def _score(game: AnyGame) -> GameResult:
     """The game scored at its version: from where this process last scored it, when that is the
     start of the same game (another worker wrote the versions between), else a whole replay."""
     kept = _latest().get(game.id)
-    known: GameResult | None = pickle.loads(kept[1]) if kept is not None else None
+    known = None if kept is None else kept[1] if isinstance(kept[1], GameResult) else pickle.loads(kept[1])
     if kept is not None and known is not None and known.setup == setup_of(game):
         version = kept[0]
         # Only deals appended since (the usual case: the other worker recorded them): their facts
@@ -158,16 +160,49 @@ _SINCE = (
 QUIET = frozenset({"append", "draft", "archive", "unarchive", "orders_in"})
 
 
-def _latest() -> LocalLRU[str, tuple[int, bytes]]:
+def _latest() -> LocalLRU[str, tuple[int, GameResult | bytes]]:
     if not has_app_context():
         return LocalLRU(1)
     return per_app(current_app.extensions, "scorekeeper.latest_results", cache.games_kept())
 
 
+# How many games' latest results stay objects (those scored here most recently); the others' are
+# pickled. A result is a few hundred small objects (each deal's messages), and a worker keeping a
+# crowd's thousands of games as objects made every collection of the garbage collector scan a
+# million of them, stopping the worker for most of a second (benchmarks/run.py --sweep at 3,000
+# tables: bursts of refused polls). Bytes are never scanned. The recent few stay objects, so a
+# game played at a steady pace (and the benchmark's POSTs) pays no pickling; a game of a crowd
+# pays it once per version, and loading it back once per version and process (a tenth of a
+# millisecond each, for a dozen deals).
+LIVELY = 256
+
+
+class _Lively:
+    """The order in which games' latest results were kept, the last ``LIVELY`` as objects."""
+
+    def __init__(self) -> None:
+        self.order: deque[str] = deque()
+        self.times: Counter[str] = Counter()  # how often each game is in ``order``
+        self.lock = threading.Lock()
+
+
 def _keep_latest(game: AnyGame, result: GameResult) -> None:
-    # Pickled: a result is a few hundred small objects (each deal's messages), and a worker keeping
-    # a crowd's thousands of games as objects made every collection of the garbage collector scan
-    # a million of them, stopping the worker for most of a second (benchmarks/run.py --sweep at
-    # 3,000 tables: bursts of refused polls). Bytes are never scanned; loading them back is once
-    # per version and process, a tenth of a millisecond for a game of a dozen deals.
-    _latest().put(game.id, (game.version, pickle.dumps(result, pickle.HIGHEST_PROTOCOL)))
+    if not has_app_context():
+        return
+    latest = _latest()
+    lively = current_app.extensions.get("scorekeeper.lively_results")
+    if lively is None:
+        lively = current_app.extensions.setdefault("scorekeeper.lively_results", _Lively())
+    with lively.lock:
+        latest.put(game.id, (game.version, result))
+        lively.order.append(game.id)
+        lively.times[game.id] += 1
+        while len(lively.order) > LIVELY:
+            quiet = lively.order.popleft()
+            lively.times[quiet] -= 1
+            if lively.times[quiet]:
+                continue  # kept again since: still among the last
+            del lively.times[quiet]
+            kept = latest.get(quiet)
+            if kept is not None and isinstance(kept[1], GameResult):
+                latest.put(quiet, (kept[0], pickle.dumps(kept[1], pickle.HIGHEST_PROTOCOL)))
