@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pickle
 import threading
-from collections import Counter, deque
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -166,23 +166,28 @@ def _latest() -> LocalLRU[str, tuple[int, GameResult | bytes]]:
     return per_app(current_app.extensions, "scorekeeper.latest_results", cache.games_kept())
 
 
-# How many games' latest results stay objects (those scored here most recently); the others' are
-# pickled. A result is a few hundred small objects (each deal's messages), and a worker keeping a
-# crowd's thousands of games as objects made every collection of the garbage collector scan a
-# million of them, stopping the worker for most of a second (benchmarks/run.py --sweep at 3,000
-# tables: bursts of refused polls). Bytes are never scanned. The recent few stay objects, so a
-# game played at a steady pace (and the benchmark's POSTs) pays no pickling; a game of a crowd
-# pays it once per version, and loading it back once per version and process (a tenth of a
-# millisecond each, for a dozen deals).
-LIVELY = 256
+# How many games' latest results stay objects (those kept here most recently), and how many deals
+# at most; the others' are pickled. A result is a few hundred small objects (each deal's
+# messages), and a worker keeping a crowd's thousands of games as objects made every collection
+# of the garbage collector scan a million of them, stopping the worker for most of a second
+# (benchmarks/run.py --sweep at 3,000 tables: bursts of refused polls). Bytes are never scanned.
+# The games being played here stay objects (a few hundred, or a few dozen long ones: the
+# benchmark's POSTs), so they pay no pickling and keep the objects the API's record splices by
+# identity (web/record_json.py); a game of a crowd pays one pickling per version and one loading
+# per version and process (a tenth of a millisecond each, for a dozen deals). Past these, games
+# kept in turn evict each other: every write would pickle and load its whole game (the
+# benchmark's POSTs at 0.6 of their rate).
+LIVELY_GAMES = 256
+LIVELY_DEALS = 8000
 
 
 class _Lively:
-    """The order in which games' latest results were kept, the last ``LIVELY`` as objects."""
+    """The games whose latest result is kept as an object, least recently kept first, with the
+    number of deals each holds."""
 
     def __init__(self) -> None:
-        self.order: deque[str] = deque()
-        self.times: Counter[str] = Counter()  # how often each game is in ``order``
+        self.games: OrderedDict[str, int] = OrderedDict()
+        self.deals = 0
         self.lock = threading.Lock()
 
 
@@ -195,14 +200,12 @@ def _keep_latest(game: AnyGame, result: GameResult) -> None:
         lively = current_app.extensions.setdefault("scorekeeper.lively_results", _Lively())
     with lively.lock:
         latest.put(game.id, (game.version, result))
-        lively.order.append(game.id)
-        lively.times[game.id] += 1
-        while len(lively.order) > LIVELY:
-            quiet = lively.order.popleft()
-            lively.times[quiet] -= 1
-            if lively.times[quiet]:
-                continue  # kept again since: still among the last
-            del lively.times[quiet]
+        lively.deals -= lively.games.pop(game.id, 0)
+        lively.games[game.id] = deals = max(1, len(result.deals))
+        lively.deals += deals
+        while len(lively.games) > 1 and (lively.deals > LIVELY_DEALS or len(lively.games) > LIVELY_GAMES):
+            quiet, deals = lively.games.popitem(last=False)
+            lively.deals -= deals
             kept = latest.get(quiet)
             if kept is not None and isinstance(kept[1], GameResult):
                 latest.put(quiet, (kept[0], pickle.dumps(kept[1], pickle.HIGHEST_PROTOCOL)))

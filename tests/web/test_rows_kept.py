@@ -110,7 +110,7 @@ def test_a_redacted_result_is_keyed_apart_from_the_whole_one(app):
 def test_kept_rows_and_results_are_nothing_the_collector_scans(app, client, monkeypatch):
     """A crowd's thousands of games kept as objects made each collection scan a million of them:
     rows are kept as digests and strings, and a result as bytes once others were scored since."""
-    monkeypatch.setattr(scoring, "LIVELY", 1)
+    monkeypatch.setattr(scoring, "LIVELY_DEALS", 1)
     gid, key = api_game(client, deals=[FLAT, FLAT, FLAT])
     assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
     assert client.get(f"/g/{gid}/live?part=live&lang=en", headers=HX).status_code == 200
@@ -135,3 +135,26 @@ def test_kept_rows_and_results_are_nothing_the_collector_scans(app, client, monk
     monkeypatch.setattr(scoring, "replay", no_replay)
     assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
     assert len(client.get(f"/api/games/{gid}").json["deals"]) == 5
+
+
+def test_games_kept_in_turn_within_the_limits_stay_objects(app, monkeypatch):
+    """The games being played here are never pickled in turn (each write would load and pickle its
+    whole game); past the number of games, or of deals, the least recently kept one is."""
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(scoring, "LIVELY_GAMES", 3)
+    game, setup, deals = spades_deals(5, 3)
+    result = rules.play(game, setup, deals)
+    with app.test_request_context():
+        for turn in range(4):
+            for name in ("a", "b", "c"):
+                scoring._keep_latest(SimpleNamespace(id=name, version=turn), result)
+        latest = app.extensions["scorekeeper.latest_results"]
+        assert all(latest.get(name)[1] is result for name in ("a", "b", "c"))
+        scoring._keep_latest(SimpleNamespace(id="d", version=0), result)
+        assert isinstance(latest.get("a")[1], bytes)  # the least recently kept
+        assert all(latest.get(name)[1] is result for name in ("b", "c", "d"))
+        monkeypatch.setattr(scoring, "LIVELY_DEALS", 10)  # two games of 5 deals
+        scoring._keep_latest(SimpleNamespace(id="c", version=4), result)
+        assert isinstance(latest.get("b")[1], bytes)  # now the least recently kept
+        assert latest.get("d")[1] is result and latest.get("c")[1] is result
