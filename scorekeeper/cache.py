@@ -237,11 +237,11 @@ def row_fragment(
 ) -> Markup:
     """``{% call cached_row(game.id, game.players, result, deal, ...) %}…{% endcall %}``: a board row.
 
-    Drawn once per process while the game's setup and facts up to this deal are the same (the
-    rules are pure: they score this deal, and the one before it, which a row may show something of,
-    as before), and so are the players and the sides. A board after one more deal draws one row,
-    not all of them; a corrected deal changes its row and every later one's, so those are drawn
-    again. ``parts``: what else the row is drawn by (language, role).
+    Drawn once per process while the setup and the facts up to this deal are the same (the rules
+    are pure: this deal, and the one before it that a row may show something of, such as Spades'
+    bags held, score as they did), and so are the players and the sides. A board after one more
+    deal draws one row, not all of them; a corrected deal changes its row and every later one's,
+    so those are drawn again. ``parts``: what else the row is drawn by (language, role).
     """
     # A game's rows: a plain dict, whose single gets and sets are atomic; the LRU around it is locked.
     rows = per_app(current_app.extensions, "scorekeeper.rows", games_kept()).setdefault(game_id, dict)

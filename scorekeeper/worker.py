@@ -105,8 +105,8 @@ class WritesFirstWorker(ThreadWorker):
         # small heaps: a worker keeping a crowd's games (rows, results, a few hundred MB) spent
         # its deal posts' tail in collections (benchmarks/run.py --sweep: deal-post p99 1.6 s
         # at 3,000 tables, 0.3-0.4 s with these). What the app built before the fork is frozen:
-        # it lives as long as the worker, and is never scanned again. (The games a worker keeps
-        # are bytes and digests since, nothing the collector scans: scoring._keep_latest.)
+        # it lives as long as the worker, and is never scanned again. (A crowd's games are kept
+        # as bytes and digests since, which the collector never scans: scoring._keep_latest.)
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
         super().init_process()
