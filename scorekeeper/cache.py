@@ -275,13 +275,14 @@ def deal_keys(result: Any, players: Sequence[str]) -> tuple[bytes, ...]:
         return found[1]
     scored = type(result) is GameResult
     chain = hashlib.blake2b(repr((scored, names, result.sides, result.setup)).encode(), digest_size=16)
-    keys = []
+    digests = []
     for deal in result.deals:
         shown = json.dumps(deal.facts, sort_keys=True, default=repr) if scored else repr(deal)
         chain.update(shown.encode())
-        keys.append(chain.digest())
-    memo[id(result), names] = (result, tuple(keys))  # the result kept with its keys: its id is not reused
-    return tuple(keys)
+        digests.append(chain.digest())
+    keys = tuple(digests)
+    memo[id(result), names] = (result, keys)  # the result kept with its keys: its id is not reused
+    return keys
 
 
 def games_kept() -> int:

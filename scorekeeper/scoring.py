@@ -126,10 +126,10 @@ def _at_version(game: AnyGame) -> GameResult:
 def _score(game: AnyGame) -> GameResult:
     """The game scored at its version: from where this process last scored it, when that is the
     start of the same game (another worker wrote the versions between), else a whole replay."""
-    kept = _latest().get(game.id)
-    known = None if kept is None else kept[1] if isinstance(kept[1], GameResult) else pickle.loads(kept[1])
-    if kept is not None and known is not None and known.setup == setup_of(game):
-        version = kept[0]
+    version, known = _latest().get(game.id) or (0, None)
+    if isinstance(known, bytes):  # a game not among the last kept here (LIVELY_GAMES, LIVELY_DEALS)
+        known = pickle.loads(known)
+    if known is not None and known.setup == setup_of(game):
         # Only deals appended since (the usual case: the other worker recorded them): their facts
         # are in the history, and the deals already known need not be read at all.
         since = db.session.connection().execute(_SINCE, {"game_key": game.id, "known": version}).all()

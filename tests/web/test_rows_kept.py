@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import pickle
 import random
+from types import SimpleNamespace
 
 from scorekeeper import cache, rules, scoring
 from scorekeeper.games import GAMES
@@ -61,15 +62,20 @@ def test_rows_are_reused_after_a_replay_and_redrawn_when_a_deal_before_them_chan
 SPADES_PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 
 
-def spades_deals(count: int, seed: int):
-    game = GAMES.get("spades")
-    _errors, setup = rules.base.check_setup(game, SPADES_PLAYERS, {"target": 10**6}, 0)
+def random_game(kind: str, players, options, count: int, seed: int):
+    """The kind's rules, the setup, and ``count`` deals drawn by the kind's ``random_deal``."""
+    game = GAMES.get(kind)
+    _errors, setup = rules.base.check_setup(game, players, options, 0)
     rng = random.Random(seed)
     deals: list = []
     for _ in range(count):
         result = rules.play(game, setup, deals)
         deals.append(game.random_deal(setup, result.state, result.next_dealer, rng))
     return game, setup, deals
+
+
+def spades_deals(count: int, seed: int):
+    return random_game("spades", SPADES_PLAYERS, {"target": 10**6}, count, seed)
 
 
 def test_a_rows_key_names_its_deal_and_every_one_before_it(app):
@@ -91,15 +97,9 @@ def test_a_rows_key_names_its_deal_and_every_one_before_it(app):
 
 def test_a_redacted_result_is_keyed_apart_from_the_whole_one(app):
     """Hidden Secrets: the same facts show redacted figures until the end, whole ones after."""
-    game = GAMES.get("secrets")
     values = [4, 4, 4, 4, 4, 5, 5, 5, 5, 5]
     options = {"hidden": True, "turns": 5, "values": [values] * 3}
-    _errors, setup = rules.base.check_setup(game, ["Ann", "Bob", "Cid"], options, 0)
-    rng = random.Random(5)
-    deals: list = []
-    for _ in range(2):
-        result = rules.play(game, setup, deals)
-        deals.append(game.random_deal(setup, result.state, result.next_dealer, rng))
+    game, setup, deals = random_game("secrets", ["Ann", "Bob", "Cid"], options, 2, 5)
     whole = rules.play(game, setup, deals)
     public = redact(game, whole)
     assert public.deals[0].facts == whole.deals[0].facts and public.deals[0] != whole.deals[0]
@@ -140,8 +140,6 @@ def test_kept_rows_and_results_are_nothing_the_collector_scans(app, client, monk
 def test_games_kept_in_turn_within_the_limits_stay_objects(app, monkeypatch):
     """The games being played here are never pickled in turn (each write would load and pickle its
     whole game); past the number of games, or of deals, the least recently kept one is."""
-    from types import SimpleNamespace
-
     monkeypatch.setattr(scoring, "LIVELY_GAMES", 3)
     game, setup, deals = spades_deals(5, 3)
     result = rules.play(game, setup, deals)
