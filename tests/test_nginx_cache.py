@@ -6,6 +6,8 @@ Runs where Debian's nginx is installed (`apt-get install -y nginx`); skipped els
 from __future__ import annotations
 
 import http.client
+import json
+import re
 import shutil
 import socket
 import subprocess
@@ -21,7 +23,8 @@ from scorekeeper.db import db
 from tests.web.table_helpers import FLAT, auth
 
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "deploy" / "nginx-live-cache.conf"
+DEPLOY = Path(__file__).resolve().parent.parent / "docs" / "deploy"
+DOCS = DEPLOY / "nginx-live-cache.conf"
 
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (apt-get install -y nginx)")
 
@@ -32,18 +35,29 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def live_upstream(port: int) -> str:
+    """The documented upstream of the polls (docs/deploy/nginx.conf), pointed at the test's app."""
+    block = re.search(
+        r"^upstream scorekeeper_live \{.*?^\}", (DEPLOY / "nginx.conf").read_text(), re.M | re.S
+    )
+    assert block is not None, "docs/deploy/nginx.conf lost its scorekeeper_live upstream"
+    return block.group(0).replace("127.0.0.1:8000", f"127.0.0.1:{port}")
+
+
 class Counted:
-    """The app, counting the polls that reach it."""
+    """The app, counting the polls that reach it (each held ``slow`` seconds first)."""
 
     def __init__(self, app):
         self.app = app
         self.polls = 0
+        self.slow = 0.0
         self.lock = threading.Lock()
 
     def __call__(self, environ, start_response):
         if environ.get("PATH_INFO", "").endswith("/live"):
             with self.lock:
                 self.polls += 1
+            time.sleep(self.slow)
         return self.app(environ, start_response)
 
 
@@ -78,6 +92,7 @@ http {{
     proxy_cache_path {tmp_path}/cache levels=1:2 keys_zone=scorekeeper_live:10m
                      max_size=200m inactive=2m use_temp_path=off;
     upstream scorekeeper {{ server 127.0.0.1:{server.server_port}; keepalive 8; }}
+    {live_upstream(server.server_port)}
     server {{
         listen 127.0.0.1:{port};
         include {DOCS};
@@ -173,3 +188,54 @@ def test_the_scorers_poll_and_private_answers_never_come_from_the_cache(proxied)
         assert status == 200 and headers["Cache-Control"] == "private, no-cache"
         assert headers.get("X-Cache") in ("BYPASS", None)
     assert counted.polls == 5
+
+
+def test_polls_past_the_apps_share_are_told_later_while_a_deal_is_saved(proxied):
+    """The app is slow (every poll takes 1.5 s): 10 phones ask for 10 games nginx holds nothing of.
+    Only max_conns of them reach the app; the others hear "later" (503 with Retry-After) at once,
+    not after the app's queue; and a scorer's deal posted meanwhile is saved without waiting."""
+    app, counted, port = proxied
+    client = app.test_client()
+    games = []
+    for _ in range(10):
+        created = client.post(
+            "/api/games", json={"game": "secret_agent", "players": ["Ann", "Bob", "Cid", "Dee"]}
+        )
+        games.append((created.json["id"], created.json["edit_key"]))
+    share = int(re.search(r"max_conns=(\d+)", live_upstream(0)).group(1))
+    counted.polls, counted.slow = 0, 1.5
+    answers: list[tuple[int, dict[str, str], float]] = []
+    lock = threading.Lock()
+
+    def phone(gid: str) -> None:
+        began = time.monotonic()
+        status, headers, _ = get(port, f"/g/{gid}/live?part=live&lang=en")
+        with lock:
+            answers.append((status, headers, time.monotonic() - began))
+
+    threads = [threading.Thread(target=phone, args=(gid,)) for gid, _ in games]
+    for t in threads:
+        t.start()
+    time.sleep(0.3)
+    gid, key = games[0]
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    began = time.monotonic()
+    conn.request(
+        "POST",
+        f"/api/games/{gid}/deals",
+        body=json.dumps(FLAT),
+        headers={**auth(key), "Content-Type": "application/json"},
+    )
+    posted = conn.getresponse()
+    posted.read()
+    post_took = time.monotonic() - began
+    conn.close()
+    for t in threads:
+        t.join()
+    assert posted.status == 201 and post_took < 1.0, (posted.status, post_took)
+    served = [a for a in answers if a[0] == 200]
+    later = [a for a in answers if a[0] == 503]
+    assert len(served) == share == counted.polls and len(later) == 10 - share, answers
+    for _, headers, took in later:
+        assert headers["Retry-After"] == "15" and headers["Cache-Control"] == "no-store"
+        assert took < 1.0  # told at once, not after the app's slow polls
