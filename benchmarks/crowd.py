@@ -141,9 +141,19 @@ class Phone:
 
 
 async def capacity_scenario(
-    port, games, etags, bodies, seconds, viewers=3, deal_every=60.0, *, seed: int, warmup: float = 0.0
+    port,
+    games,
+    etags,
+    bodies,
+    seconds,
+    viewers=3,
+    deal_every=60.0,
+    *,
+    seed: int,
+    warmup: float = 0.0,
+    watch_every: int = 1,
 ):
-    """``viewers`` phones per table, each polling on its own kept-alive connection and waiting what
+    """``viewers`` phones per table (on every ``watch_every``-th table), each polling on its own kept-alive connection and waiting what
     each answer asks (X-Poll-After, Retry-After); each table's scorer posts a deal every
     ``deal_every`` seconds on a connection of its own, with 30 s of patience.
 
@@ -214,7 +224,7 @@ async def capacity_scenario(
             # The next deal a minute after this one; none after the end (the run stops on time).
             await asyncio.sleep(max(0.0, min(deal_every - (loop.time() - sent), end - loop.time())))
 
-    tasks = [phone(t) for t in range(len(games)) for _ in range(viewers)]
+    tasks = [phone(t) for t in range(0, len(games), watch_every) for _ in range(viewers)]
     tasks += [scorer(t) for t in range(len(games))]
     await asyncio.gather(*tasks)
     return counting, deal_ms, seen_s

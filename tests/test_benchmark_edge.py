@@ -1,0 +1,77 @@
+"""benchmarks/edge.py's helpers: the nginx it starts is the documented one, its wrk phones keep
+each game's ETag, and what wrk says is counted. No timing here (the benchmark measures)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorekeeper import create_app
+from scorekeeper.web.common import live_etag_value
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "edge.py"
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+
+
+@pytest.fixture(scope="module")
+def edge():
+    spec = importlib.util.spec_from_file_location("bench_edge", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)  # it imports run.py and its siblings by name
+    yield module
+    for name in (spec.name, "run", "wire", "crowd", "seed", "inprocess", "evening"):
+        sys.modules.pop(name, None)
+
+
+def test_nginx_is_given_the_documented_upstreams_and_micro_cache(edge, tmp_path):
+    conf = edge.nginx_conf(tmp_path, 18000, [18001, 18002], 2)
+    assert "upstream scorekeeper {" in conf and "upstream scorekeeper_live {" in conf
+    assert "127.0.0.1:8000" not in conf and conf.count("127.0.0.1:18000") == 2
+    assert re.search(r"max_conns=\d+", conf)  # the polls' share, as documented
+    assert "listen 127.0.0.1:18001" in conf and "listen 127.0.0.1:18002" in conf
+    assert "nginx-live-cache.conf" in conf
+    if NGINX is None:
+        pytest.skip("nginx is not installed (apt-get install -y nginx)")
+    (tmp_path / "nginx.conf").write_text(conf)
+    for name in ("cache", "tmp"):
+        (tmp_path / name).mkdir()
+    checked = subprocess.run(
+        [NGINX, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")], capture_output=True, text=True
+    )
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_the_phones_keep_each_games_etag_from_the_answers(edge):
+    lua = edge.wrk_script(["g1", "g-2_x"], ['W/"g1.3.en.v.live"', 'W/"g-2_x.7.en.v.live"'], 5, 3.0, 1)
+    assert '"If-None-Match"] = tag[games[i]]' in lua
+    assert "local first = 5" in lua and "math.random(0, 3000)" in lua
+    # The answer names no request: the phones read the game from its ETag, as the app draws it.
+    pattern = re.search(r"string\.match\(etag, '(.*?)'\)", lua).group(1)
+    python = pattern.replace("%.", r"\.")
+    app = create_app({"SECRET_KEY": "edge", "SQLALCHEMY_DATABASE_URI": "sqlite://", "AUTO_MIGRATE": False})
+    with app.test_request_context("/?lang=pl"):
+        etag = 'W/"' + live_etag_value("Ab-c_9", 12, False, "live") + '"'
+    assert re.match(python, etag).group(1) == "Ab-c_9"
+
+
+def test_what_wrk_said_is_counted(edge):
+    out = """Running 2m test @ http://127.0.0.1:1/
+  1 threads and 15000 connections
+  483213 requests in 2.00m, 1.62GB read
+  Socket errors: connect 1, read 2, write 0, timeout 3
+  Non-2xx or 3xx responses: 40
+Requests/sec:   4022.92
+"""
+    assert edge.wrk_counts(out) == {"polls": 483213, "not 2xx/3xx": 40, "failed": 6}
+    assert edge.wrk_counts("  10 requests in 1.00s, 1KB read\n") == {
+        "polls": 10,
+        "not 2xx/3xx": 0,
+        "failed": 0,
+    }
