@@ -153,9 +153,10 @@ async def capacity_scenario(
     warmup: float = 0.0,
     watch_every: int = 1,
 ):
-    """``viewers`` phones per table (on every ``watch_every``-th table), each polling on its own kept-alive connection and waiting what
-    each answer asks (X-Poll-After, Retry-After); each table's scorer posts a deal every
-    ``deal_every`` seconds on a connection of its own, with 30 s of patience.
+    """``viewers`` phones per table (on every ``watch_every``-th table), each polling on its own
+    kept-alive connection and waiting what each answer asks (X-Poll-After, Retry-After); each
+    table's scorer posts a deal every ``deal_every`` seconds on a connection of its own, with 30 s
+    of patience.
 
     The first ``warmup`` seconds are played and not counted: the seeded games were never drawn by
     the workers, as games followed from their first deal have been (each worker keeps the rows it
