@@ -26,7 +26,6 @@ import random
 import re
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -41,14 +40,14 @@ for path in (ROOT, HERE):
         sys.path.insert(0, str(path))
 
 from crowd import capacity_scenario, percentile  # noqa: E402
-from run import SEED, Servers, free_port, say  # noqa: E402
+from run import SEED, Servers, free_port, say, stop_on_signals  # noqa: E402
 from seed import deal_bodies, long_game_record, seed_games  # noqa: E402
 from wire import PHONE, fetch  # noqa: E402
+from wrk import LIVE, wrk_counts, wrk_script  # noqa: E402
 
 DEPLOY = ROOT / "docs" / "deploy"
 # Each process of wrk keeps at most this many phones (the open-file limit is often 20,000).
 PHONES_PER_WRK = 15000
-LIVE = "/live?part=live&lang=en"
 
 
 def nginx_conf(run: Path, app_port: int, ports: list[int], workers: int) -> str:
@@ -88,63 +87,6 @@ http {{
 """
 
 
-def wrk_script(game_ids: list[str], etags: list[str], phones: int, pace: float, seed: int) -> str:
-    """wrk's phones: each request the next game's poll, with the ETag the crowd last got of it,
-    each wait what the last answer asked. The first wait of each phone is drawn within one pace,
-    so the crowd arrives spread, as phones opened one by one do."""
-    ids = ",".join(json.dumps(g) for g in game_ids)
-    tags = ",".join(json.dumps(e) for e in etags)
-    ms = int(pace * 1000)
-    return f"""
-local games = {{{ids}}}
-local etags = {{{tags}}}
-local n = #games
-local i = 0
-local wait = {ms}
-local first = {phones}
-local tag = {{}}
-function init(args)
-  math.randomseed({seed}); i = math.random(n)
-  for k = 1, n do tag[games[k]] = etags[k] end
-end
-request = function()
-  i = i % n + 1
-  return wrk.format("GET", "/g/" .. games[i] .. "{LIVE}", {{["HX-Request"] = "true",
-    ["Accept-Encoding"] = "gzip, br", ["If-None-Match"] = tag[games[i]]}})
-end
-response = function(status, headers, body)
-  -- The answer does not say which request it answers, but its ETag names the game (W/"<id>.<version>...").
-  local etag = headers["ETag"] or headers["etag"]
-  local id = etag and string.match(etag, '^W/"([^.]+)%.')
-  if status == 200 and id then tag[id] = etag end
-  local asked = headers["X-Poll-After"] or headers["x-poll-after"] or headers["Retry-After"] or headers["retry-after"]
-  if asked then wait = tonumber(asked) * 1000 end
-end
-delay = function()
-  if first > 0 then first = first - 1; return math.random(0, {ms}) end
-  return math.random(math.floor(wait * 0.8), math.floor(wait * 1.2))
-end
-"""
-
-
-WRK_LINE = re.compile(r"(\d+) requests in")
-WRK_BAD = re.compile(r"Non-2xx or 3xx responses:\s+(\d+)")
-WRK_ERRORS = re.compile(r"Socket errors:.*?connect (\d+), read (\d+), write (\d+), timeout (\d+)")
-
-
-def wrk_counts(output: str) -> dict[str, int]:
-    """What wrk's phones got: requests answered, answers that were not 2xx/3xx (a 503 "later"
-    among them), and polls that failed on the wire (connect, read, write, timeout)."""
-    done = WRK_LINE.search(output)
-    bad = WRK_BAD.search(output)
-    errors = WRK_ERRORS.search(output)
-    return {
-        "polls": int(done.group(1)) if done else 0,
-        "not 2xx/3xx": int(bad.group(1)) if bad else 0,
-        "failed": sum(int(x) for x in errors.groups()) if errors else 0,
-    }
-
-
 def app_polls_per_second(serve_log: Path, since: float, seconds: float) -> float:
     """The polls that reached the app (its access log) per second, from ``since`` on."""
     count = 0
@@ -177,12 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     if nginx is None or shutil.which("wrk") is None:
         parser.error("nginx and wrk are needed (apt-get install -y nginx wrk)")
     servers = Servers()
-
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, stop)
+    stop_on_signals()
     with tempfile.TemporaryDirectory(prefix="scorekeeper-edge-") as tmp:
         where = args.keep or Path(tmp)
         where.mkdir(parents=True, exist_ok=True)

@@ -61,6 +61,7 @@ from seed import (  # noqa: E402,F401
     spades_setup,
 )
 from wire import PHONE, Reply, Scorer, build_request, decoded, entry_post, fetch, parse_reply  # noqa: E402,F401
+from wrk import anchor_write_lua, parse_wrk, post_deals_lua, run_wrk  # noqa: E402,F401
 
 SEED = 13
 # The worker model of both apps: the issue's measurements used 2 sync workers. A sync worker
@@ -158,73 +159,15 @@ class Servers:
         self.procs.clear()
 
 
-# --- wrk ---
+def stop_on_signals() -> None:
+    """Ctrl-C, a closed terminal or a kill all end a run the same way: through its `finally`, servers
+    stopped. (SIGINT is set too, since a shell ignores it in background jobs.)"""
 
+    def stop(signum, frame):
+        raise KeyboardInterrupt
 
-def lua_string(value: str) -> str:
-    return json.dumps(value)  # a JSON string is a valid Lua string literal for this ASCII content
-
-
-def post_deals_lua(games: list[tuple[str, str]], bodies: list[dict[str, Any]]) -> str:
-    """A wrk script: API POSTs of deals, round-robin over games so no game grows without bound."""
-    rows = ",\n".join(f"  {{{lua_string(g)}, {lua_string(k)}}}" for g, k in games)
-    texts = ",\n".join(f"  {lua_string(json.dumps(b))}" for b in bodies)
-    return f"""local games = {{
-{rows}
-}}
-local bodies = {{
-{texts}
-}}
-local i = 0
-request = function()
-  i = i + 1
-  local g = games[(i % #games) + 1]
-  local b = bodies[(i % #bodies) + 1]
-  return wrk.format("POST", "/api/games/" .. g[1] .. "/deals",
-    {{["Authorization"] = "Bearer " .. g[2], ["Content-Type"] = "application/json"}}, b)
-end
-"""
-
-
-def anchor_write_lua(bodies: list[dict[str, Any]]) -> str:
-    """A wrk script: the bare app's durable write (bare.py, /write) with the same deal bodies."""
-    texts = ",\n".join(f"  {lua_string(json.dumps(b))}" for b in bodies)
-    return f"""local bodies = {{
-{texts}
-}}
-local i = 0
-request = function()
-  i = i + 1
-  return wrk.format("POST", "/write", {{["Content-Type"] = "application/json"}}, bodies[(i % #bodies) + 1])
-end
-"""
-
-
-WRK_RATE = re.compile(r"Requests/sec:\s+([\d.]+)")
-WRK_BAD = re.compile(r"Non-2xx or 3xx responses:\s+(\d+)")
-WRK_ERRORS = re.compile(r"Socket errors:.*?connect (\d+), read (\d+), write (\d+), timeout (\d+)")
-
-
-def parse_wrk(output: str) -> tuple[float, int]:
-    """Requests per second and the count of failed requests (non-2xx/3xx answers and socket errors)."""
-    rate = WRK_RATE.search(output)
-    if rate is None:
-        raise RuntimeError(f"wrk said:\n{output}")
-    bad = sum(int(m) for m in WRK_BAD.findall(output))
-    for m in WRK_ERRORS.findall(output):
-        bad += sum(int(x) for x in m)
-    return float(rate.group(1)), bad
-
-
-def run_wrk(url: str, seconds: float, connections: int, headers=None, script: Path | None = None):
-    command = ["wrk", "-t1", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--timeout", "10s"]
-    for name, value in (headers or {}).items():
-        command += ["-H", f"{name}: {value}"]
-    if script is not None:
-        command += ["-s", str(script)]
-    command.append(url)
-    out = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60)
-    return parse_wrk(out.stdout + out.stderr)
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stop)
 
 
 # --- A Python client loop, where every request needs what the previous answer gave ---
@@ -447,14 +390,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("wrk is needed (apt-get install wrk)")
 
     servers = Servers()
-
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-
-    # Ctrl-C, a closed terminal or a kill all end the run the same way: through `finally`, servers stopped.
-    # (SIGINT is set too, since a shell ignores it in background jobs.)
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, stop)
+    stop_on_signals()
     with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as tmp:
         try:
             report = run(args, Path(tmp), servers)

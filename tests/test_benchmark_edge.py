@@ -1,5 +1,5 @@
-"""benchmarks/edge.py's helpers: the nginx it starts is the documented one, its wrk phones keep
-each game's ETag, and what wrk says is counted. No timing here (the benchmark measures)."""
+"""benchmarks/edge.py's helpers: the nginx it starts is the documented one, and its wrk phones keep
+each game's ETag (what wrk says is counted: tests/test_benchmark_script.py). No timing here."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def edge():
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)  # it imports run.py and its siblings by name
     yield module
-    for name in (spec.name, "run", "wire", "crowd", "seed", "inprocess", "evening"):
+    for name in (spec.name, "run", "wire", "wrk", "crowd", "seed", "inprocess", "evening"):
         sys.modules.pop(name, None)
 
 
@@ -59,19 +59,3 @@ def test_the_phones_keep_each_games_etag_from_the_answers(edge):
     with app.test_request_context("/?lang=pl"):
         etag = 'W/"' + live_etag_value("Ab-c_9", 12, False, "live") + '"'
     assert re.match(python, etag).group(1) == "Ab-c_9"
-
-
-def test_what_wrk_said_is_counted(edge):
-    out = """Running 2m test @ http://127.0.0.1:1/
-  1 threads and 15000 connections
-  483213 requests in 2.00m, 1.62GB read
-  Socket errors: connect 1, read 2, write 0, timeout 3
-  Non-2xx or 3xx responses: 40
-Requests/sec:   4022.92
-"""
-    assert edge.wrk_counts(out) == {"polls": 483213, "not 2xx/3xx": 40, "failed": 6}
-    assert edge.wrk_counts("  10 requests in 1.00s, 1KB read\n") == {
-        "polls": 10,
-        "not 2xx/3xx": 0,
-        "failed": 0,
-    }

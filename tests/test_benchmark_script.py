@@ -28,7 +28,7 @@ def bench():
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)  # it imports its siblings (wire.py, crowd.py) by name
     yield module
-    for name in (spec.name, "wire", "crowd", "seed", "inprocess", "evening"):
+    for name in (spec.name, "wire", "wrk", "crowd", "seed", "inprocess", "evening"):
         sys.modules.pop(name, None)
 
 
@@ -134,6 +134,8 @@ Requests/sec:   1600.25
 Transfer/sec:    240.00KB
 """
     assert bench.parse_wrk(out) == (1600.25, 7)
+    # benchmarks/edge.py's crowd: requests answered, answers not 2xx/3xx, and failures on the wire
+    assert sys.modules["wrk"].wrk_counts(out) == {"polls": 8000, "not 2xx/3xx": 4, "failed": 3}
     with pytest.raises(RuntimeError):
         bench.parse_wrk("wrk: connection refused")
 
