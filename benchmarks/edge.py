@@ -123,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="scorekeeper-edge-") as tmp:
         where = args.keep or Path(tmp)
         where.mkdir(parents=True, exist_ok=True)
+        where.chmod(0o711)  # nginx's workers (run as nobody under root) reach their cache inside
         try:
             print(json.dumps(run(args, where, servers, nginx), indent=2))
         except KeyboardInterrupt:
@@ -176,7 +177,7 @@ def run(args, tmp: Path, servers: Servers, nginx: str) -> dict:
             if reply.status == 200:
                 return reply.headers["etag"]
             time.sleep(0.5)
-        raise RuntimeError(f"game {game[0]} never answered")
+        raise RuntimeError(f"game {game[0]}: {reply.status} {reply.headers} {reply.body[:300]!r}")
 
     with ThreadPoolExecutor(3) as pool:
         etags = list(pool.map(first_poll, games))
