@@ -148,13 +148,15 @@ def test_a_hundred_viewers_of_one_game_cost_the_app_a_request_or_two_a_second(pr
     status, headers, _ = get(port, url)
     assert status == 200 and headers["Cache-Control"] == "public, max-age=1" and "X-Poll-After" in headers
 
-    etags = [headers["ETag"]] * 100
+    first = headers["ETag"]
+    etags = [first] * 100
     answered: list[int] = []
-    stop = time.monotonic() + 4
+    # Each viewer polls until it has the new deal (bounded: a slow machine, not a measure).
+    give_up = time.monotonic() + 30
     lock = threading.Lock()
 
     def viewer(i: int) -> None:
-        while time.monotonic() < stop:
+        while time.monotonic() < give_up and etags[i] == first:
             status, headers, _ = get(port, url, {"If-None-Match": etags[i]})
             if status == 200:
                 etags[i] = headers["ETag"]
@@ -163,18 +165,20 @@ def test_a_hundred_viewers_of_one_game_cost_the_app_a_request_or_two_a_second(pr
             time.sleep(0.2)  # far more often than a phone: 5 polls a second each
 
     counted.polls = 0
+    began = time.monotonic()
     threads = [threading.Thread(target=viewer, args=(i,)) for i in range(100)]
     for t in threads:
         t.start()
-    # The scorer records a deal meanwhile: the viewers see it within a second or two.
+    # The scorer records a deal meanwhile: every viewer gets it, from nginx.
     time.sleep(1.5)
     assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
     for t in threads:
         t.join()
+    seconds = time.monotonic() - began
     assert len(answered) > 500 and set(answered) <= {200, 304}, set(answered)
-    assert answered.count(200) >= 100  # every viewer saw the new deal
-    # About 4 seconds: the app was asked at most a couple of times a second, not ~2,000 times.
-    assert counted.polls <= 12, counted.polls
+    assert first not in etags and answered.count(200) == 100  # every viewer saw the new deal, once
+    # Hundreds of polls a second reached nginx; the app was asked about once a second, not ~500 times.
+    assert counted.polls <= 3 * seconds + 2, (counted.polls, seconds)
 
 
 def test_the_scorers_poll_and_private_answers_never_come_from_the_cache(proxied):
