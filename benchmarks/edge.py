@@ -21,10 +21,8 @@ import argparse
 import asyncio
 import calendar
 import json
-import os
 import random
 import re
-import secrets
 import shutil
 import subprocess
 import sys
@@ -40,7 +38,7 @@ for path in (ROOT, HERE):
         sys.path.insert(0, str(path))
 
 from crowd import capacity_scenario, percentile  # noqa: E402
-from run import SEED, Servers, free_port, say, stop_on_signals  # noqa: E402
+from run import SEED, Servers, app_env, free_port, say, stop_on_signals  # noqa: E402
 from seed import deal_bodies, long_game_record, seed_games  # noqa: E402
 from wire import PHONE, fetch  # noqa: E402
 from wrk import LIVE, wrk_counts, wrk_script  # noqa: E402
@@ -91,7 +89,7 @@ def app_polls_per_second(serve_log: Path, since: float, seconds: float) -> float
     """The polls that reached the app (its access log) per second, from ``since`` on."""
     count = 0
     for line in serve_log.read_text(errors="replace").splitlines():
-        if LIVE.split("?")[0] + "?" not in line or not line[:4].isdigit():
+        if "/live?" not in line or not line[:4].isdigit():
             continue
         try:
             at = calendar.timegm(time.strptime(line[:19], "%Y-%m-%dT%H:%M:%S"))  # the log is in UTC
@@ -135,14 +133,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run(args, tmp: Path, servers: Servers, nginx: str) -> dict:
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp / 'edge.sqlite'}",
-        "SECRET_KEY": secrets.token_urlsafe(32),
-        "SCOREKEEPER_LIMIT_CREATE_GAMES": "1000000 per hour",  # the seeding's games, from one address
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-    }
-    os.environ.update({k: env[k] for k in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_LIMIT_CREATE_GAMES")})
+    env = app_env(f"sqlite:///{tmp / 'edge.sqlite'}")
     rng = random.Random(SEED)
     say(f"seeding {args.tables} table games")
     from scorekeeper import create_app
@@ -187,22 +178,22 @@ def run(args, tmp: Path, servers: Servers, nginx: str) -> dict:
         f"phone every {args.watch_every} tables; {args.warmup:.0f} s unmeasured, then {args.duration:.0f} s"
     )
     total = args.warmup + args.duration
-    outputs = []
+    crowd_procs: list[subprocess.Popen] = []
     for k in range(wrks):
         share = phones // wrks + (k < phones % wrks)
         script = tmp / f"phones{k}.lua"
         script.write_text(wrk_script([g for g, _ in games], etags, share, 3.0, SEED + k))
-        out = (tmp / f"wrk{k}.out").open("wb")
-        outputs.append(tmp / f"wrk{k}.out")
         command = ["wrk", "-t1", f"-c{share}", f"-d{int(total)}s", "--timeout", "10s", "-s", str(script)]
-        servers.procs.append(
-            subprocess.Popen(
-                [*command, f"http://127.0.0.1:{ports[k + 1]}/"],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
+        with (tmp / f"wrk{k}.out").open("wb") as out:  # the child keeps its own copy of the file
+            crowd_procs.append(
+                subprocess.Popen(
+                    [*command, f"http://127.0.0.1:{ports[k + 1]}/"],
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
             )
-        )
+    servers.procs += crowd_procs  # stopped with the servers if the run is interrupted
     measured_from = time.time() + args.warmup
     outcome, deal_ms, seen_s = asyncio.run(
         capacity_scenario(
@@ -217,11 +208,10 @@ def run(args, tmp: Path, servers: Servers, nginx: str) -> dict:
             warmup=args.warmup,
         )
     )
-    for proc in servers.procs[2:]:
-        proc.wait(timeout=60)
     crowd = {"polls": 0, "not 2xx/3xx": 0, "failed": 0}
-    for path in outputs:
-        for key, value in wrk_counts(path.read_text()).items():
+    for k, proc in enumerate(crowd_procs):
+        proc.wait(timeout=60)
+        for key, value in wrk_counts((tmp / f"wrk{k}.out").read_text()).items():
             crowd[key] += value
     p99 = percentile(deal_ms, 99)
     return {

@@ -159,6 +159,22 @@ class Servers:
         self.procs.clear()
 
 
+def app_env(database_url: str, **more: str) -> dict[str, str]:
+    """The servers' environment (this process's too, which seeds the database in-process first)."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": secrets.token_urlsafe(32),
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        **more,
+    }
+    # The seeding makes hundreds of games from one address, past the abuse limit a public host
+    # keeps (issue 25): lifted for the run, the limiter itself still in every request's cost.
+    env.setdefault("SCOREKEEPER_LIMIT_CREATE_GAMES", "1000000 per hour")
+    os.environ.update({k: env[k] for k in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_LIMIT_CREATE_GAMES")})
+    return env
+
+
 def stop_on_signals() -> None:
     """Ctrl-C, a closed terminal or a kill all end a run the same way: through its `finally`, servers
     stopped. (SIGINT is set too, since a shell ignores it in background jobs.)"""
@@ -410,17 +426,7 @@ def main(argv: list[str] | None = None) -> int:
 def run(args, tmp: Path, servers: Servers) -> Report:
     rng = random.Random(SEED)
     url = args.database_url or f"sqlite:///{tmp / 'bench.sqlite'}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "SECRET_KEY": secrets.token_urlsafe(32),
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-        "BARE_DATABASE": str(tmp / "bare-anchor.sqlite"),
-    }
-    # The seeding makes hundreds of games from one address, past the abuse limit a public host
-    # keeps (issue 25): lifted for the run, the limiter itself still in every request's cost.
-    env.setdefault("SCOREKEEPER_LIMIT_CREATE_GAMES", "1000000 per hour")
-    os.environ.update({k: env[k] for k in ("DATABASE_URL", "SECRET_KEY", "SCOREKEEPER_LIMIT_CREATE_GAMES")})
+    env = app_env(url, BARE_DATABASE=str(tmp / "bare-anchor.sqlite"))
     report = Report()
 
     # Migrate and seed once, in-process, before any worker starts (workers then find the schema current).

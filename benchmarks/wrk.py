@@ -85,8 +85,8 @@ def wrk_script(game_ids: list[str], etags: list[str], phones: int, pace: float, 
     """wrk's phones: each request the next game's poll, with the ETag the crowd last got of it,
     each wait what the last answer asked. The first wait of each phone is drawn within one pace,
     so the crowd arrives spread, as phones opened one by one do."""
-    ids = ",".join(json.dumps(g) for g in game_ids)
-    tags = ",".join(json.dumps(e) for e in etags)
+    ids = ",".join(lua_string(g) for g in game_ids)
+    tags = ",".join(lua_string(e) for e in etags)
     ms = int(pace * 1000)
     return f"""
 local games = {{{ids}}}

@@ -174,7 +174,7 @@ def _latest() -> LocalLRU[str, tuple[int, GameResult | bytes]]:
 # The games being played here stay objects (a few hundred, or a few dozen long ones: the
 # benchmark's POSTs), so they pay no pickling and keep the objects the API's record splices by
 # identity (web/record_json.py); a game of a crowd pays one pickling per version and one loading
-# per version and process (a tenth of a millisecond each, for a dozen deals). Past these, games
+# per version and process (0.2-0.4 ms each, for a dozen deals). Past these, games
 # kept in turn evict each other: every write would pickle and load its whole game (the
 # benchmark's POSTs at 0.6 of their rate).
 LIVELY_GAMES = 256

@@ -125,6 +125,14 @@ http {{
         db.session.commit()
 
 
+def new_game(client) -> tuple[str, str]:
+    """A Secret Agent game through the API: its id and edit key."""
+    created = client.post(
+        "/api/games", json={"game": "secret_agent", "players": ["Ann", "Bob", "Cid", "Dee"]}
+    )
+    return created.json["id"], created.json["edit_key"]
+
+
 def get(port: int, path: str, headers: dict[str, str] | None = None):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
@@ -140,10 +148,7 @@ def get(port: int, path: str, headers: dict[str, str] | None = None):
 def test_a_hundred_viewers_of_one_game_cost_the_app_a_request_or_two_a_second(proxied):
     app, counted, port = proxied
     client = app.test_client()
-    created = client.post(
-        "/api/games", json={"game": "secret_agent", "players": ["Ann", "Bob", "Cid", "Dee"]}
-    )
-    gid, key = created.json["id"], created.json["edit_key"]
+    gid, key = new_game(client)
     url = f"/g/{gid}/live?part=live&lang=en"
     status, headers, _ = get(port, url)
     assert status == 200 and headers["Cache-Control"] == "public, max-age=1" and "X-Poll-After" in headers
@@ -184,10 +189,7 @@ def test_a_hundred_viewers_of_one_game_cost_the_app_a_request_or_two_a_second(pr
 def test_the_scorers_poll_and_private_answers_never_come_from_the_cache(proxied):
     app, counted, port = proxied
     client = app.test_client()
-    created = client.post(
-        "/api/games", json={"game": "secret_agent", "players": ["Ann", "Bob", "Cid", "Dee"]}
-    )
-    gid = created.json["id"]
+    gid, _ = new_game(client)
     counted.polls = 0
     for _ in range(5):
         status, headers, _ = get(port, f"/g/{gid}/live?part=board&lang=en&as=scorer")
@@ -205,12 +207,7 @@ def test_polls_past_the_apps_share_are_told_later_while_a_deal_is_saved(proxied)
     client = app.test_client()
     share = int(re.search(r"max_conns=(\d+)", live_upstream(0)).group(1))
     phones = share + 6
-    games = []
-    for _ in range(phones):
-        created = client.post(
-            "/api/games", json={"game": "secret_agent", "players": ["Ann", "Bob", "Cid", "Dee"]}
-        )
-        games.append((created.json["id"], created.json["edit_key"]))
+    games = [new_game(client) for _ in range(phones)]
     counted.polls, counted.held = 0, threading.Event()
     answers: list[tuple[int, dict[str, str]]] = []
     lock = threading.Lock()
