@@ -51,7 +51,10 @@ PHONES_PER_WRK = 15000
 def nginx_conf(run: Path, app_port: int, ports: list[int], workers: int) -> str:
     """nginx's configuration: the documented upstreams (docs/deploy/nginx.conf) pointed at the
     app, the documented micro-cache (nginx-live-cache.conf), an access line per request."""
-    upstreams = re.findall(r"^upstream \w+ \{.*?^\}", (DEPLOY / "nginx.conf").read_text(), re.M | re.S)
+    # Its `http`-level blocks: the upstreams, and the wait the micro-cache asks of a phone.
+    upstreams = re.findall(
+        r"^(?:upstream|split_clients|map) [^{\n]*\{.*?^\}", (DEPLOY / "nginx.conf").read_text(), re.M | re.S
+    )
     upstreams = [u.replace("127.0.0.1:8000", f"127.0.0.1:{app_port}") for u in upstreams]
     listens = "\n".join(f"        listen 127.0.0.1:{p} reuseport backlog=4096;" for p in ports)
     temp = " ".join(f"{k}_temp_path {run}/tmp;" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))

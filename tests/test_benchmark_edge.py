@@ -37,6 +37,9 @@ def test_nginx_is_given_the_documented_upstreams_and_micro_cache(edge, tmp_path)
     assert re.search(r"max_conns=\d+", conf)  # the polls' share, as documented
     assert "listen 127.0.0.1:18001" in conf and "listen 127.0.0.1:18002" in conf
     assert "nginx-live-cache.conf" in conf
+    # The wait a phone answered from the cache is asked for, which the micro-cache names.
+    assert "map $upstream_cache_status $scorekeeper_poll_after {" in conf
+    assert "split_clients $request_id $scorekeeper_stale_wait {" in conf
     if NGINX is None:
         pytest.skip("nginx is not installed (apt-get install -y nginx)")
     (tmp_path / "nginx.conf").write_text(conf)

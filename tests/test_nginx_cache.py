@@ -36,12 +36,19 @@ def free_port() -> int:
 
 
 def live_upstream(port: int) -> str:
-    """The documented upstream of the polls (docs/deploy/nginx.conf), pointed at the test's app."""
-    block = re.search(
-        r"^upstream scorekeeper_live \{.*?^\}", (DEPLOY / "nginx.conf").read_text(), re.M | re.S
-    )
-    assert block is not None, "docs/deploy/nginx.conf lost its scorekeeper_live upstream"
-    return block.group(0).replace("127.0.0.1:8000", f"127.0.0.1:{port}")
+    """The documented upstream of the polls (docs/deploy/nginx.conf), pointed at the test's app,
+    with the `http`-level blocks the micro-cache uses (the wait a phone is asked for)."""
+    documented = (DEPLOY / "nginx.conf").read_text()
+    blocks = [
+        re.search(rf"^{start} \{{.*?^\}}", documented, re.M | re.S)
+        for start in (
+            "upstream scorekeeper_live",
+            r"split_clients \$request_id \$scorekeeper_stale_wait",
+            r"map \$upstream_cache_status \$scorekeeper_poll_after",
+        )
+    ]
+    assert all(blocks), "docs/deploy/nginx.conf lost a block the micro-cache uses"
+    return "\n".join(b.group(0) for b in blocks if b).replace("127.0.0.1:8000", f"127.0.0.1:{port}")
 
 
 class Counted:
@@ -140,6 +147,8 @@ def get(port: int, path: str, headers: dict[str, str] | None = None):
             "GET", path, headers={"HX-Request": "true", "Accept-Encoding": "gzip", **(headers or {})}
         )
         reply = conn.getresponse()
+        names = [name.lower() for name, _ in reply.getheaders()]
+        assert names.count("x-poll-after") <= 1, reply.getheaders()  # the app's or nginx's, never both
         return reply.status, dict(reply.getheaders()), reply.read()
     finally:
         conn.close()
@@ -247,3 +256,42 @@ def test_polls_past_the_apps_share_are_told_later_while_a_deal_is_saved(proxied)
             t.join()
     assert sorted(status for status, _ in answers) == [200] * share + [503] * (phones - share)
     assert counted.polls == share
+
+
+def test_an_answer_from_the_cache_while_the_app_cannot_be_asked_asks_the_phone_to_wait_longer(proxied):
+    """While the app's share of polls is taken, a phone whose game nginx holds an expired answer of
+    gets that answer (STALE) and is asked to wait 12-15 s, the app's slowest pace, instead of the
+    pace the app gave in calmer times: a crowd answered from the cache asks less of the box. Once
+    the app can be asked again, the phone gets the app's own figure."""
+    app, counted, port = proxied
+    client = app.test_client()
+    share = int(re.search(r"max_conns=(\d+)", live_upstream(0)).group(1))
+    followed, _ = new_game(client)
+    url = f"/g/{followed}/live?part=live&lang=en"
+    status, headers, _ = get(port, url)
+    fetched = time.monotonic()
+    assert status == 200 and headers["X-Cache"] == "MISS" and int(headers["X-Poll-After"]) <= 3
+    etag = headers["ETag"]
+    others = [new_game(client)[0] for _ in range(share)]
+    counted.polls, counted.held = 0, threading.Event()
+    threads = [threading.Thread(target=get, args=(port, f"/g/{gid}/live?part=live&lang=en")) for gid in others]
+    for t in threads:
+        t.start()
+    try:
+        deadline = time.monotonic() + 20  # a bound on a slow machine, not a measure
+        while counted.polls < share and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert counted.polls == share
+        # nginx keeps an answer for its max-age=1, counted in whole seconds: after 2.2 s it has expired.
+        time.sleep(max(0.0, fetched + 2.2 - time.monotonic()))
+        for _ in range(3):
+            status, headers, _ = get(port, url, {"If-None-Match": etag})
+            assert status == 304 and headers["X-Cache"] == "STALE", (status, headers)
+            assert 12 <= int(headers["X-Poll-After"]) <= 15, headers
+        assert counted.polls == share  # none of them reached the app
+    finally:
+        counted.held.set()
+        for t in threads:
+            t.join()
+    status, headers, _ = get(port, url, {"If-None-Match": etag})
+    assert status == 304 and headers["X-Cache"] == "REVALIDATED" and int(headers["X-Poll-After"]) <= 3, headers
