@@ -274,7 +274,9 @@ def test_an_answer_from_the_cache_while_the_app_cannot_be_asked_asks_the_phone_t
     etag = headers["ETag"]
     others = [new_game(client)[0] for _ in range(share)]
     counted.polls, counted.held = 0, threading.Event()
-    threads = [threading.Thread(target=get, args=(port, f"/g/{gid}/live?part=live&lang=en")) for gid in others]
+    threads = [
+        threading.Thread(target=get, args=(port, f"/g/{gid}/live?part=live&lang=en")) for gid in others
+    ]
     for t in threads:
         t.start()
     try:
@@ -294,4 +296,6 @@ def test_an_answer_from_the_cache_while_the_app_cannot_be_asked_asks_the_phone_t
         for t in threads:
             t.join()
     status, headers, _ = get(port, url, {"If-None-Match": etag})
-    assert status == 304 and headers["X-Cache"] == "REVALIDATED" and int(headers["X-Poll-After"]) <= 3, headers
+    assert status == 304 and headers["X-Cache"] == "REVALIDATED" and int(headers["X-Poll-After"]) <= 3, (
+        headers
+    )
