@@ -46,6 +46,8 @@ from wrk import LIVE, wrk_counts, wrk_script  # noqa: E402
 DEPLOY = ROOT / "docs" / "deploy"
 # Each process of wrk keeps at most this many phones (the open-file limit is often 20,000).
 PHONES_PER_WRK = 15000
+# ... on threads of at most this many phones each (wrk_script says why).
+PHONES_PER_THREAD = 500
 
 
 def nginx_conf(run: Path, app_port: int, ports: list[int], workers: int) -> str:
@@ -177,7 +179,7 @@ def run(args, tmp: Path, servers: Servers, nginx: str) -> dict:
         etags = list(pool.map(first_poll, games))
 
     say(
-        f"{args.tables} tables: {phones} phones in {wrks} wrk process(es), a scorer per table, a watching "
+        f"{args.tables} tables: {phones} phones in {wrks} wrk process(es) of {-(-phones // wrks // PHONES_PER_THREAD)} threads, a scorer per table, a watching "
         f"phone every {args.watch_every} tables; {args.warmup:.0f} s unmeasured, then {args.duration:.0f} s"
     )
     total = args.warmup + args.duration
@@ -185,8 +187,18 @@ def run(args, tmp: Path, servers: Servers, nginx: str) -> dict:
     for k in range(wrks):
         share = phones // wrks + (k < phones % wrks)
         script = tmp / f"phones{k}.lua"
-        script.write_text(wrk_script([g for g, _ in games], etags, share, 3.0, SEED + k))
-        command = ["wrk", "-t1", f"-c{share}", f"-d{int(total)}s", "--timeout", "10s", "-s", str(script)]
+        threads = max(1, min(share, -(-share // PHONES_PER_THREAD)))
+        script.write_text(wrk_script([g for g, _ in games], etags, share, 3.0, SEED + k, threads))
+        command = [
+            "wrk",
+            f"-t{threads}",
+            f"-c{share}",
+            f"-d{int(total)}s",
+            "--timeout",
+            "10s",
+            "-s",
+            str(script),
+        ]
         with (tmp / f"wrk{k}.out").open("wb") as out:  # the child keeps its own copy of the file
             crowd_procs.append(
                 subprocess.Popen(

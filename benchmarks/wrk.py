@@ -81,29 +81,49 @@ def run_wrk(url: str, seconds: float, connections: int, headers=None, script: Pa
 # --- A crowd's phones (benchmarks/edge.py) ---
 
 
-def wrk_script(game_ids: list[str], etags: list[str], phones: int, pace: float, seed: int) -> str:
+def wrk_script(
+    game_ids: list[str], etags: list[str], phones: int, pace: float, seed: int, threads: int = 1
+) -> str:
     """wrk's phones: each request the next game's poll, with the ETag the crowd last got of it,
     each wait what the last answer asked. The first wait of each phone is drawn within one pace,
-    so the crowd arrives spread, as phones opened one by one do."""
+    so the crowd arrives spread, as phones opened one by one do.
+
+    ``threads``: wrk's threads (``-t``), each with ``phones / threads`` of the phones, following
+    every ``threads``-th game of the list (its own games: each is polled by one thread, about as
+    often as its phones would poll it, with the ETag they last got of it). Many threads, for
+    wrk's sake: each keeps its waiting phones in one list that it walks at every turn of its
+    loop, so 15,000 phones on one thread cost wrk most of a core at 1,200 polls a second
+    (0.25 of one on 30 threads), which the app then lacked on the same box."""
     ids = ",".join(lua_string(g) for g in game_ids)
     tags = ",".join(lua_string(e) for e in etags)
     ms = int(pace * 1000)
     return f"""
 local games = {{{ids}}}
 local etags = {{{tags}}}
-local n = #games
+local threads = {threads}
+local made = 0
+local mine = {{}}
+local n = 0
 local i = 0
 local wait = {ms}
-local first = {phones}
+local first = {-(-phones // threads)}
 local tag = {{}}
+function setup(thread)
+  thread:set("me", made)
+  made = made + 1
+end
 function init(args)
-  math.randomseed({seed}); i = math.random(n)
-  for k = 1, n do tag[games[k]] = etags[k] end
+  local k = me or 0
+  for g = k + 1, #games, threads do mine[#mine + 1] = games[g] end
+  if #mine == 0 then mine = games end
+  n = #mine
+  math.randomseed({seed} + k); i = math.random(n)
+  for g = 1, #games do tag[games[g]] = etags[g] end
 end
 request = function()
   i = i % n + 1
-  return wrk.format("GET", "/g/" .. games[i] .. "{LIVE}", {{["HX-Request"] = "true",
-    ["Accept-Encoding"] = "gzip, br", ["If-None-Match"] = tag[games[i]]}})
+  return wrk.format("GET", "/g/" .. mine[i] .. "{LIVE}", {{["HX-Request"] = "true",
+    ["Accept-Encoding"] = "gzip, br", ["If-None-Match"] = tag[mine[i]]}})
 end
 response = function(status, headers, body)
   -- The answer does not say which request it answers, but its ETag names the game (W/"<id>.<version>...").

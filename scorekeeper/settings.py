@@ -50,8 +50,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # other thread busy is refused (503) to keep one for writes. 0: never refused.
         "SERVER_THREADS": 0,
         # Games each process keeps drawn board rows and latest results of: a game followed all
-        # evening draws one row per deal and scores one deal per deal, not its whole board.
-        "LOCAL_GAMES": 4096,
+        # evening draws one row per deal and scores one deal per deal, not its whole board. Enough
+        # for a crowd of 10,000 tables, each worker following every one of them.
+        "LOCAL_GAMES": 16384,
         # Where viewers' live answers are kept whole for every worker to share (web/answers.py);
         # None: not kept. `scorekeeper serve` sets a directory of its own for each start.
         "LIVE_ANSWERS_DIR": None,

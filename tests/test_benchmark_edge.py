@@ -3,11 +3,14 @@ each game's ETag (what wrk says is counted: tests/test_benchmark_script.py). No 
 
 from __future__ import annotations
 
+import http.server
 import importlib.util
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -53,7 +56,7 @@ def test_nginx_is_given_the_documented_upstreams_and_micro_cache(edge, tmp_path)
 
 def test_the_phones_keep_each_games_etag_from_the_answers(edge):
     lua = edge.wrk_script(["g1", "g-2_x"], ['W/"g1.3.en.v.live"', 'W/"g-2_x.7.en.v.live"'], 5, 3.0, 1)
-    assert '"If-None-Match"] = tag[games[i]]' in lua
+    assert '"If-None-Match"] = tag[mine[i]]' in lua
     assert "local first = 5" in lua and "math.random(0, 3000)" in lua
     # The answer names no request: the phones read the game from its ETag, as the app draws it.
     pattern = re.search(r"string\.match\(etag, '(.*?)'\)", lua).group(1)
@@ -62,3 +65,49 @@ def test_the_phones_keep_each_games_etag_from_the_answers(edge):
     with app.test_request_context("/?lang=pl"):
         etag = 'W/"' + live_etag_value("Ab-c_9", 12, False, "live") + '"'
     assert re.match(python, etag).group(1) == "Ab-c_9"
+
+
+@pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is not installed (apt-get install -y wrk)")
+def test_each_wrk_thread_polls_its_own_games_with_the_etag_they_got(edge):
+    """wrk's phones on several threads: each thread (each connection of it) polls only its own
+    games, every game is polled, and a poll carries the ETag its game's last answer gave."""
+    games = [f"g{k}" for k in range(6)]
+    seen: dict[tuple, set[str]] = {}
+    sent: list[tuple[str, str]] = []
+    lock = threading.Lock()
+
+    class Phones(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self):
+            game = self.path.split("/")[2]
+            with lock:
+                seen.setdefault(self.client_address, set()).add(game)
+                sent.append((game, self.headers.get("If-None-Match", "")))
+            self.send_response(200)
+            self.send_header("ETag", f'W/"{game}.2.en.v.live"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Phones)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    script = Path(tempfile.mkdtemp()) / "phones.lua"
+    script.write_text(edge.wrk_script(games, [f'W/"{g}.1.en.v.live"' for g in games], 6, 0.05, 1, threads=3))
+    try:
+        subprocess.run(
+            ["wrk", "-t3", "-c6", "-d2s", "-s", str(script), f"http://127.0.0.1:{server.server_port}/"],
+            capture_output=True,
+            timeout=30,
+            check=True,
+        )
+    finally:
+        server.shutdown()
+    assert set().union(*seen.values()) == set(games)
+    for polled in seen.values():  # thread k (from 0) follows games k and k + 3
+        assert len({int(g[1:]) % 3 for g in polled}) == 1, seen
+    assert {tag for _, tag in sent} <= {f'W/"{g}.{v}.en.v.live"' for g in games for v in (1, 2)}
+    assert any(tag.endswith('.2.en.v.live"') for _, tag in sent)  # the answers' ETags, kept
+    assert all(tag.startswith(f'W/"{game}.') for game, tag in sent)

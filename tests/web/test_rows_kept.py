@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import pickle
 import random
+import zlib
 from types import SimpleNamespace
 
 from scorekeeper import cache, rules, scoring
@@ -29,6 +30,21 @@ def forget_scored_games(app) -> None:
 def kept_rows(app, gid):
     rows = app.extensions["scorekeeper.rows"].get(gid)
     return {slot[0]: html for slot, (_by, html) in rows.items()}
+
+
+def test_rows_are_kept_compressed_and_read_back_as_drawn(app, client):
+    """A crowd's rows fit in a worker's memory compressed: each kept row reads back to the very
+    HTML the board shows, in less space than that HTML."""
+    gid, _ = api_game(client, deals=[FLAT, FLAT, FLAT])
+    page = client.get(f"/g/{gid}/live?part=live&lang=en", headers=HX).get_data(as_text=True)
+    kept = kept_rows(app, gid)
+    assert sorted(kept) == [0, 1, 2]
+    for packed in kept.values():
+        row = zlib.decompress(packed).decode()
+        assert "<tr" in row and row in page and len(packed) < len(row.encode())
+    # Drawn again from what was kept: the same page.
+    forget_scored_games(app)
+    assert client.get(f"/g/{gid}/live?part=live&lang=en", headers=HX).get_data(as_text=True) == page
 
 
 def test_rows_are_reused_after_a_replay_and_redrawn_when_a_deal_before_them_changes(app, client):
