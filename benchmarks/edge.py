@@ -7,8 +7,9 @@
 Needs nginx (Debian's: apt-get install -y nginx) and wrk. Each table has a scorer posting a deal a
 minute with 30 s of patience, and ``--viewers`` phones, each on its own kept-alive connection,
 following X-Poll-After (or Retry-After). The crowd's phones are wrk's (C: tens of thousands of
-connections cost Python more than the app they load); they poll every game in turn, and the
-micro-cache sees what it would of as many phones each following one game. The scorers, and one
+connections cost Python more than the app they load), on threads of 500 phones, each thread
+polling its own games in turn: the micro-cache sees what it would of as many phones each
+following one game. The scorers, and one
 more phone on every ``--watch-every``-th table, are Python's: they count failed posts, the post
 p99, what each poll got, and how soon a posted deal is seen. Like benchmarks/run.py, it measures
 and asserts nothing. One port per wrk process: a client has about 28,000 ports towards one
