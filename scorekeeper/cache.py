@@ -258,7 +258,7 @@ def row_fragment(
     html = str(caller())
     if drawn_by is not None:
         # Compressed (zlib's fastest level): a Spades row is 2 KB of HTML and under 0.5 KB so, for
-        # about 10 us to keep and 5 us to read. A quarter of the memory lets a worker keep the rows
+        # about 15 us to keep and 2 us to read. A quarter of the memory lets a worker keep the rows
         # of a crowd of 10,000 tables (LOCAL_GAMES): with fewer kept, every deal's drawing drew its
         # whole board again (5.5 ms instead of 3 in-process; benchmarks/edge.py --tables 10000).
         rows[slot] = (drawn_by, zlib.compress(html.encode(), 1))
