@@ -179,16 +179,17 @@ def run(args, tmp: Path, servers: Servers, nginx: str) -> dict:
     with ThreadPoolExecutor(3) as pool:
         etags = list(pool.map(first_poll, games))
 
+    shares = [phones // wrks + (k < phones % wrks) for k in range(wrks)]  # each wrk process's phones
     say(
-        f"{args.tables} tables: {phones} phones in {wrks} wrk process(es) of {-(-phones // wrks // PHONES_PER_THREAD)} threads, a scorer per table, a watching "
-        f"phone every {args.watch_every} tables; {args.warmup:.0f} s unmeasured, then {args.duration:.0f} s"
+        f"{args.tables} tables: {phones} phones in {wrks} wrk process(es) of up to "
+        f"{-(-shares[0] // PHONES_PER_THREAD)} threads, a scorer per table, a watching phone every "
+        f"{args.watch_every} tables; {args.warmup:.0f} s unmeasured, then {args.duration:.0f} s"
     )
     total = args.warmup + args.duration
     crowd_procs: list[subprocess.Popen] = []
-    for k in range(wrks):
-        share = phones // wrks + (k < phones % wrks)
+    for k, share in enumerate(shares):
         script = tmp / f"phones{k}.lua"
-        threads = max(1, min(share, -(-share // PHONES_PER_THREAD)))
+        threads = -(-share // PHONES_PER_THREAD)
         script.write_text(wrk_script([g for g, _ in games], etags, share, 3.0, SEED + k, threads))
         command = [
             "wrk",

@@ -61,10 +61,8 @@ def parse_wrk(output: str) -> tuple[float, int]:
     rate = WRK_RATE.search(output)
     if rate is None:
         raise RuntimeError(f"wrk said:\n{output}")
-    bad = sum(int(m) for m in WRK_BAD.findall(output))
-    for m in WRK_ERRORS.findall(output):
-        bad += sum(int(x) for x in m)
-    return float(rate.group(1)), bad
+    counts = wrk_counts(output)
+    return float(rate.group(1)), counts["not 2xx/3xx"] + counts["failed"]
 
 
 def run_wrk(url: str, seconds: float, connections: int, headers=None, script: Path | None = None):

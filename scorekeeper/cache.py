@@ -292,7 +292,7 @@ def deal_keys(result: Any, players: Sequence[str]) -> tuple[bytes, ...]:
 
 def games_kept() -> int:
     """How many games this process keeps drawn rows and latest results of (``LOCAL_GAMES``)."""
-    return max(1, int(current_app.config.get("LOCAL_GAMES", 16384)))
+    return max(1, int(current_app.config["LOCAL_GAMES"]))  # settings.defaults gives it
 
 
 def instance_file(*parts: str) -> Path:

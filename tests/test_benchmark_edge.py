@@ -9,7 +9,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
@@ -68,7 +67,7 @@ def test_the_phones_keep_each_games_etag_from_the_answers(edge):
 
 
 @pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is not installed (apt-get install -y wrk)")
-def test_each_wrk_thread_polls_its_own_games_with_the_etag_they_got(edge):
+def test_each_wrk_thread_polls_its_own_games_with_the_etag_they_got(edge, tmp_path):
     """wrk's phones on several threads: each thread (each connection of it) polls only its own
     games, every game is polled, and a poll carries the ETag its game's last answer gave."""
     games = [f"g{k}" for k in range(6)]
@@ -94,7 +93,7 @@ def test_each_wrk_thread_polls_its_own_games_with_the_etag_they_got(edge):
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Phones)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    script = Path(tempfile.mkdtemp()) / "phones.lua"
+    script = tmp_path / "phones.lua"
     script.write_text(edge.wrk_script(games, [f'W/"{g}.1.en.v.live"' for g in games], 6, 0.05, 1, threads=3))
     try:
         subprocess.run(

@@ -5,6 +5,7 @@ Runs where Debian's nginx is installed (`apt-get install -y nginx`); skipped els
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import re
@@ -68,6 +69,26 @@ class Counted:
             if self.held is not None:
                 self.held.wait(30)
         return self.app(environ, start_response)
+
+
+def poll_share() -> int:
+    """How many polls at a time the documented upstream lets reach the app (max_conns)."""
+    return int(re.search(r"max_conns=(\d+)", live_upstream(0)).group(1))
+
+
+@contextlib.contextmanager
+def polls_held(counted: Counted, phones: list[threading.Thread]):
+    """A busy app: every poll that reaches it is held there while the phones (started here) ask;
+    on the way out the app lets them go and the phones are waited for."""
+    counted.polls, counted.held = 0, threading.Event()
+    for t in phones:
+        t.start()
+    try:
+        yield
+    finally:
+        counted.held.set()
+        for t in phones:
+            t.join()
 
 
 @pytest.fixture
@@ -214,10 +235,9 @@ def test_polls_past_the_apps_share_are_told_later_while_a_deal_is_saved(proxied)
     share is taken is saved."""
     app, counted, port = proxied
     client = app.test_client()
-    share = int(re.search(r"max_conns=(\d+)", live_upstream(0)).group(1))
+    share = poll_share()
     phones = share + 6
     games = [new_game(client) for _ in range(phones)]
-    counted.polls, counted.held = 0, threading.Event()
     answers: list[tuple[int, dict[str, str]]] = []
     lock = threading.Lock()
 
@@ -226,10 +246,7 @@ def test_polls_past_the_apps_share_are_told_later_while_a_deal_is_saved(proxied)
         with lock:
             answers.append((status, headers))
 
-    threads = [threading.Thread(target=phone, args=(gid,)) for gid, _ in games]
-    for t in threads:
-        t.start()
-    try:
+    with polls_held(counted, [threading.Thread(target=phone, args=(gid,)) for gid, _ in games]):
         deadline = time.monotonic() + 20  # a bound on a slow machine, not a measure
         while (len(answers) < phones - share or counted.polls < share) and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -250,10 +267,6 @@ def test_polls_past_the_apps_share_are_told_later_while_a_deal_is_saved(proxied)
         conn.close()
         assert posted.status == 201
         assert len(answers) == phones - share  # the polls in the app are still held: the deal did not wait
-    finally:
-        counted.held.set()
-        for t in threads:
-            t.join()
     assert sorted(status for status, _ in answers) == [200] * share + [503] * (phones - share)
     assert counted.polls == share
 
@@ -265,7 +278,7 @@ def test_an_answer_from_the_cache_while_the_app_cannot_be_asked_asks_the_phone_t
     the app can be asked again, the phone gets the app's own figure."""
     app, counted, port = proxied
     client = app.test_client()
-    share = int(re.search(r"max_conns=(\d+)", live_upstream(0)).group(1))
+    share = poll_share()
     followed, _ = new_game(client)
     url = f"/g/{followed}/live?part=live&lang=en"
     status, headers, _ = get(port, url)
@@ -273,13 +286,8 @@ def test_an_answer_from_the_cache_while_the_app_cannot_be_asked_asks_the_phone_t
     assert status == 200 and headers["X-Cache"] == "MISS" and int(headers["X-Poll-After"]) <= 3
     etag = headers["ETag"]
     others = [new_game(client)[0] for _ in range(share)]
-    counted.polls, counted.held = 0, threading.Event()
-    threads = [
-        threading.Thread(target=get, args=(port, f"/g/{gid}/live?part=live&lang=en")) for gid in others
-    ]
-    for t in threads:
-        t.start()
-    try:
+    phones = [threading.Thread(target=get, args=(port, f"/g/{gid}/live?part=live&lang=en")) for gid in others]
+    with polls_held(counted, phones):
         deadline = time.monotonic() + 20  # a bound on a slow machine, not a measure
         while counted.polls < share and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -291,10 +299,6 @@ def test_an_answer_from_the_cache_while_the_app_cannot_be_asked_asks_the_phone_t
             assert status == 304 and headers["X-Cache"] == "STALE", (status, headers)
             assert 12 <= int(headers["X-Poll-After"]) <= 15, headers
         assert counted.polls == share  # none of them reached the app
-    finally:
-        counted.held.set()
-        for t in threads:
-            t.join()
     status, headers, _ = get(port, url, {"If-None-Match": etag})
     assert status == 304 and headers["X-Cache"] == "REVALIDATED" and int(headers["X-Poll-After"]) <= 3, (
         headers
