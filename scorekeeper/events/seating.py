@@ -323,6 +323,16 @@ def reseat_progressive(
     withdrawn): earlier rounds stand; the new ones avoid the partners and opponents already met."""
     if len(players) < 4:
         raise ValueError("a progressive event needs at least 4 players")
+    if not before:  # nothing played yet: the evening planned anew for the players now in it
+        named = dict(enumerate(players))
+        return [
+            Round(
+                r.number,
+                tuple(Table(t.number, tuple(named[p] for p in t.seats)) for t in r.tables),
+                tuple(sorted(named[p] for p in r.sitting_out)),
+            )
+            for r in progressive(len(players), rounds, seed).rounds
+        ]
     best, best_left = None, None
     for attempt in range(ATTEMPTS):
         left, made = _repair_rounds(n, list(players), rounds, random.Random(seed * 7919 + attempt), before)

@@ -122,6 +122,16 @@ def test_the_issues_evenings_meet_no_opponent_twice():
         assert seating.progressive(n, 13).quality.opponent_spread[1] == 1
 
 
+def test_a_reseat_before_any_round_is_the_evening_planned_for_the_players_now_in_it():
+    players = [p for p in range(42) if p not in (3, 17)]  # 40 left: the tightest size for 13 rounds
+    made = seating.reseat_progressive(42, players, [], 13)
+    planned = seating.progressive(40, 13).rounds
+    assert [[tuple(players.index(p) for p in t.seats) for t in r.tables] for r in made] == [
+        [t.seats for t in r.tables] for r in planned
+    ]
+    assert all(3 not in t.seats and 17 not in t.seats for r in made for t in r.tables)
+
+
 @settings(max_examples=30, deadline=None)
 @given(n=st.integers(8, 200), done=st.integers(1, 6), later=st.integers(1, 6), data=st.data())
 def test_a_reseat_keeps_the_rounds_played_and_avoids_their_meetings(n, done, later, data):
