@@ -204,11 +204,13 @@ def _developed(n: int, rounds: int, seed: int) -> list[Round] | None:
 def _repaired(n: int, rounds: int, seed: int) -> list[Round]:
     best: list[Round] | None = None
     best_left = None
-    for attempt in range(ATTEMPTS):
+    # More rounds than others to partner: repeats are certain and no try is worth many.
+    unavoidable = rounds > n - 1
+    for attempt in range(1 if unavoidable else ATTEMPTS):
         rng = random.Random(seed * 7919 + attempt)
         order = list(range(n))
         rng.shuffle(order)  # each try its own order of turns to sit out
-        made = _repair_rounds(n, order, rounds, rng, [])
+        made = _repair_rounds(n, order, rounds, rng, [], 10 if unavoidable else 40)
         left = made[0]
         if best_left is None or left < best_left:
             best, best_left = made[1], left
@@ -219,7 +221,12 @@ def _repaired(n: int, rounds: int, seed: int) -> list[Round]:
 
 
 def _repair_rounds(
-    n: int, players: Sequence[int], rounds: int, rng: random.Random, before: Sequence[Round]
+    n: int,
+    players: Sequence[int],
+    rounds: int,
+    rng: random.Random,
+    before: Sequence[Round],
+    per_table: int = 40,
 ) -> tuple[int, list[Round]]:
     """``rounds`` more rounds for ``players`` after ``before``: sit-outs in turn, tables at
     random, then repaired; with the conflicts left (0: the rules kept)."""
@@ -238,7 +245,7 @@ def _repair_rounds(
         repair.OPPONENT: opponent_limit(len(players), len(before) + rounds),
     }
     fixed = [[t.seats for t in r.tables] for r in before]
-    budget = 1000 + 40 * sum(len(t) for t in tables)
+    budget = 25 * per_table + per_table * sum(len(t) for t in tables)
     left = repair.repair(tables, n, True, limits, rng, budget, fixed)
     made = [
         Round(
