@@ -190,7 +190,7 @@ def _developed(n: int, rounds: int, seed: int) -> list[Round] | None:
     for q in cyclic.candidates(n, rounds):
         for attempt in range(BASE_TRIES):
             rng = random.Random((seed * 1_000_003 + q) * 7 + attempt)
-            base = cyclic.find_base(n, rounds, q, rng, BASE_MOVES)
+            base = cyclic.find_base(n, rounds, q, rng, min(BASE_MOVES, 40 * n))
             if base is None:
                 continue
             made = [
