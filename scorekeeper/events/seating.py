@@ -186,9 +186,16 @@ def _parsed(number: int, line: str) -> Round:
     return Round(number, tables, tuple(int(p) for p in resting.split()))
 
 
+def _long(n: int, rounds: int) -> bool:
+    """An evening longer than the default's 13 rounds, or with more rounds than others to
+    partner: searched briefly (a bounded request), and repeats spread as they fall."""
+    return rounds > MAX_DEFAULT_ROUNDS or rounds > n - 1
+
+
 def _developed(n: int, rounds: int, seed: int) -> list[Round] | None:
-    for q in cyclic.candidates(n, rounds):
-        for attempt in range(BASE_TRIES):
+    long = _long(n, rounds)
+    for q in cyclic.candidates(n, rounds)[: 1 if long else None]:
+        for attempt in range(1 if long else BASE_TRIES):
             rng = random.Random((seed * 1_000_003 + q) * 7 + attempt)
             base = cyclic.find_base(n, rounds, q, rng, min(BASE_MOVES, 40 * n))
             if base is None:
@@ -204,8 +211,7 @@ def _developed(n: int, rounds: int, seed: int) -> list[Round] | None:
 def _repaired(n: int, rounds: int, seed: int) -> list[Round]:
     best: list[Round] | None = None
     best_left = None
-    # More rounds than others to partner: repeats are certain and no try is worth many.
-    unavoidable = rounds > n - 1
+    unavoidable = _long(n, rounds)
     for attempt in range(1 if unavoidable else ATTEMPTS):
         rng = random.Random(seed * 7919 + attempt)
         order = list(range(n))
