@@ -3,6 +3,7 @@
     python benchmarks/run.py                 # about 3-4 minutes, SQLite in a temp dir
     python benchmarks/run.py --duration 10   # longer wrk figures, less noise
     python benchmarks/run.py --database-url postgresql+psycopg://postgres@127.0.0.1:5432/bench
+    python benchmarks/run.py --seating-only  # seconds: planning progressive evenings (seating.py)
 
 Both apps run under the same gunicorn worker model on free 127.0.0.1 ports;
 wrk (or a small Python client where every request needs a fresh form token)
@@ -48,6 +49,8 @@ if str(HERE) not in sys.path:  # its siblings, when the script is loaded by the 
 from crowd import capacity_scenario, percentile, tables_scenario  # noqa: E402
 from evening import board_figures, event_rows  # noqa: E402
 from inprocess import cache_savings, standings_after_correction, time_pages  # noqa: E402
+from seating import figures as seating_figures  # noqa: E402
+from seating import rows as seating_rows  # noqa: E402
 from seed import (  # noqa: E402,F401
     HUGE_TARGET,
     PLAYERS,
@@ -399,7 +402,22 @@ def main(argv: list[str] | None = None) -> int:
         help="gunicorn's worker model for both apps (default sync, 2 workers, as in issue #13; "
         "gthread: 2 workers of 4 threads, as `scorekeeper serve` runs)",
     )
+    parser.add_argument(
+        "--seating-only",
+        action="store_true",
+        help="only the seating figures: planning progressive evenings of 12 to 400 players (seconds, no wrk)",
+    )
     args = parser.parse_args(argv)
+    if args.seating_only:
+        report = Report()
+        report.data["context"] = f"{time.strftime('%Y-%m-%d %H:%M')} · {os.cpu_count()} CPUs · seating only"
+        seating_report(report)
+        print(report.data["context"])
+        print()
+        print(format_table(report.rows))
+        if args.json:
+            args.json.write_text(json.dumps(report.data, indent=2))
+        return 0
     global WORKER_CLASS  # noqa: PLW0603 - one run, one worker model, read by the command builders
     WORKER_CLASS = args.worker_class
     if shutil.which("wrk") is None:
@@ -421,6 +439,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps(report.data, indent=2))
     return 0
+
+
+def seating_report(report: Report) -> None:
+    """Issue #40: each evening planned in-process (the median of 3), with its quality."""
+    measured = seating_figures(ROOT, say=say)
+    report.data["seating"] = measured
+    for name, took, quality in seating_rows(measured):
+        report.add(name, took, note=quality, goal="<= 0.4 s" if "400" in name else "")
 
 
 def run(args, tmp: Path, servers: Servers) -> Report:
@@ -448,6 +474,7 @@ def run(args, tmp: Path, servers: Servers) -> Report:
     bodies = deal_bodies(64, rng)
     events_seeded = {tables: seed_event(app, client, tables) for tables in (4, 40)}
 
+    seating_report(report)
     say("in-process page cost at 12 and 240 deals")
     t12, t240 = time_pages(client, [f"/g/{id12}", f"/g/{id240}"], max(2.0, args.duration))
     report.data["page 240 vs 12 deals"] = {"ms12": t12 * 1000, "ms240": t240 * 1000, "ratio": t240 / t12}

@@ -56,6 +56,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # Where viewers' live answers are kept whole for every worker to share (web/answers.py);
         # None: not kept. `scorekeeper serve` sets a directory of its own for each start.
         "LIVE_ANSWERS_DIR": None,
+        # The most players one event may seat (pairs: players in its pairs): checked before any
+        # seating is planned, so one request's work stays bounded (400 x 13 rounds: well under 1 s).
+        "EVENT_MAX_PLAYERS": 400,
         "BABEL_DEFAULT_LOCALE": "en",
         # Clubs (clubs.md): who may make one ("open": anyone; "admin": with ADMIN_KEY as Bearer
         # or typed on the form), and the club an upgraded install's games went into.

@@ -41,9 +41,10 @@ def refuse(field: str, text: str, **params: Any) -> EventError:
 # -- checking a new event -----------------------------------------------------------------
 
 
-def player_names(value: Any, field: str) -> list[str]:
+def player_names(value: Any, field: str, most: int = MAX_ENTRANTS) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise refuse(field, N_("Give the players as a list of names."))
+    check_size(len(value), field, most)
     names = [v.strip() for v in value]
     for name in names:
         if not 1 <= len(name) <= PLAYER_NAME:
@@ -52,9 +53,16 @@ def player_names(value: Any, field: str) -> list[str]:
     clash = [name for name in names if counts[name.casefold()] > 1]  # as typed, not folded
     if clash:
         raise refuse(field, N_("Each player may be listed once: {name} is listed twice."), name=clash[0])
-    if len(names) > MAX_ENTRANTS:
-        raise refuse(field, N_("At most {n} players."), n=MAX_ENTRANTS)
     return names
+
+
+def check_size(players: int, field: str, most: int = MAX_ENTRANTS) -> None:
+    """The event's size, checked before anything else is looked at or planned (the setting
+    ``EVENT_MAX_PLAYERS``): the seating's work grows with it."""
+    if players > most:
+        raise refuse(
+            field, N_("An event seats at most {n} players; this one has {count}."), n=most, count=players
+        )
 
 
 def _int(data: Mapping[str, Any], field: str, low: int, high: int, default: Any = None) -> Any:
@@ -68,10 +76,14 @@ def _int(data: Mapping[str, Any], field: str, low: int, high: int, default: Any 
     return value
 
 
-def check_event(data: Any) -> dict[str, Any]:
-    """The event as it will be stored: settings with their defaults, entrants and frozen options."""
+def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
+    """The event as it will be stored: settings with their defaults, entrants and frozen options
+    (at most ``most`` players, checked first)."""
     if not isinstance(data, Mapping):
         raise refuse("event", N_("An event must be a JSON object."))
+    for field, per in (("players", 1), ("pairs", 2)):
+        if isinstance(data.get(field), list):
+            check_size(per * len(data[field]), field, most)
     known = {
         "name", "format", "game", "players", "pairs", "pairing", "rounds", "hands", "minutes",
         "sit_out", "confirm", "seed", "options", "table_size",
@@ -106,7 +118,7 @@ def check_event(data: Any) -> dict[str, Any]:
         raw = data.get("pairs")
         if not isinstance(raw, list) or not all(isinstance(p, list) and len(p) == 2 for p in raw):
             raise refuse("pairs", N_("Give the pairs as a list of two names each."))
-        flat = player_names([n for p in raw for n in p], "pairs")
+        flat = player_names([n for p in raw for n in p], "pairs", most)
         entrants: list[Any] = [flat[i : i + 2] for i in range(0, len(flat), 2)]
         if len(entrants) < 2:
             raise refuse("pairs", N_("A pairs event needs at least 2 pairs."))
@@ -114,7 +126,7 @@ def check_event(data: Any) -> dict[str, Any]:
     else:
         if "pairs" in data:
             raise refuse("pairs", N_("Only a pairs event gives pairs; give players instead."))
-        entrants = player_names(data.get("players"), "players")
+        entrants = player_names(data.get("players"), "players", most)
         count = len(entrants)
     table_size = 4
     if fmt == "mixer":

@@ -5,7 +5,9 @@ the group's moduli (``[m]`` for the integers mod m, ``[3, 3]`` for their product
 round's tables ``(a, b, c, d)`` (a and c partner against b and d; ``None`` is the player who
 stays put, for 4k players). Round r adds the r-th group element to every seat. Tests check
 that every design here is perfect: everyone partners everyone else once and opposes everyone
-else twice. Larger events fall back to the search in :mod:`scorekeeper.events.seating`.
+else twice. They are used for the evenings that play a whole design (and their first rounds
+where those keep the rules); other evenings are developed from a base round of their own
+(:mod:`scorekeeper.events.cyclic`) or taken from :mod:`scorekeeper.events.small_schedules`.
 """
 
 from __future__ import annotations

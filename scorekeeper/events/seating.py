@@ -5,15 +5,17 @@ event is created so it can be printed, and it comes with its quality. Seats at a
 listed clockwise; in partnership games seats 0+2 and 1+3 are partners (events.md, Seating).
 
 - :func:`progressive`: partners change every round. Where a perfect design exists (n = 4k:
-  n-1 rounds; n = 4k+1: n rounds, one sit-out each) it is the one used (:mod:`.designs`);
-  otherwise rounds are built one by one: sit-outs in turn, no repeated partner while one can be
-  avoided (a maximum-weight matching of the players in), then the pairs set against each other
-  so opponents repeat as little as possible (a second matching), then table numbers chosen so
-  that as few players as possible stay at the same table.
+  n-1 rounds; n = 4k+1: n rounds, one sit-out each) and the evening plays it whole, it is the
+  one used (:mod:`.designs`); otherwise one base round is developed round by round
+  (:mod:`.cyclic`), or, where no base is found quickly, the rounds are repaired by a local
+  search (:mod:`.repair`). Either way: nobody partners twice, two players oppose at most once
+  while n >= 3 rounds + 1 (twice otherwise), sitting out goes in turn; table numbers are then
+  chosen so that few players stay at the same table.
 - :func:`mixer`: tables of a fixed size, players meeting as many others as possible.
 - :func:`round_robin`, :func:`swiss_round`, :func:`knockout_round`: pairs meeting pairs.
 
-Matching is networkx's ``max_weight_matching`` (no home-made matcher).
+Swiss pairing uses networkx's ``max_weight_matching`` (a few dozen pairs at most); the seating
+of players costs in proportion to tables x rounds (400 players, 13 rounds: well under 0.4 s).
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from . import cyclic, repair
 from .designs import DESIGNS
+from .small_schedules import SMALL
 
 
 @dataclass(frozen=True)
@@ -94,10 +98,12 @@ def _sit_outs(n: int, rounds: Sequence[Round]) -> tuple[int, ...]:
 def partnership_quality(n: int, rounds: Sequence[Round], perfect: bool = False) -> Quality:
     partners = Counter(_pair(*p) for r in rounds for t in r.tables for p in partners_of(t))
     opponents = Counter(_pair(*p) for r in rounds for t in r.tables for p in opponents_of(t))
-    counts = [opponents[_pair(a, b)] for a, b in itertools.combinations(range(n), 2)]
+    # The fewest is 0 unless every pair opposed (not worth a pass over n^2 pairs at 400 players).
+    every = n * (n - 1) // 2
+    fewest = min(opponents.values()) if len(opponents) == every and every else 0
     return Quality(
         partner_repeats=sum(c - 1 for c in partners.values() if c > 1),
-        opponent_spread=(min(counts), max(counts)) if counts else (0, 0),
+        opponent_spread=(fewest, max(opponents.values(), default=0)),
         sit_outs=_sit_outs(n, rounds),
         same_table_twice=_same_table(rounds),
         perfect=perfect,
@@ -110,8 +116,13 @@ def partnership_quality(n: int, rounds: Sequence[Round], perfect: bool = False) 
 MAX_DEFAULT_ROUNDS = 13
 
 
-# Seeded tries of a greedy schedule, the best kept: enough to find a good one, few enough for a request.
+# Seeded tries of a repaired schedule (see _repaired), the best kept.
 ATTEMPTS = 4
+# Swaps one search for a base round may try, and searches per cycle before the next is tried:
+# a base at 400 players takes a few hundred swaps; at the tightest sizes (40 players, 13
+# rounds) nine searches in ten succeed within 800, and a fresh start beats a longer walk.
+BASE_MOVES = 1000
+BASE_TRIES = 3
 
 
 def perfect_rounds(n: int) -> int | None:
@@ -125,28 +136,130 @@ def default_rounds(n: int) -> int:
     return perfect_rounds(n) or min(max(n - 1, 1), MAX_DEFAULT_ROUNDS)
 
 
+def opponent_limit(n: int, rounds: int) -> int:
+    """The most times two players need oppose: once while every player can meet 3 x rounds
+    others (each round a partner and two opponents), twice otherwise (a whole whist design)."""
+    return 1 if n >= 3 * rounds + 1 else 2
+
+
+def seated_as_allowed(n: int, rounds: int, quality: Quality) -> bool:
+    """No partner twice (while the rounds allow), opponents within :func:`opponent_limit`,
+    sitting out in turn (nobody twice before everyone once)."""
+    outs = quality.sit_outs
+    if max(outs) - min(outs) > 1:
+        return False
+    if rounds > n - 1:  # more rounds than others to partner: repeats cannot all be avoided
+        return True
+    return quality.partner_repeats == 0 and quality.opponent_spread[1] <= opponent_limit(n, rounds)
+
+
 def progressive(n: int, rounds: int | None = None, seed: int = 0) -> Schedule:
-    """The whole schedule of a progressive event of ``n`` players (at least 4)."""
+    """The whole schedule of a progressive event of ``n`` players (at least 4).
+
+    A stored perfect design when the evening plays it whole (or its first rounds, when they
+    keep the rules of :func:`seated_as_allowed`); otherwise one base round developed round by
+    round (:mod:`.cyclic`: cost tables x rounds), and where no base is found quickly (a few
+    players with many rounds) a whole schedule repaired by local search (:mod:`.repair`).
+    """
     if n < 4:
         raise ValueError("a progressive event needs at least 4 players")
     rounds = default_rounds(n) if rounds is None else rounds
     full = perfect_rounds(n)
     if full is not None and rounds <= full:
         made = _number_tables(n, _from_design(n)[:rounds])
-        return Schedule(n, tuple(made), partnership_quality(n, made, perfect=rounds == full))
+        quality = partnership_quality(n, made, perfect=rounds == full)
+        if rounds == full or seated_as_allowed(n, rounds, quality):
+            return Schedule(n, tuple(made), quality)
+    small = SMALL.get(n, ())
+    if rounds <= len(small):
+        made = _number_tables(n, [_parsed(i + 1, line) for i, line in enumerate(small[:rounds])])
+        return Schedule(n, tuple(made), partnership_quality(n, made))
+    made = _developed(n, rounds, seed) or _repaired(n, rounds, seed)
+    return Schedule(n, tuple(made), partnership_quality(n, made))
+
+
+def _parsed(number: int, line: str) -> Round:
+    """A stored round: its tables' seats four by four, then '/' and those sitting out."""
+    seated, _, resting = line.partition("/")
+    seats = [int(p) for p in seated.split()]
+    tables = tuple(Table(i // 4 + 1, tuple(seats[i : i + 4])) for i in range(0, len(seats), 4))
+    return Round(number, tables, tuple(int(p) for p in resting.split()))
+
+
+def _long(n: int, rounds: int) -> bool:
+    """An evening longer than the default's 13 rounds, or with more rounds than others to
+    partner: searched briefly (a bounded request), and repeats spread as they fall."""
+    return rounds > MAX_DEFAULT_ROUNDS or rounds > n - 1
+
+
+def _developed(n: int, rounds: int, seed: int) -> list[Round] | None:
+    long = _long(n, rounds)
+    for q in cyclic.candidates(n, rounds)[: 1 if long else None]:
+        for attempt in range(1 if long else BASE_TRIES):
+            rng = random.Random((seed * 1_000_003 + q) * 7 + attempt)
+            base = cyclic.find_base(n, rounds, q, rng, min(BASE_MOVES, 40 * n))
+            if base is None:
+                continue
+            made = [
+                Round(i + 1, tuple(Table(j + 1, t) for j, t in enumerate(tables)), tuple(sorted(out)))
+                for i, (tables, out) in enumerate(cyclic.develop(base, rounds))
+            ]
+            return _number_tables(n, made)
+    return None
+
+
+def _repaired(n: int, rounds: int, seed: int) -> list[Round]:
     best: list[Round] | None = None
-    best_key = None
-    # A few seeded tries, keeping the best: the same event always gets the same schedule.
-    for attempt in range(ATTEMPTS):
-        made = _greedy_progressive(n, rounds, random.Random(seed * 7919 + attempt))
-        quality = partnership_quality(n, made)
-        key = (quality.partner_repeats, quality.opponent_spread[1] - quality.opponent_spread[0], attempt)
-        if best_key is None or key < best_key:
-            best, best_key = made, key
-        if quality.partner_repeats == 0 and key[1] <= 2:
+    best_left = None
+    unavoidable = _long(n, rounds)
+    for attempt in range(1 if unavoidable else ATTEMPTS):
+        rng = random.Random(seed * 7919 + attempt)
+        order = list(range(n))
+        rng.shuffle(order)  # each try its own order of turns to sit out
+        made = _repair_rounds(n, order, rounds, rng, [], 10 if unavoidable else 40)
+        left = made[0]
+        if best_left is None or left < best_left:
+            best, best_left = made[1], left
+        if left == 0:
             break
     assert best is not None
-    return Schedule(n, tuple(best), partnership_quality(n, best))
+    return _number_tables(n, best)
+
+
+def _repair_rounds(
+    n: int,
+    players: Sequence[int],
+    rounds: int,
+    rng: random.Random,
+    before: Sequence[Round],
+    per_table: int = 40,
+) -> tuple[int, list[Round]]:
+    """``rounds`` more rounds for ``players`` after ``before``: sit-outs in turn, tables at
+    random, then repaired; with the conflicts left (0: the rules kept)."""
+    sat_out: Counter = Counter(p for r in before for p in r.sitting_out)
+    tables: list[list[list[int]]] = []
+    resting_by_round = []
+    for number in range(len(before), len(before) + rounds):
+        resting = choose_sit_outs(players, len(players) % 4, sat_out, number)
+        sat_out.update(resting)
+        playing = [p for p in players if p not in resting]
+        rng.shuffle(playing)
+        tables.append([playing[i : i + 4] for i in range(0, len(playing), 4)])
+        resting_by_round.append(tuple(sorted(resting)))
+    limits = {
+        repair.PARTNER: 1,
+        repair.OPPONENT: opponent_limit(len(players), len(before) + rounds),
+    }
+    fixed = [[t.seats for t in r.tables] for r in before]
+    budget = 25 * per_table + per_table * sum(len(t) for t in tables)
+    left = repair.repair(tables, n, True, limits, rng, budget, fixed)
+    made = [
+        Round(
+            len(before) + i + 1, tuple(Table(j + 1, tuple(t)) for j, t in enumerate(ts)), resting_by_round[i]
+        )
+        for i, ts in enumerate(tables)
+    ]
+    return left, made
 
 
 def _from_design(n: int) -> list[Round]:
@@ -177,30 +290,32 @@ def _from_design(n: int) -> list[Round]:
     return out
 
 
-def _number_tables(n: int, rounds: Sequence[Round]) -> list[Round]:
-    """Each round's tables numbered so that as few players as possible stay at the same table."""
+def _number_tables(n: int, rounds: Sequence[Round], last: Round | None = None) -> list[Round]:
+    """Each round's tables numbered so that as few players as possible stay at the same table
+    (after ``last``, when given): each table, the most scattered first, takes the lowest free
+    number none of its players just sat at. Linear in the tables, not a matching's cube."""
     out: list[Round] = []
+    previous = last
     for rnd in rounds:
-        if out:
-            where = {p: t.number for t in out[-1].tables for p in t.seats}
-            graph: nx.Graph[tuple[str, int]] = nx.Graph()  # ("t", table) and ("n", its number)
-            for i, table in enumerate(rnd.tables):
-                for number in range(1, len(rnd.tables) + 1):
-                    stay = sum(1 for p in table.seats if where.get(p) == number)
-                    graph.add_edge(("t", i), ("n", number), weight=100 - stay)
-            matched = dict(_matching(graph))
-            order = {i: matched[("t", i)][1] for i in range(len(rnd.tables))}
+        count = len(rnd.tables)
+        if previous is None:
+            order = {i: i + 1 for i in range(count)}
         else:
-            order = {i: i + 1 for i in range(len(rnd.tables))}
+            where = {p: t.number for t in previous.tables for p in t.seats}
+            stays = [Counter(where[p] for p in t.seats if p in where) for t in rnd.tables]
+            free = list(range(1, count + 1))
+            order = {}
+            for i in sorted(range(count), key=lambda i: -len(stays[i])):
+                number = next((k for k in free if not stays[i][k]), None)
+                if number is None:
+                    number = min(free, key=lambda k: stays[i][k])
+                free.remove(number)
+                order[i] = number
         tables = sorted((Table(order[i], t.seats) for i, t in enumerate(rnd.tables)), key=lambda t: t.number)
-        out.append(Round(rnd.number, tuple(tables), rnd.sitting_out))
+        numbered = Round(rnd.number, tuple(tables), rnd.sitting_out)
+        out.append(numbered)
+        previous = numbered
     return out
-
-
-def _matching(graph: nx.Graph) -> list[tuple]:
-    """A maximum-weight matching of the largest size, each edge as (u, v) both ways."""
-    pairs = nx.max_weight_matching(graph, maxcardinality=True)
-    return [p for a, b in pairs for p in ((a, b), (b, a))]
 
 
 def choose_sit_outs(players: Sequence[int], count: int, sat_out: Counter, round_number: int) -> list[int]:
@@ -214,49 +329,6 @@ def choose_sit_outs(players: Sequence[int], count: int, sat_out: Counter, round_
     return sorted(players, key=lambda p: (sat_out[p], turn[p]))[:count]
 
 
-def _greedy_progressive(
-    n: int,
-    rounds: int,
-    rng: random.Random,
-    players: Sequence[int] | None = None,
-    before: Sequence[Round] = (),
-) -> list[Round]:
-    """``rounds`` more rounds for ``players`` (all n by default), counting what ``before`` already seated."""
-    partners: Counter = Counter(_pair(*p) for r in before for t in r.tables for p in partners_of(t))
-    opponents: Counter = Counter(_pair(*p) for r in before for t in r.tables for p in opponents_of(t))
-    sat_out: Counter = Counter(p for r in before for p in r.sitting_out)
-    out: list[Round] = []
-    everyone = list(range(n)) if players is None else list(players)
-    for number in range(len(before) + 1, len(before) + rounds + 1):
-        resting = choose_sit_outs(everyone, len(everyone) % 4, sat_out, number - 1)
-        sat_out.update(resting)
-        playing = [p for p in everyone if p not in resting]
-        rng.shuffle(playing)
-        # Partnerships: never a repeat while one can be avoided, then the least-met pairs.
-        graph: nx.Graph[int] = nx.Graph()
-        for a, b in itertools.combinations(playing, 2):
-            pair = _pair(a, b)
-            graph.add_edge(a, b, weight=10_000 - 1_000 * partners[pair] - opponents[pair] + rng.random())
-        pairs = sorted({_pair(a, b) for a, b in nx.max_weight_matching(graph, maxcardinality=True)})
-        # Tables: two pairs each, opponents repeated as little as possible (squares flatten the spread).
-        tables_graph: nx.Graph[int] = nx.Graph()
-        for i, j in itertools.combinations(range(len(pairs)), 2):
-            cost = sum((opponents[_pair(a, b)] + 1) ** 2 for a in pairs[i] for b in pairs[j])
-            tables_graph.add_edge(i, j, weight=1_000 - cost + rng.random())
-        tables = []
-        for i, j in nx.max_weight_matching(tables_graph, maxcardinality=True):
-            (a, c), (b, d) = pairs[i], pairs[j]
-            table = (a, b, c, d)
-            tables.append(table)
-            partners.update([_pair(a, c), _pair(b, d)])
-            opponents.update(_pair(x, y) for x in (a, c) for y in (b, d))
-        tables.sort()
-        out.append(
-            Round(number, tuple(Table(i + 1, t) for i, t in enumerate(tables)), tuple(sorted(resting)))
-        )
-    return _number_tables(n, [*before[-1:], *out])[1:] if before else _number_tables(n, out)
-
-
 def reseat_progressive(
     n: int, players: Sequence[int], before: Sequence[Round], rounds: int, seed: int = 0
 ) -> list[Round]:
@@ -264,28 +336,44 @@ def reseat_progressive(
     withdrawn): earlier rounds stand; the new ones avoid the partners and opponents already met."""
     if len(players) < 4:
         raise ValueError("a progressive event needs at least 4 players")
-    best, best_key = None, None
+    if not before:  # nothing played yet: the evening planned anew for the players now in it
+        named = dict(enumerate(players))
+        return [
+            Round(
+                r.number,
+                tuple(Table(t.number, tuple(named[p] for p in t.seats)) for t in r.tables),
+                tuple(sorted(named[p] for p in r.sitting_out)),
+            )
+            for r in progressive(len(players), rounds, seed).rounds
+        ]
+    best, best_left = None, None
     for attempt in range(ATTEMPTS):
-        made = _greedy_progressive(n, rounds, random.Random(seed * 7919 + attempt), players, before)
-        quality = partnership_quality(n, [*before, *made])
-        key = (quality.partner_repeats, quality.opponent_spread[1] - quality.opponent_spread[0], attempt)
-        if best_key is None or key < best_key:
-            best, best_key = made, key
+        left, made = _repair_rounds(n, list(players), rounds, random.Random(seed * 7919 + attempt), before)
+        if best_left is None or left < best_left:
+            best, best_left = made, left
+        if left == 0:
+            break
     assert best is not None
-    return best
+    return _number_tables(n, best, before[-1] if before else None)
 
 
 # -- mixer -----------------------------------------------------------------------------------
 
+# Up to this many players a mixer's rounds start from a greedy seating (players x tables each).
+MIXER_GREEDY_PLAYERS = 160
+
 
 def mixer(n: int, size: int, rounds: int, seed: int = 0) -> Schedule:
-    """Tables of ``size`` players, ``rounds`` rounds: nobody shares a table twice while avoidable."""
+    """Tables of ``size`` players, ``rounds`` rounds: nobody shares a table twice while avoidable.
+
+    Sit-outs in turn, tables at random, then repaired by local search (:mod:`.repair`): the
+    convex cost of meeting again spreads the repeats thinly where some cannot be avoided."""
     if size < 2 or n < size:
         raise ValueError("a mixer needs at least one full table")
     best: list[Round] | None = None
     best_key = None
-    for attempt in range(ATTEMPTS):
-        made = _greedy_mixer(n, size, rounds, random.Random(seed * 7919 + attempt))
+    for attempt in range(2):
+        made = _repaired_mixer(n, size, rounds, random.Random(seed * 7919 + attempt))
         met = Counter(
             _pair(a, b) for r in made for t in r.tables for a, b in itertools.combinations(t.seats, 2)
         )
@@ -303,41 +391,34 @@ def mixer(n: int, size: int, rounds: int, seed: int = 0) -> Schedule:
     )
 
 
-def _greedy_mixer(n: int, size: int, rounds: int, rng: random.Random) -> list[Round]:
-    met: Counter = Counter()
+def _repaired_mixer(n: int, size: int, rounds: int, rng: random.Random) -> list[Round]:
     sat_out: Counter = Counter()
     everyone = list(range(n))
-    out = []
-    for number in range(1, rounds + 1):
-        resting = choose_sit_outs(everyone, n % size, sat_out, number - 1)
+    tables: list[list[list[int]]] = []
+    resting_by_round = []
+    met: dict[int, set[int]] = {}
+    for number in range(rounds):
+        resting = choose_sit_outs(everyone, n % size, sat_out, number)
         sat_out.update(resting)
         playing = [p for p in everyone if p not in resting]
-        rng.shuffle(playing)
-        tables: list[list[int]] = [[] for _ in range(len(playing) // size)]
-        # Each player to the open table where they have met the fewest, then improve by swaps.
-        for p in playing:
-            open_tables = [t for t in tables if len(t) < size]
-            min(open_tables, key=lambda t: (sum(met[_pair(p, q)] for q in t), len(t))).append(p)
-
-        def cost(t: list[int]) -> int:
-            return sum(met[_pair(a, b)] ** 2 + met[_pair(a, b)] for a, b in itertools.combinations(t, 2))
-
-        improved = True
-        while improved:
-            improved = False
-            for t1, t2 in itertools.combinations(tables, 2):
-                for i, j in itertools.product(range(size), range(size)):
-                    before = cost(t1) + cost(t2)
-                    t1[i], t2[j] = t2[j], t1[i]
-                    if cost(t1) + cost(t2) < before:
-                        improved = True
-                    else:
-                        t1[i], t2[j] = t2[j], t1[i]
-        for t in tables:
-            met.update(_pair(a, b) for a, b in itertools.combinations(t, 2))
-        made = tuple(Table(i + 1, tuple(t)) for i, t in enumerate(tables))
-        out.append(Round(number, made, tuple(sorted(resting))))
-    return out
+        if n <= MIXER_GREEDY_PLAYERS:
+            seated = repair.greedy_tables(playing, size, met, rng)
+            for table in seated:
+                for a, b in itertools.combinations(table, 2):
+                    met.setdefault(a, set()).add(b)
+                    met.setdefault(b, set()).add(a)
+        else:  # many tables: meetings are plenty, a random start is nearly right already
+            rng.shuffle(playing)
+            seated = [playing[i : i + size] for i in range(0, len(playing), size)]
+        tables.append(seated)
+        resting_by_round.append(tuple(sorted(resting)))
+    budget = 300 + 10 * sum(len(t) for t in tables)
+    repair.repair(tables, n, False, {repair.MET: 1}, rng, budget)
+    made = [
+        Round(i + 1, tuple(Table(j + 1, tuple(t)) for j, t in enumerate(ts)), resting_by_round[i])
+        for i, ts in enumerate(tables)
+    ]
+    return _number_tables(n, made)
 
 
 # -- pairs -------------------------------------------------------------------------------------

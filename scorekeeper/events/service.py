@@ -30,6 +30,7 @@ from . import seating, standings
 from .checks import (  # the service refuses what the checks refuse, with their errors
     EventError,
     check_event,
+    check_size,
     matches_data,
     plan,
     player_names,
@@ -96,7 +97,7 @@ def seeded(entrants: list[Any], club_id: int | None, kind: str) -> list[Any]:
 
 
 def create_event(data: Any, club_id: int | None = None) -> tuple[Event, str]:
-    checked = check_event(data)
+    checked = check_event(data, current_app.config["EVENT_MAX_PLAYERS"])
     settings = checked["settings"]
     if settings["seed"] == "ratings":
         checked["entrants"] = seeded(checked["entrants"], club_id, checked["kind"])
@@ -283,13 +284,15 @@ def change_players(event: Event, add: Sequence[str], withdraw: Sequence[str]) ->
         if not isinstance(name, str) or name.strip().casefold() not in names:
             raise refuse("withdraw", N_("{name} is not a player of this event."), name=str(name))
         gone.append(names[name.strip().casefold()])
-    new = player_names(list(add), "add")
+    most = current_app.config["EVENT_MAX_PLAYERS"]
+    new = player_names(list(add), "add", most)
     for name in new:
         if name.casefold() in names:
             raise refuse("add", N_("{name} is already a player of this event."), name=name)
     entrants = [*event.entrants, *new]
     withdrawn = sorted({*event.withdrawn, *gone})
     players = [e for e in range(len(entrants)) if e not in withdrawn]
+    check_size(len(players), "add", most)  # before any re-seating
     size = event.settings["table_size"]
     if len(players) < size:
         raise refuse("withdraw", N_("At least {n} players must stay: one full table."), n=size)

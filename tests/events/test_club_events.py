@@ -120,6 +120,38 @@ def test_a_bad_field_is_refused_by_name_and_nothing_is_made(app, client, club, f
     assert events_count(app) == 0
 
 
+@pytest.mark.parametrize(
+    ("field", "change"),
+    [
+        ("players", {"players": [f"P{i}" for i in range(401)]}),
+        ("pairs", {"format": "pairs", "players": None, "pairs": [[f"A{i}", f"B{i}"] for i in range(201)]}),
+        # The size is checked first: a body too large is refused for it, whatever else is wrong.
+        ("players", {"players": ["Ann"] * 401, "rounds": 0}),
+    ],
+)
+def test_an_event_over_the_size_setting_is_refused_before_any_seating(app, client, club, field, change):
+    body = {k: v for k, v in {**NIGHT, **change}.items() if v is not None}
+    refused = create(client, club["member"], body)
+    assert refused.status_code == 422, refused.json
+    assert refused.json["errors"][0]["field"] == field
+    assert "400" in refused.json["errors"][0]["message"]
+    assert events_count(app) == 0
+
+
+def test_the_size_setting_bounds_an_event_and_its_late_players(app, client, club):
+    app.config["EVENT_MAX_PLAYERS"] = 9
+    assert create(client, club["member"], {**NIGHT, "players": [*PLAYERS, "Ivy", "Jo"]}).status_code == 422
+    made = create(client, club["member"], {**NIGHT, "players": [*PLAYERS, "Ivy"]})
+    assert made.status_code == 201, made.json
+    key, event_id = made.json["director_key"], made.json["id"]
+    more = client.post(f"/api/events/{event_id}/players", json={"add": ["Jo"]}, headers=bearer(key))
+    assert more.status_code == 422 and more.json["errors"][0]["field"] == "add"
+    swap = client.post(
+        f"/api/events/{event_id}/players", json={"add": ["Jo"], "withdraw": ["Ann"]}, headers=bearer(key)
+    )
+    assert swap.status_code == 200, swap.json
+
+
 def test_a_body_that_is_no_object_is_a_bad_request(app, client, club):
     assert create(client, club["member"], ["not", "an", "object"]).status_code == 400
     assert events_count(app) == 0
