@@ -330,7 +330,7 @@ def results_csv(event_id: str) -> Response:
     rounds = len(doc["rounds"])
     extra = [
         k
-        for k in ("loners", "match_points", "for", "against", "game_points", "round_reached")
+        for k in ("wins", "loners", "match_points", "for", "against", "game_points", "round_reached")
         if doc["standings"] and k in doc["standings"][0]
     ]
     writer.writerow(
