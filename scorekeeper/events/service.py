@@ -26,7 +26,7 @@ from ..games import GAMES
 from ..keys import hash_key, key_matches
 from ..models import Change, Event, EventRound, EventTable, Game, utcnow
 from ..rules import N_, Msg, Setup, msg
-from . import ladder, ladder_rounds, seating, standings
+from . import ladder, ladder_rounds, seating, standings, table_links
 from .checks import (  # the service refuses what the checks refuse, with their errors
     EventError,
     check_event,
@@ -531,6 +531,7 @@ def document(event: Event, director: bool = False, render=None, language: str = 
     if not director:
         return made
     doc = copy.deepcopy(made)
+    doc["table_links"] = table_links.table_links(event)  # one per table, the whole event
     for rnd in doc["rounds"]:
         for table in rnd["tables"]:
             if table["game"]:
