@@ -71,6 +71,7 @@ def table(event_id: str, table_number: int, token: str) -> ResponseReturnValue:
         "state": where.state(),
         "poll_url": request.path + "/now",
         "over": over,
+        "confirmed_by": where.confirmed_by,
         "clock": table_links.round_clock(event, doc),
     }
     if game is None or game.deleted_at is not None:
