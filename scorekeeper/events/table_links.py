@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from flask import current_app, url_for
+from flask import current_app, has_request_context, url_for
 from sqlalchemy import func, select
 
 from ..db import db
@@ -51,6 +51,8 @@ def table_count(event: Event) -> int:
 
 
 def table_url(event: Event, table: int, external: bool = False) -> str:
+    if not has_request_context():  # a command's document (no host to name): the path alone
+        return f"/e/{event.id}/table/{table}/{table_token(event.id, table)}"
     return url_for(
         "event_table_pages.table",
         event_id=event.id,

@@ -29,7 +29,6 @@ from ..web.games import game_context
 from . import service, table_links
 
 bp = Blueprint("event_table_pages", __name__)
-MAX_TABLE = 10_000
 
 
 def event_or_404(event_id: str) -> Event:
@@ -39,14 +38,14 @@ def event_or_404(event_id: str) -> Event:
     return event
 
 
-def checked(event_id: str, table: int, token: str) -> Event:
-    """The event, if ``token`` is table ``table``'s (a wrong one counts as a failed credential)."""
+def checked(event_id: str, table_number: str, token: str) -> tuple[Event, int]:
+    """The event and table, if ``token`` is that table's (a wrong one counts as a failed credential).
+    The number is read here, not by the URL's converter: a malformed one is a 404 like any other."""
     event = event_or_404(event_id)
-    if table > MAX_TABLE or not limits.credential(
-        token, lambda t: table_links.token_matches(event, table, t)
-    ):
+    table = int(table_number) if table_number.isdigit() and len(table_number) <= 5 else 0
+    if not table or not limits.credential(token, lambda t: table_links.token_matches(event, table, t)):
         abort(404)
-    return event
+    return event, table
 
 
 def finished(event: Event, doc: dict[str, Any]) -> bool:
@@ -55,10 +54,9 @@ def finished(event: Event, doc: dict[str, Any]) -> bool:
     return bool(rounds) and len(event.rounds) == len(rounds) and rounds[-1]["status"] == "done"
 
 
-@bp.get("/e/<event_id>/table/<int:table_number>/<token>")
-def table(event_id: str, table_number: int, token: str) -> ResponseReturnValue:
-    table = table_number
-    event = checked(event_id, table, token)
+@bp.get("/e/<event_id>/table/<table_number>/<token>")
+def table(event_id: str, table_number: str, token: str) -> ResponseReturnValue:
+    event, table = checked(event_id, table_number, token)
     where = table_links.place(event.id, table)
     doc = service.document(event, render=render, language=str(get_locale()))
     over = finished(event, doc)
@@ -94,12 +92,12 @@ def table(event_id: str, table_number: int, token: str) -> ResponseReturnValue:
     return response
 
 
-@bp.get("/e/<event_id>/table/<int:table_number>/<token>/now")
-def table_now(event_id: str, table_number: int, token: str) -> ResponseReturnValue:
+@bp.get("/e/<event_id>/table/<table_number>/<token>/now")
+def table_now(event_id: str, table_number: str, token: str) -> ResponseReturnValue:
     """204; with ``HX-Refresh`` when the table is no longer where the page was drawn."""
-    event = checked(event_id, table_number, token)
+    event, table = checked(event_id, table_number, token)
     response = make_response("", 204)
-    if table_links.place(event.id, table_number).state() != request.args.get("at", ""):
+    if table_links.place(event.id, table).state() != request.args.get("at", ""):
         response.headers["HX-Refresh"] = "true"
     response.headers["Cache-Control"] = "no-store"
     return response
