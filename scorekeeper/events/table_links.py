@@ -79,8 +79,10 @@ class Place:
     confirmed_by: str | None = None
 
     def state(self) -> str:
-        """What a phone left on the table's link compares, poll after poll: a change redraws it."""
-        return f"{self.rounds_started}.{self.game_id or '-'}.{int(self.closed)}.{self.confirmed_by or ''}"
+        """What a phone left on the table's link compares, poll after poll: a change redraws it.
+        Not who confirmed: the phone that confirms is redrawn by its own post (a poll in flight
+        then would load the page a second time for nothing)."""
+        return f"{self.rounds_started}.{self.game_id or '-'}.{int(self.closed)}"
 
 
 def place(event_id: str, table: int) -> Place:

@@ -201,3 +201,5 @@ def test_a_ladder_evening_on_phones_that_stay_at_their_tables(
     assert set(counted["hand"]) == {5}
     assert counted["director"] == [1, 1, 1]
     assert set(counted["table_round_change"]) == {2}  # the opponent's name, and Confirm
+    # One page load a round's game (the first round's included), none typed or scanned.
+    assert all(3 <= n <= 4 for n in loads), loads
