@@ -121,6 +121,7 @@ def _configure_blueprints(app: Flask) -> None:
     from .clubs import pages as clubs_pages
     from .events import api as events_api
     from .events import pages as events_pages
+    from .events import table_pages as events_table_pages
     from .web import api, docs, ends, games, main, pwa, records, table
     from .web import help as help_pages
     from .web import secrets as secrets_pages
@@ -140,6 +141,7 @@ def _configure_blueprints(app: Flask) -> None:
         events_api.bp,  # club evenings: the event document, rounds, players
         events_pages.bp,  # the director's page, the board, print sheets, the CSV
         events_pages.tables,  # a table's confirmation, from its game page
+        events_table_pages.bp,  # a table's phone for the whole event, the round clock
         help_pages.bp,  # the rules of each game for the players, /help
         docs.bp,  # /api/openapi.json
     ):

@@ -13,9 +13,9 @@ from typing import Any
 
 from ..games import GAMES
 from ..rules import N_, FieldError, check_setup, msg
-from . import seating
+from . import ladder, seating
 
-FORMATS = ("progressive", "pairs", "mixer")
+FORMATS = ("progressive", "pairs", "mixer", "ladder")
 PAIRINGS = ("round_robin", "swiss", "knockout")
 # Partnership games an evening of pairs or progressive tables can play (events.md).
 PARTNERSHIP_GAMES = ("euchre", "spades")
@@ -86,7 +86,7 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
             check_size(per * len(data[field]), field, most)
     known = {
         "name", "format", "game", "players", "pairs", "pairing", "rounds", "hands", "minutes",
-        "sit_out", "confirm", "seed", "options", "table_size",
+        "sit_out", "confirm", "seed", "options", "table_size", "shuffle",
     }  # fmt: skip
     unknown = sorted(set(data) - known)
     if unknown:
@@ -144,12 +144,15 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
         raise refuse("table_size", N_("Only a mixer chooses its table size."))
     if fmt != "pairs" and count < table_size:
         raise refuse("players", N_("At least {n} players: one full table."), n=table_size)
-    hands = _int(data, "hands", 1, 100, DEFAULT_HANDS.get(kind) if fmt == "progressive" else None)
+    individual = fmt in ("progressive", "ladder")  # a number of hands by default
+    hands = _int(data, "hands", 1, 100, DEFAULT_HANDS.get(kind) if individual else None)
     if hands is not None and kind not in PARTNERSHIP_GAMES:
         raise refuse("hands", N_("Only Euchre and Spades are played for a number of hands."))
     if hands is not None:
         options["hands"] = hands
         options.setdefault("hands_tiebreak", pairing == "knockout")
+        if fmt == "ladder":  # a ladder's table never ends tied: someone moves up (events.md)
+            options["hands_tiebreak"] = True
     # The house rules are checked once, as every table will be set up.
     errors, _ = check_setup(rules, [f"P{i}" for i in range(table_size)], options, 0)
     if errors:
@@ -163,6 +166,9 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
     confirm = data.get("confirm", False)
     if not isinstance(confirm, bool):
         raise refuse("confirm", N_("Confirm is true or false."))
+    shuffle = data.get("shuffle", False)
+    if not isinstance(shuffle, bool) or (shuffle and fmt != "ladder"):
+        raise refuse("shuffle", N_("Shuffle is true or false, for a ladder only."))
     seed = data.get("seed")
     if seed not in (None, "ratings") or (seed and pairing not in ("swiss", "knockout")):
         raise refuse("seed", N_("Seeding by ratings is for Swiss and knockout pairs only."))
@@ -187,23 +193,28 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
             "pairing": pairing,
             "seed": seed,
             "table_size": table_size,
+            "shuffle": shuffle,
         },
     }
 
 
 def default_rounds(fmt: str, pairing: str | None, count: int, table_size: int) -> int:
-    if fmt == "progressive":
+    if fmt in ("progressive", "ladder"):
         return seating.default_rounds(count)
     if fmt == "pairs":
         return seating.rounds_for_pairs(pairing or "round_robin", count)
     return max(1, min(seating.MAX_DEFAULT_ROUNDS, math.ceil((count - 1) / max(table_size - 1, 1))))
 
 
-def plan(fmt: str, pairing: str | None, count: int, rounds: int, table_size: int) -> list[dict[str, Any]]:
+def plan(
+    fmt: str, pairing: str | None, count: int, rounds: int, table_size: int, shuffle: bool = False
+) -> list[dict[str, Any]]:
     """Every round's seating as data (entrant numbers), made when the event is created.
 
-    Swiss and knockout rounds after the first depend on results: only round 1 is planned.
+    Swiss, knockout and ladder rounds after the first depend on results: only round 1 is planned.
     """
+    if fmt == "ladder":
+        return [round_data(ladder.first_round(range(count), shuffle))]
     if fmt == "progressive":
         made = seating.progressive(count, rounds).rounds
         return [round_data(r) for r in made]

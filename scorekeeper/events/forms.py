@@ -24,6 +24,7 @@ FORMAT_LABELS = {
     "progressive": _l("Progressive (partners change every round)"),
     "pairs": _l("Pairs (fixed partnerships)"),
     "mixer": _l("Mixer (everyone for themselves, new tables each round)"),
+    "ladder": _l("Ladder, king's table (winners move up a table, losers down, partners split)"),
 }
 PAIRING_LABELS = {
     "round_robin": _l("Round robin (every pair meets every other)"),
@@ -70,6 +71,7 @@ class EventForm(FlaskForm):
         description=_l("Empty: the round's average; or a whole number of points."),
     )
     confirm = BooleanField(_l("An opponent confirms each table's result"))
+    shuffle = BooleanField(_l("Shuffle the players for the first round (ladder)"))
     seed = BooleanField(_l("Seed by the club's ratings (Swiss and knockout pairs)"))
 
     def __init__(self, *args: Any, **kwargs: Any):
@@ -99,6 +101,8 @@ class EventForm(FlaskForm):
         sit_out = lenient_int(self.sit_out.data)
         if sit_out is not None:
             data["sit_out"] = "average" if str(sit_out).casefold() == "average" else sit_out
+        if self.shuffle.data and self.format.data == "ladder":
+            data["shuffle"] = True
         if self.seed.data:
             data["seed"] = "ratings"
         return data

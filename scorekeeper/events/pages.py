@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any
 
 from flask import (
@@ -44,7 +44,7 @@ from ..web.auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs
 from ..web.common import keep_cookie
 from ..web.games import game_context
 from ..web.table import describe_change
-from . import service
+from . import service, table_links, table_pages
 from .forms import EventForm
 
 # No prefix: an event's pages are /e/<id>..., a new event is made from its club, /c/<slug>/events/new.
@@ -94,15 +94,6 @@ def players_form(event: Event, data: Mapping[str, Any] | None = None) -> Players
     return form
 
 
-def clock(event: Event) -> dict[str, Any] | None:
-    """The running round's clock: minutes left, or over ("finish the hand in progress")."""
-    if not event.rounds or event.rounds[-1].ends_at is None or event.rounds[-1].closed_at is not None:
-        return None
-    ends: datetime = event.rounds[-1].ends_at
-    left = (ends - utcnow()).total_seconds()
-    return {"ends_at": ends.isoformat() + "Z", "minutes": max(0, int(left // 60)), "over": left <= 0}
-
-
 def unconfirmed(event: Event, doc: Mapping[str, Any]) -> list[tuple[int, int]]:
     """(round, table) of every table whose result awaits confirmation: its game finished or its
     round over, and nobody confirmed it (a confirm event only)."""
@@ -140,7 +131,7 @@ def context(event: Event) -> dict[str, Any]:
         "current": current,
         "unconfirmed": unconfirmed(event, doc),
         "corrections": correction_rows(event),
-        "clock": clock(event),
+        "clock": table_links.round_clock(event, doc),
         "hands": event.settings.get("hands"),
         "directing": directing(event),
         "next_number": len(event.rounds) + 1,
@@ -290,7 +281,7 @@ def board(event_id: str) -> ResponseReturnValue:
     tag = f"ev-{event_id}-{version}-{count}-{versions}-{get_locale()}-{request.headers.get('HX-Request', '')}"
     if ends_at is not None:
         left = (ends_at - utcnow()).total_seconds()
-        tag += f"-{max(0, int(left // 60)) if left > 0 else 'over'}"
+        tag += f"-{math.ceil(left / 60) if left > 0 else 'over'}"  # 30 minutes one second in: 30
     if request.if_none_match.contains(tag):
         response = make_response("", 304)
         response.set_etag(tag)
@@ -330,7 +321,7 @@ def results_csv(event_id: str) -> Response:
     rounds = len(doc["rounds"])
     extra = [
         k
-        for k in ("loners", "match_points", "for", "against", "game_points", "round_reached")
+        for k in ("wins", "loners", "match_points", "for", "against", "game_points", "round_reached")
         if doc["standings"] and k in doc["standings"][0]
     ]
     writer.writerow(
@@ -408,9 +399,16 @@ def confirm(game: Game) -> ResponseReturnValue:
         return confirm_refused(game, render(exc.errors[0].message))
     except service.NotNow as exc:
         flash(render(exc.message), "error")
-        return redirect(url_for("games.show", game_id=game.id, _anchor="event-table"), 303)
+        return redirect(after_confirm(event, table.number, game), 303)
     flash(_("Table %(n)s's result is confirmed by %(name)s.", n=table.number, name=name), "ok")
-    return redirect(url_for("games.show", game_id=game.id, _anchor="event-table"), 303)
+    return redirect(after_confirm(event, table.number, game), 303)
+
+
+def after_confirm(event: Event, table: int, game: Game) -> str:
+    """Back to the table's phone (its table link) if the confirmation came from there, else the game."""
+    return table_pages.back_to_table(event, table) or url_for(
+        "games.show", game_id=game.id, _anchor="event-table"
+    )
 
 
 def confirm_refused(game: Game, error: str) -> ResponseReturnValue:

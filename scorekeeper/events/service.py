@@ -26,7 +26,7 @@ from ..games import GAMES
 from ..keys import hash_key, key_matches
 from ..models import Change, Event, EventRound, EventTable, Game, utcnow
 from ..rules import N_, Msg, Setup, msg
-from . import seating, standings
+from . import ladder, ladder_rounds, seating, standings, table_links
 from .checks import (  # the service refuses what the checks refuse, with their errors
     EventError,
     check_event,
@@ -107,6 +107,7 @@ def create_event(data: Any, club_id: int | None = None) -> tuple[Event, str]:
         len(checked["entrants"]),
         settings["rounds"],
         settings["table_size"],
+        settings.get("shuffle", False),
     )
     key = service.new_token(24)
     event = Event(
@@ -262,6 +263,8 @@ def active(event: Event) -> list[int]:
 def next_seating(event: Event, number: int, games: Mapping[str, Game]) -> dict[str, Any]:
     """Round ``number``'s seating: planned ones as planned; Swiss from the standings now;
     knockout from the winners of the round before."""
+    if event.format == "ladder" and number > 1:  # seated from the round before's results
+        return ladder_rounds.next_seating(event, number, games, active(event))
     pairing = event.settings.get("pairing")
     if event.format == "pairs" and number > 1 and pairing in ("swiss", "knockout"):
         if pairing == "swiss":
@@ -301,7 +304,9 @@ def change_players(event: Event, add: Sequence[str], withdraw: Sequence[str]) ->
     schedule = list(event.schedule[:started])
     if remaining > 0:
         before = [_as_round(i + 1, s) for i, s in enumerate(schedule)]
-        if event.format == "progressive":
+        if event.format == "ladder":  # round 1 as given; later ones are seated as they start
+            made = [] if started else [ladder.first_round(players, event.settings.get("shuffle", False))]
+        elif event.format == "progressive":
             made = seating.reseat_progressive(len(entrants), players, before, remaining)
         else:
             made = _reseat_mixer(players, size, remaining)
@@ -451,6 +456,8 @@ def compute_standings(event: Event, games: Mapping[str, Game] | None = None) -> 
         if event.settings.get("pairing") == "knockout":
             return standings.knockout(names, rounds)
         return standings.pairs(names, rounds)
+    if event.format == "ladder":
+        return ladder_rounds.compute_standings(event, games, names, _loners)
     if event.format == "progressive":
         scores = []
         for rnd in event.rounds:
@@ -527,6 +534,7 @@ def document(event: Event, director: bool = False, render=None, language: str = 
     if not director:
         return made
     doc = copy.deepcopy(made)
+    doc["table_links"] = table_links.table_links(event)  # one per table, the whole event
     for rnd in doc["rounds"]:
         for table in rnd["tables"]:
             if table["game"]:

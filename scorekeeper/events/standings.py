@@ -45,6 +45,7 @@ RULE_NAMES = {
     "placing": N_("placing points"),
     "game_points": N_("game points"),
     "round_reached": N_("round reached"),
+    "wins": N_("rounds won"),
 }
 
 

@@ -122,6 +122,8 @@ def page_context(game: Game, view: GameView, **extra: Any) -> dict[str, Any]:
         "locked_out": locked_out(),
         "correcting": correcting(),
         "lock_message": render(service.TableLocked(lock).message) if lock is not None else None,
+        # An event's table game never offers a game of its own after it (Rematch, New game).
+        "at_event": read.event_of(game.id) is not None,
         **extra,
     }
 

@@ -43,7 +43,7 @@ def test_the_director_starts_a_round_and_a_table_scores_it(app, client):
     started = client.post(f"/e/{event_id}/rounds", data={}, follow_redirects=True)
     html = started.get_data(as_text=True)
     assert "Round 1 has started." in html and "Table 2" in html and "not started" in html
-    assert "minutes left" in html
+    assert "Round 1: time left" in html and re.search(r">(30:00|29:5\d)<", html)  # not "29 minutes"
     links = re.findall(r'href="(http://localhost/g/[^"]+\?key=[^"]+)"', html)
     assert len(links) == 2
     # A table's phone opens its link: it scores the table's game.
