@@ -45,6 +45,42 @@
     }
   });
 
+  // Cards dealt once each (Secret Agent's assignment cards, fieldset[data-each-once]): once every
+  // player but one has a card, the last player's is the card left, filled in at once (visibly,
+  // and marked "filled"); tapping it changes it as any chip. Only an untouched player is filled.
+  function fillLastCard(fieldset) {
+    var open = [], used = {}, values = null;
+    fieldset.querySelectorAll(".seat").forEach(function (seat) {
+      var inputs = seat.querySelectorAll("input[type=radio]");
+      if (values === null) { values = Array.prototype.map.call(inputs, function (i) { return i.value; }); }
+      var checked = seat.querySelector("input[type=radio]:checked");
+      if (seat.dataset.touched || (checked && !seat.dataset.filled)) {
+        if (checked) { used[checked.value] = (used[checked.value] || 0) + 1; } else { used[""] = 1; }
+      } else {
+        open.push(seat);
+      }
+    });
+    if (open.length !== 1 || used[""] || values === null) { return; }
+    var left = values.filter(function (v) { return !used[v]; });
+    var seat = open[0];
+    var was = seat.querySelector("input[type=radio]:checked");
+    if (left.length === 1 && Object.keys(used).every(function (v) { return used[v] === 1; })) {
+      seat.querySelector('input[type=radio][value="' + left[0] + '"]').checked = true;
+      seat.dataset.filled = "1";
+    } else if (was && seat.dataset.filled) {
+      was.checked = false;
+      delete seat.dataset.filled;
+    }
+  }
+
+  document.addEventListener("change", function (event) {
+    var fieldset = event.target.closest && event.target.closest("fieldset[data-each-once]");
+    if (!fieldset || event.target.type !== "radio") { return; }
+    var seat = event.target.closest(".seat");
+    if (seat) { seat.dataset.touched = "1"; delete seat.dataset.filled; }
+    fillLastCard(fieldset);
+  });
+
   // One explanation open at a time on the scoreboard.
   document.addEventListener("toggle", function (event) {
     var opened = event.target;

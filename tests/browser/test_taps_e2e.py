@@ -16,6 +16,16 @@ document.addEventListener("click", function (e) {
 """
 # Taps per typical deal: what the README's table says, and the goal of issue 14.
 GOALS = {"secret_agent": 8, "spades3": 6, "euchre": 5, "secrets3": 18, "abracadabra4": 20}
+# Issue 41's goals, median taps per deal over a whole game (before: secret agent 8, euchre 6,
+# spades 6 and 8, Abracadabra 29 with 4 players, Secrets' turn 1 at 4 players 37).
+GOALS41 = {
+    "secret_agent": 7,
+    "euchre": 5,
+    "spades3": 6,
+    "spades_pairs": 8,
+    "abracadabra4": 20,
+    "secrets4_turn1": 22,
+}
 
 
 def taps(page: Page) -> int:
@@ -31,7 +41,9 @@ def chip(page: Page, name: str, value) -> None:
 
 
 def start(page: Page, base: str, kind: str, players, first="Deal 1", **options) -> None:
-    page.add_init_script(COUNT)
+    if not getattr(page, "_counting", False):  # once per page: twice would count each tap twice
+        page.add_init_script(COUNT)
+        page._counting = True  # type: ignore[attr-defined]
     page.goto(f"{base}/new/{kind}")
     for seat, name in enumerate(players):
         page.fill(f"#players_{seat}", name)
@@ -47,11 +59,12 @@ def test_secret_agent_taps_per_deal(live_server, phone: Page):
     reset(page)
     for seat, t in enumerate([4, 3, 3]):  # the fourth count follows
         chip(page, f"tricks_{seat}", t)
-    for seat, card in enumerate("LORS"):
+    for seat, card in enumerate("LOR"):  # the fourth card follows (issue 41), visibly
         chip(page, f"agents_{seat}", card)
+    expect(page.locator('input[name="agents_3"][value="S"]')).to_be_checked()
     page.get_by_role("button", name="Record deal").tap()
     expect(page.locator(".status")).to_contain_text("Deal 2")
-    assert taps(page) == 8 <= GOALS["secret_agent"]
+    assert taps(page) == 7 <= GOALS41["secret_agent"]  # 8 before issue 41
 
 
 def test_spades_cutthroat_three_players_taps_per_deal(live_server, phone: Page):
@@ -160,3 +173,152 @@ def test_tally_same_as_last_deal_taps(live_server, phone: Page):
     expect(page.locator(".status")).to_contain_text("Deal 3")
     assert page.locator(".board tfoot tr:first-child td").all_inner_texts() == ["30", "0", "10"]
     assert taps(page) == 2
+
+
+# -- Whole games (issue 41): taps per deal over a realistic game of each kind, and not one console
+# error on any page or reply along the way (htmx logs a reply's part it cannot place, for one).
+
+
+def watch(page: Page) -> list[str]:
+    """Every console error and uncaught exception of the page from now on."""
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+    return errors
+
+
+def finished(page: Page) -> bool:
+    return page.locator("#entry").count() == 0
+
+
+def median(values: list[int]) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
+def recorded(page: Page, before: int) -> None:
+    """Wait for the board to show one more row than ``before`` (the reply is in)."""
+    expect(page.locator(".board tbody tr[id^=deal-]")).to_have_count(before + 1)
+
+
+def test_whole_secret_agent_game(live_server, phone: Page):
+    page = phone
+    errors = watch(page)
+    start(page, live_server, "secret_agent", ["Ann", "Bob", "Cid", "Dee"])
+    deals = [([4, 3, 3, 3], "LORS"), ([5, 4, 2, 2], "SLOR"), ([0, 6, 4, 3], "ORSL"), ([2, 2, 8, 1], "RSLO")]
+    per_deal = []
+    for k in range(12):
+        if finished(page):
+            break
+        tricks, cards = deals[k % 4]
+        reset(page)
+        for seat, t in enumerate(tricks[:3]):
+            chip(page, f"tricks_{seat}", t)
+        for seat, card in enumerate(cards[:3]):
+            chip(page, f"agents_{seat}", card)
+        # The last card is the one left: filled in at once, and changeable like any chip.
+        expect(page.locator(f'input[name="agents_3"][value="{cards[3]}"]')).to_be_checked()
+        page.get_by_role("button", name="Record deal").tap()
+        recorded(page, k)
+        per_deal.append(taps(page))
+    assert finished(page) and len(per_deal) >= 4
+    print("secret_agent taps per deal", per_deal)
+    assert median(per_deal) <= GOALS41["secret_agent"], per_deal
+    assert errors == []
+
+
+def test_whole_euchre_game(live_server, phone: Page):
+    page = phone
+    errors = watch(page)
+    start(page, live_server, "euchre", ["Ann", "Bob", "Cid", "Dee"])
+    # (trump, maker, tricks, maker alone): typical hands, a march and a lone hand among them.
+    hands = [
+        ("H", 0, 3, False),
+        ("S", 1, 4, False),
+        ("D", 2, 5, False),
+        ("C", 3, 1, False),
+        ("H", 0, 5, True),
+    ]
+    per_deal = []
+    for k in range(30):
+        if finished(page):
+            break
+        trump, maker, won, alone = hands[k % len(hands)]
+        reset(page)
+        chip(page, "trump", trump)
+        chip(page, "maker", maker)
+        if alone:
+            chip(page, "alone", 1)
+        chip(page, "maker_tricks", won)
+        page.get_by_role("button", name="Record deal").tap()
+        recorded(page, k)
+        per_deal.append(taps(page))
+    assert finished(page)
+    print("euchre taps per deal", per_deal)
+    assert median(per_deal) <= GOALS41["euchre"], per_deal
+    assert errors == []
+
+
+def spades_game(page: Page, bids_of, tricks_of, target: int) -> list[int]:
+    per_deal = []
+    n = len(bids_of[0])
+    for k in range(40):
+        if finished(page):
+            break
+        reset(page)
+        bids, won = bids_of[k % len(bids_of)], tricks_of[k % len(tricks_of)]
+        for seat, bid in enumerate(bids):
+            chip(page, f"bids_{seat}", bid)
+        expect(page.locator("#entry fieldset.tricks")).to_be_visible()
+        for seat, t in enumerate(won[: n - 1]):
+            chip(page, f"tricks_{seat}", t)
+        expect(page.locator(f'input[name="tricks_{n - 1}"][value="{won[-1]}"]')).to_be_checked()
+        page.get_by_role("button", name="Record deal").tap()
+        recorded(page, k)
+        per_deal.append(taps(page))
+    assert finished(page), target
+    return per_deal
+
+
+def test_whole_spades_games_cutthroat_and_pairs(live_server, phone: Page):
+    page = phone
+    errors = watch(page)
+    start(page, live_server, "spades", ["Ann", "Bob", "Cid"])
+    expect(page.locator(".status")).to_contain_text("18 tricks")
+    cut = spades_game(page, [[5, 6, 4], [6, 5, 6]], [[5, 6, 7], [7, 5, 6]], 500)
+    print("spades cutthroat 3 taps per deal", cut)
+    assert median(cut) <= GOALS41["spades3"], cut
+    # Four names and Seating untapped: pairs (issue 41), nil bids offered.
+    start(page, live_server, "spades", ["Ann", "Bob", "Cid", "Dee"])
+    expect(page.locator(".board thead th")).to_contain_text(["Ann & Cid"])
+    pairs = spades_game(page, [[4, 3, 3, 2], [5, 2, 3, 3]], [[4, 3, 3, 3], [5, 3, 3, 2]], 500)
+    print("spades pairs taps per deal", pairs)
+    assert median(pairs) <= GOALS41["spades_pairs"], pairs
+    assert errors == []
+
+
+def test_whole_tally_game_ends_with_the_last_deal_kept(live_server, phone: Page):
+    page = phone
+    errors = watch(page)
+    page.on("dialog", lambda dialog: dialog.accept())
+    start(page, live_server, "tally", ["Ann", "Bob", "Cid"])
+    per_deal = []
+    for k, values in enumerate([["15", "", "5"], ["", "20", ""], ["7", "7", ""]]):
+        reset(page)
+        for seat, value in enumerate(values):
+            if value:
+                page.locator(f"#points_{seat}").tap()
+                page.keyboard.type(value)
+        page.get_by_role("button", name="Record deal").tap()
+        recorded(page, k)
+        per_deal.append(taps(page))
+    # The last deal typed, then End game: it is kept (issue 41).
+    page.locator("#points_2").tap()
+    page.keyboard.type("30")
+    page.get_by_role("button", name="End game").tap()
+    expect(page.locator("#entry")).to_have_count(0)
+    assert page.locator(".board tfoot tr:first-child td").all_inner_texts() == ["22", "27", "35"]
+    print("tally taps per deal", per_deal)
+    assert per_deal == [3, 2, 3]  # one tap per non-zero score, and Record
+    assert errors == []

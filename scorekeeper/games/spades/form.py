@@ -22,7 +22,7 @@ from flask_babel import lazy_gettext as _l
 from ...forms.base import DraftStep, RulesForm, seat_radio
 from ...rules import FieldError, Game, GameResult, Setup
 from ...rules.base import N_, refuse
-from .rules import Spades, bid_range, blind_allowed, is_partnership, tricks_per_deal
+from .rules import CUTTHROAT, PARTNERSHIP, Spades, bid_range, blind_allowed, is_partnership, tricks_per_deal
 
 # The chip value of a blind nil bid.
 BLIND = "blind"
@@ -115,3 +115,11 @@ class SpadesEntry(RulesForm):
         for seat, won in enumerate(listed("tricks")):
             data[f"tricks_{seat}"] = won
         return data
+
+
+def seating(formdata: Mapping[str, Any], n: int) -> dict[str, Any]:
+    """The ``mode`` option when the new-game form's Seating was left untapped: pairs for 4 players,
+    on their own otherwise. A chip tapped stands as tapped (the rules judge it)."""
+    if formdata.get("opt_mode") in (CUTTHROAT, PARTNERSHIP):
+        return {}
+    return {"mode": PARTNERSHIP if n == 4 else CUTTHROAT}

@@ -1,0 +1,32 @@
+"""What the rules force is filled in by the server too, for a page without JavaScript (issue 41):
+Secret Agent's last assignment card and last trick count."""
+
+from tests.conftest import sa_form
+
+
+def record(client, path):
+    return client.get(f"/api{path.replace('/g/', '/games/')}").get_json()
+
+
+def test_secret_agent_last_card_and_last_count_follow(client, new_game):
+    path = new_game()
+    data = sa_form([4, 3, 3, 3], "LORS")
+    del data["agents_3"], data["tricks_2"]
+    assert client.post(f"{path}/deals", data=data).status_code == 303
+    assert record(client, path)["deals"][0] == {"tricks": [4, 3, 3, 3], "agents": ["L", "O", "R", "S"]}
+
+
+def test_secret_agent_nothing_is_guessed_when_two_are_open_or_cards_repeat(client, new_game):
+    path = new_game()
+    data = sa_form([4, 3, 3, 3], "LLRS")
+    del data["agents_3"]
+    refused = client.post(f"{path}/deals", data=data)
+    assert refused.status_code == 422 and "Choose Dee" in refused.get_data(as_text=True)
+    data = sa_form([4, 3, 3, 3], "LORS")
+    del data["tricks_2"], data["tricks_3"]
+    assert client.post(f"{path}/deals", data=data).status_code == 422
+    # A count that leaves no room (the others add up to more than 13) is not "filled" below 0.
+    data = sa_form([10, 3, 3, 3], "LORS")
+    del data["tricks_3"]
+    assert client.post(f"{path}/deals", data=data).status_code == 422
+    assert record(client, path)["deals"] == []
