@@ -45,12 +45,13 @@
     }
   });
 
-  // Cards dealt once each (Secret Agent's assignment cards, fieldset[data-each-once]): once every
+  // Cards dealt once each (Secret Agent's assignment cards, Abracadabra's bid suits with four
+  // players: fieldset[data-each-once], its value the selector of a player's row): once every
   // player but one has a card, the last player's is the card left, filled in at once (visibly,
   // and marked "filled"); tapping it changes it as any chip. Only an untouched player is filled.
   function fillLastCard(fieldset) {
     var open = [], used = {}, values = null;
-    fieldset.querySelectorAll(".seat").forEach(function (seat) {
+    fieldset.querySelectorAll(fieldset.dataset.eachOnce || ".seat").forEach(function (seat) {
       var inputs = seat.querySelectorAll("input[type=radio]");
       if (values === null) { values = Array.prototype.map.call(inputs, function (i) { return i.value; }); }
       var checked = seat.querySelector("input[type=radio]:checked");
@@ -76,7 +77,7 @@
   document.addEventListener("change", function (event) {
     var fieldset = event.target.closest && event.target.closest("fieldset[data-each-once]");
     if (!fieldset || event.target.type !== "radio") { return; }
-    var seat = event.target.closest(".seat");
+    var seat = event.target.closest(fieldset.dataset.eachOnce || ".seat");
     if (seat) { seat.dataset.touched = "1"; delete seat.dataset.filled; }
     fillLastCard(fieldset);
   });

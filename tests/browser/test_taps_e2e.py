@@ -322,3 +322,47 @@ def test_whole_tally_game_ends_with_the_last_deal_kept(live_server, phone: Page)
     print("tally taps per deal", per_deal)
     assert per_deal == [3, 2, 3]  # one tap per non-zero score, and Record
     assert errors == []
+
+
+def test_whole_abracadabra_game_four_players(live_server, phone: Page):
+    """Four deals of four players; the bid suits taken in deal 1 (the fourth follows) and kept.
+    Trump and the suits are optional (issue 41): this table notes neither after deal 1."""
+    page = phone
+    errors = watch(page)
+    start(page, live_server, "abracadabra", ["Ann", "Bob", "Cid", "Dee"])
+    # (bid cards per seat, winners of the 13 tricks, own-suit cards won per seat): each a deal that
+    # can happen (the counts fit the tricks); a different Declarer each deal.
+    deals = [
+        ([[5, 11], [4], [], [6, 7, 8]], [2, 2, 1, 1, 0, 3, 3, 3, 0, 0, 0, 1, 1], [3, 4, 1, 3]),
+        ([[2, 9, 10], [1, 3], [12], []], [1, 0, 1, 3, 3, 2, 2, 2, 0, 0, 3, 2, 3], [1, 2, 4, 3]),
+        ([[1], [7, 13], [2, 3, 4], [9]], [0, 2, 2, 2, 1, 1, 1, 3, 3, 3, 0, 1, 1], [2, 5, 3, 2]),
+        ([[], [6], [8, 12], [1, 2, 3]], [3, 3, 3, 0, 0, 1, 2, 2, 1, 0, 2, 2, 2], [1, 1, 5, 2]),
+    ]
+    per_deal = []
+    for k in range(8):
+        if finished(page):
+            break
+        bid_cards, winners, counts = deals[k % 4]
+        reset(page)
+        if k == 0:
+            for seat, suit in enumerate("HSD"):
+                chip(page, f"suits_{seat}", suit)
+            # The fourth suit is the one left: filled in at once, visibly.
+            expect(page.locator('input[name="suits_3"][value="C"]')).to_be_checked()
+        for seat, ranks in enumerate(bid_cards):
+            for rank in ranks:
+                chip(page, f"bid_cards_{seat}", rank)
+        page.get_by_role("button", name="Start play").tap()
+        for seat in winners:
+            page.locator(f'button.abra-tap[value="{seat}"]').tap()
+        expect(page.locator(".abra-head")).to_have_text("All 13 tricks are in")
+        for seat, count in enumerate(counts):
+            chip(page, f"suit_cards_{seat}", count)
+        page.get_by_role("button", name="Score the deal").tap()
+        recorded(page, k)
+        per_deal.append(taps(page))
+    assert finished(page)
+    print("abracadabra 4 taps per deal", per_deal)
+    # Bid cards + Start play + 13 winners + 4 counts + Score; 26 before issue 41 for deal 1's cards.
+    assert per_deal[1:] == [len(sum(d[0], [])) + 19 for d in deals[1 : len(per_deal)]]
+    assert errors == []

@@ -339,9 +339,14 @@ class AbracadabraEntry(RulesForm):
             declarer, bid = implied
         elif bid is None and is_int(declarer) and 0 <= declarer < setup.n and bid_cards[declarer]:
             bid = len(bid_cards[declarer])
-        return {
-            "trump": self.trump.data,
-            "suits": [self.value(f"suits_{s}") for s in range(setup.n)],
+        facts: dict[str, Any] = {}
+        # Optional (they change no score): left out when not given, kept when given.
+        if self.trump.data is not None:
+            facts["trump"] = self.trump.data
+        suits = last_suit([self.value(f"suits_{s}") for s in range(setup.n)])
+        if any(suit is not None for suit in suits):
+            facts["suits"] = suits
+        return facts | {
             "declarer": declarer,
             "bid": bid,
             "bid_cards": bid_cards,
@@ -362,7 +367,7 @@ class AbracadabraEntry(RulesForm):
             facts: dict[str, Any] = {"thrown_in": True}
             if self.trump.data is not None:
                 facts["trump"] = self.trump.data
-            suits = [self.value(f"suits_{s}") for s in range(setup.n)]
+            suits = last_suit([self.value(f"suits_{s}") for s in range(setup.n)])
             if any(suit is not None for suit in suits):
                 facts["suits"] = suits
             return facts
@@ -507,3 +512,14 @@ class AbracadabraEntry(RulesForm):
             }
             for trick in range(1, tricks_per_deal(setup) + 1)
         ]
+
+
+def last_suit(suits: list[Any]) -> list[Any]:
+    """The bid suits, with the last player's filled in when the others hold all the other suits
+    (four players take the four suits: the last one is forced; issue 41)."""
+    blank = [s for s, v in enumerate(suits) if v is None]
+    left = set(SUITS) - set(suits)
+    if len(blank) == 1 and len(suits) == len(SUITS) and len(left) == 1:
+        suits = [*suits]
+        suits[blank[0]] = left.pop()
+    return suits
