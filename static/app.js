@@ -82,6 +82,54 @@
     fillLastCard(fieldset);
   });
 
+  // Secrets' turn form from four players ([data-sx-fold], games/secrets/_macros.html): each player's
+  // orders and each spy's keypads are drawn open (the page works without script); here all fold
+  // but the next order to enter, and each tap moves on to the next, so six players' turn stays
+  // within two screens and no tap is spent opening anything. A folded line says what it holds; a
+  // tap on it opens it again to change it. Whatever the rules refused stays open.
+  function sxDone(item) {
+    var checked = item.querySelector("input[type=radio]:checked");
+    // "home" (where a spy starts when spies may stay) counts once it was tapped on purpose.
+    return !!checked && (checked.value !== "" || !!item.dataset.touched);
+  }
+
+  function sxRefused(part) { return !!part.querySelector(".error"); }
+
+  function sxFold(root) {
+    var target = null;
+    root.querySelectorAll("[data-sx-item]").forEach(function (item) {
+      var done = sxDone(item);
+      var checked = item.querySelector("input[type=radio]:checked");
+      var said = item.querySelector("[data-sx-said]");
+      if (said) { said.textContent = done ? "\u2192 " + checked.closest("label").textContent.replace(/\s+/g, " ").trim() : ""; }
+      if (!target && !done) { target = item; }
+    });
+    root.querySelectorAll("[data-sx-item]").forEach(function (item) {
+      item.open = item === target || sxRefused(item);
+    });
+    root.querySelectorAll("[data-sx-player]").forEach(function (player) {
+      var items = Array.prototype.slice.call(player.querySelectorAll("[data-sx-item]"));
+      var said = player.querySelector("summary [data-sx-said]");
+      if (said) { said.textContent = items.every(sxDone) ? "\u2713" : ""; }
+      player.open = (!!target && player.contains(target)) || sxRefused(player);
+    });
+  }
+
+  function sxFoldAll(root) {
+    var found = root.matches && root.matches("[data-sx-fold]") ? [root] : [];
+    if (root.querySelectorAll) { found = found.concat(Array.prototype.slice.call(root.querySelectorAll("[data-sx-fold]"))); }
+    found.forEach(sxFold);
+  }
+  document.addEventListener("DOMContentLoaded", function () { sxFoldAll(document); });
+  document.addEventListener("htmx:load", function (event) { sxFoldAll(event.detail.elt || document); });
+  document.addEventListener("change", function (event) {
+    var fold = event.target.closest && event.target.closest("[data-sx-fold]");
+    var item = fold && event.target.closest("[data-sx-item]");
+    if (!item) { return; }
+    item.dataset.touched = "1";
+    sxFold(fold);
+  });
+
   // One explanation open at a time on the scoreboard.
   document.addEventListener("toggle", function (event) {
     var opened = event.target;

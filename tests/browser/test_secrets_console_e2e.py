@@ -36,14 +36,10 @@ def tap(page: Page, name: str, value) -> None:
 
 
 def enter_orders(page: Page, seat: int, n: int, orders, guard) -> None:
-    """One seat's orders by taps on its own console: the keypad chip with three players, the
-    player then the secret with more; then the policeman's post."""
+    """One seat's orders by taps on its own console: the keypad chip (one tap an order at every
+    table size since issue 41); then the policeman's post."""
     for o in orders:
-        if n == 3:
-            tap(page, f"order_{seat}_{o['spy']}", f"{o['target']}-{o['secret']}")
-        else:
-            tap(page, f"target_{seat}_{o['spy']}", o["target"])
-            tap(page, f"secret_{seat}_{o['spy']}", o["secret"])
+        tap(page, f"order_{seat}_{o['spy']}", f"{o['target']}-{o['secret']}")
     tap(page, f"guards_{seat}", guard)
 
 

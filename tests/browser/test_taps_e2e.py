@@ -366,3 +366,54 @@ def test_whole_abracadabra_game_four_players(live_server, phone: Page):
     # Bid cards + Start play + 13 winners + 4 counts + Score; 26 before issue 41 for deal 1's cards.
     assert per_deal[1:] == [len(sum(d[0], [])) + 19 for d in deals[1 : len(per_deal)]]
     assert errors == []
+
+
+def test_whole_secrets_game_four_players(live_server, phone: Page):
+    """Five turns of four players, every spy sent each turn: one tap an order (issue 41), the next
+    spy's keypads opening by themselves. Players 0 and 2 send theirs at the same secrets of 1 and
+    3, who do the same to them: every order clashes, so every spy stays free; each policeman
+    moves on (he caught nobody)."""
+    page = phone
+    errors = watch(page)
+    start(page, live_server, "secrets", ["Ann", "Bob", "Cid", "Dee"], first="Turn 1")
+    per_turn = []
+    for turn in range(1, 6):
+        reset(page)
+        for seat in range(4):
+            a, b = (1, 3) if seat % 2 == 0 else (0, 2)
+            for spy, (target, secret) in zip(SPIES, [(a, 9), (a, 8), (b, 9), (b, 8)], strict=True):
+                chip(page, f"order_{seat}_{spy}", f"{target}-{secret}")
+            chip(page, f"guards_{seat}", turn)
+        page.get_by_role("button", name=f"Resolve turn {turn}").tap()
+        expect(page.locator(".sx-board tbody tr")).to_have_count(turn)
+        per_turn.append(taps(page))
+    assert finished(page)
+    print("secrets 4 taps per turn", per_turn)
+    assert per_turn[0] <= GOALS41["secrets4_turn1"] and per_turn == [21] * 5  # 37 before issue 41
+    assert errors == []
+
+
+def test_secrets_turn_form_at_six_players_fits_two_screens(live_server, phone: Page):
+    page = phone
+    errors = watch(page)
+    names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
+    start(page, live_server, "secrets", names, first="Turn 1")
+    form = page.locator("#entry")
+
+    def height() -> float:
+        box = form.bounding_box()
+        assert box is not None
+        return box["height"]
+
+    # Folded to the next order: Ann's club, its five keypads; everything else a line.
+    assert height() <= 2 * 740, height()
+    expect(page.locator("[data-sx-item][open]")).to_have_count(1)
+    chip(page, "order_0_club", "1-4")
+    expect(page.locator("details[data-sx-item]").first).to_contain_text("Bob 4")
+    assert height() <= 2 * 740, height()
+    # A folded line opens to change what it holds.
+    page.locator("details[data-sx-item] > summary").first.tap()
+    chip(page, "order_0_club", "2-5")
+    expect(page.locator("details[data-sx-item]").first).to_contain_text("Cid 5")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert errors == []
