@@ -30,3 +30,13 @@ def test_secret_agent_nothing_is_guessed_when_two_are_open_or_cards_repeat(clien
     del data["tricks_3"]
     assert client.post(f"{path}/deals", data=data).status_code == 422
     assert record(client, path)["deals"] == []
+
+
+def test_spades_last_trick_count_follows(client):
+    from tests.web.test_spades_pages import api, bid, start
+
+    path = start(client, n=3)
+    bid(client, path, [5, 6, 4])
+    response = client.post(f"{path}/deals", data={"tricks_0": "5", "tricks_1": "6"})
+    assert response.status_code == 303
+    assert api(client, path)["deals"] == [{"bids": [5, 6, 4], "tricks": [5, 6, 7]}]

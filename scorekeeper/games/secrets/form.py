@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from flask import has_request_context, request
 from flask_babel import lazy_gettext as _l
 from wtforms import HiddenField, RadioField
 
@@ -139,8 +140,6 @@ class SecretsEntry(RulesForm):
 
     def posted_names(self) -> set[str]:
         """The names this request posted (empty for a form filled from data)."""
-        from flask import has_request_context, request
-
         return set(request.form) if has_request_context() else set()
 
     def set_order(self, seat: int, spy: str, order: tuple[Any, Any] | None) -> None:

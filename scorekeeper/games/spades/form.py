@@ -91,7 +91,15 @@ class SpadesEntry(RulesForm):
 
     def to_facts(self, setup: Setup) -> dict[str, Any]:
         facts = self.bid_facts(setup)
-        facts["tricks"] = [getattr(self, f"tricks_{s}").data for s in range(setup.n)]
+        tricks = [getattr(self, f"tricks_{s}").data for s in range(setup.n)]
+        # One count left out is forced (they add up to the tricks per deal): filled in here too,
+        # for a page without JavaScript (static/app.js fills it in at once).
+        blank = [s for s, v in enumerate(tricks) if v is None]
+        known = [v for v in tricks if v is not None]
+        total = tricks_per_deal(setup)
+        if len(blank) == 1 and all(isinstance(v, int) for v in known) and 0 <= total - sum(known) <= total:
+            tricks[blank[0]] = total - sum(known)
+        facts["tricks"] = tricks
         return facts
 
     def to_draft(self, setup: Setup, current_draft: Mapping[str, Any]) -> BidsStep:
