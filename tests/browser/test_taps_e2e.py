@@ -92,12 +92,13 @@ def test_euchre_taps_per_deal(live_server, phone: Page):
     start(page, live_server, "euchre", ["Ann", "Bob", "Cid", "Dee"])
     reset(page)
     chip(page, "trump", "H")
-    chip(page, "round", "1")
+    # "Turned up or named" changes no score: marked optional, left untapped (issue 41).
+    expect(page.locator("#round-who")).to_have_text("Turned up or named (optional)")
     chip(page, "maker", "0")
     chip(page, "maker_tricks", "3")
     page.get_by_role("button", name="Record deal").tap()
     expect(page.locator(".status")).to_contain_text("Deal 2")
-    assert taps(page) == 5 <= GOALS["euchre"]
+    assert taps(page) == 4 <= GOALS41["euchre"]  # 5 before issue 41 (the round tapped)
 
 
 def test_secrets_three_players_taps_per_turn(live_server, phone: Page):

@@ -40,3 +40,25 @@ def test_spades_last_trick_count_follows(client):
     response = client.post(f"{path}/deals", data={"tricks_0": "5", "tricks_1": "6"})
     assert response.status_code == 303
     assert api(client, path)["deals"] == [{"bids": [5, 6, 4], "tricks": [5, 6, 7]}]
+
+
+def test_abracadabra_hint_and_last_suit_match_the_player_count(client):
+    from tests.web.test_abracadabra_pages import setup_post, start
+
+    three = client.get(start(client, ["Ann", "Bob", "Cid"])).get_data(as_text=True)
+    assert "Q trick 12." in three and "K trick 13" not in three
+    assert "data-each-once" not in three  # four suits for three players: none is forced
+    path = start(client, ["Ann", "Bob", "Cid", "Dee"])
+    four = client.get(path).get_data(as_text=True)
+    assert "K trick 13" in four and 'data-each-once=".abra-line"' in four
+    # Without JavaScript: three suits given, no trump; the fourth suit is derived, trump left out.
+    facts = {"suits": ["H", "S", "D", ""], "bid_cards": [[5], [], [], [6, 7]]}
+    assert client.post(f"{path}/draft", data=setup_post(facts)).status_code == 303
+    with client.application.app_context():
+        from scorekeeper.db import db
+        from scorekeeper.models import Game
+
+        game = db.session.get(Game, path.rsplit("/", 1)[1])
+        assert game is not None and game.draft is not None
+        assert game.draft["suits"] == ["H", "S", "D", "C"] and "trump" not in game.draft
+        assert (game.draft["declarer"], game.draft["bid"]) == (3, 2)
