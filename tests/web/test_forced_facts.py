@@ -62,3 +62,32 @@ def test_abracadabra_hint_and_last_suit_match_the_player_count(client):
         assert game is not None and game.draft is not None
         assert game.draft["suits"] == ["H", "S", "D", "C"] and "trump" not in game.draft
         assert (game.draft["declarer"], game.draft["bid"]) == (3, 2)
+
+
+def test_abracadabra_trick_1_tapped_on_the_set_up_starts_play(client):
+    """Issue 41: no "Start play" tap; trick 1's winner keeps the set-up and that trick at once."""
+    from tests.web.test_abracadabra_pages import setup_post, start
+
+    path = start(client, ["Ann", "Bob", "Cid", "Dee"])
+    page = client.get(path).get_data(as_text=True)
+    assert (
+        "Who won trick 1? The tap starts play." in page and page.count('class="abra-tap abra-first-tap"') == 4
+    )
+    posted = setup_post({"suits": ["H", "S", "D", "C"], "bid_cards": [[5], [], [], [6, 7]]})
+    posted.add("trick", "1")
+    posted.add("tap", "2")
+    assert client.post(f"{path}/draft", data=posted).status_code == 303
+    with client.application.app_context():
+        from scorekeeper.db import db
+        from scorekeeper.models import Game
+
+        game = db.session.get(Game, path.rsplit("/", 1)[1])
+        assert game is not None and game.draft is not None
+        assert game.draft["trick_winners"] == [2] and game.draft["bid_cards"] == [[5], [], [], [6, 7]]
+    assert "Who won trick 2?" in client.get(path).get_data(as_text=True)
+    # A set-up the rules refuse starts nothing: the refusal shows, no trick is kept.
+    bad = setup_post({"bid_cards": [[5, 6], [1, 2], [], []]})  # two lay as many as the Declarer
+    bad.add("trick", "1")
+    bad.add("tap", "0")
+    other = start(client, ["Ann", "Bob", "Cid", "Dee"])
+    assert client.post(f"{other}/draft", data=bad).status_code == 422

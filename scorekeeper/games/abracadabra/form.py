@@ -379,6 +379,10 @@ class AbracadabraEntry(RulesForm):
     def to_draft(self, setup: Setup, current: Mapping[str, Any]) -> TrickStep:
         """What this post does to the draft: a tap, an undo, the list of winners, or the set-up."""
         draft = DraftState(current)
+        if self.tap.data is not None and self.stage.data == "setup":
+            # Trick 1's winner tapped on the set-up: the set-up is kept and play starts with it.
+            started = draft.set_up(self.pre_play(setup))
+            return DraftState(started.facts).tap(self.trick.data, self.tap.data)
         if self.tap.data is not None:
             return draft.tap(self.trick.data, self.tap.data)
         if self.undo.data is not None:
