@@ -45,6 +45,91 @@
     }
   });
 
+  // Cards dealt once each (Secret Agent's assignment cards, Abracadabra's bid suits with four
+  // players: fieldset[data-each-once], its value the selector of a player's row): once every
+  // player but one has a card, the last player's is the card left, filled in at once (visibly,
+  // and marked "filled"); tapping it changes it as any chip. Only an untouched player is filled.
+  function fillLastCard(fieldset) {
+    var open = [], used = {}, values = null;
+    fieldset.querySelectorAll(fieldset.dataset.eachOnce || ".seat").forEach(function (seat) {
+      var inputs = seat.querySelectorAll("input[type=radio]");
+      if (values === null) { values = Array.prototype.map.call(inputs, function (i) { return i.value; }); }
+      var checked = seat.querySelector("input[type=radio]:checked");
+      if (seat.dataset.touched || (checked && !seat.dataset.filled)) {
+        if (checked) { used[checked.value] = (used[checked.value] || 0) + 1; } else { used[""] = 1; }
+      } else {
+        open.push(seat);
+      }
+    });
+    if (open.length !== 1 || used[""] || values === null) { return; }
+    var left = values.filter(function (v) { return !used[v]; });
+    var seat = open[0];
+    var was = seat.querySelector("input[type=radio]:checked");
+    if (left.length === 1 && Object.keys(used).every(function (v) { return used[v] === 1; })) {
+      seat.querySelector('input[type=radio][value="' + left[0] + '"]').checked = true;
+      seat.dataset.filled = "1";
+    } else if (was && seat.dataset.filled) {
+      was.checked = false;
+      delete seat.dataset.filled;
+    }
+  }
+
+  document.addEventListener("change", function (event) {
+    var fieldset = event.target.closest && event.target.closest("fieldset[data-each-once]");
+    if (!fieldset || event.target.type !== "radio") { return; }
+    var seat = event.target.closest(fieldset.dataset.eachOnce || ".seat");
+    if (seat) { seat.dataset.touched = "1"; delete seat.dataset.filled; }
+    fillLastCard(fieldset);
+  });
+
+  // Secrets' turn form from four players ([data-sx-fold], games/secrets/_macros.html): each player's
+  // orders and each spy's keypads are drawn open (the page works without script); here all fold
+  // but the next order to enter, and each tap moves on to the next, so six players' turn stays
+  // within two screens and no tap is spent opening anything. A folded line says what it holds; a
+  // tap on it opens it again to change it. Whatever the rules refused stays open.
+  function sxDone(item) {
+    var checked = item.querySelector("input[type=radio]:checked");
+    // "home" (where a spy starts when spies may stay) counts once it was tapped on purpose.
+    return !!checked && (checked.value !== "" || !!item.dataset.touched);
+  }
+
+  function sxRefused(part) { return !!part.querySelector(".error"); }
+
+  function sxFold(root) {
+    var target = null;
+    root.querySelectorAll("[data-sx-item]").forEach(function (item) {
+      var done = sxDone(item);
+      var checked = item.querySelector("input[type=radio]:checked");
+      var said = item.querySelector("[data-sx-said]");
+      if (said) { said.textContent = done ? "\u2192 " + checked.closest("label").textContent.replace(/\s+/g, " ").trim() : ""; }
+      if (!target && !done) { target = item; }
+    });
+    root.querySelectorAll("[data-sx-item]").forEach(function (item) {
+      item.open = item === target || sxRefused(item);
+    });
+    root.querySelectorAll("[data-sx-player]").forEach(function (player) {
+      var items = Array.prototype.slice.call(player.querySelectorAll("[data-sx-item]"));
+      var said = player.querySelector("summary [data-sx-said]");
+      if (said) { said.textContent = items.every(sxDone) ? "\u2713" : ""; }
+      player.open = (!!target && player.contains(target)) || sxRefused(player);
+    });
+  }
+
+  function sxFoldAll(root) {
+    var found = root.matches && root.matches("[data-sx-fold]") ? [root] : [];
+    if (root.querySelectorAll) { found = found.concat(Array.prototype.slice.call(root.querySelectorAll("[data-sx-fold]"))); }
+    found.forEach(sxFold);
+  }
+  document.addEventListener("DOMContentLoaded", function () { sxFoldAll(document); });
+  document.addEventListener("htmx:load", function (event) { sxFoldAll(event.detail.elt || document); });
+  document.addEventListener("change", function (event) {
+    var fold = event.target.closest && event.target.closest("[data-sx-fold]");
+    var item = fold && event.target.closest("[data-sx-item]");
+    if (!item) { return; }
+    item.dataset.touched = "1";
+    sxFold(fold);
+  });
+
   // One explanation open at a time on the scoreboard.
   document.addEventListener("toggle", function (event) {
     var opened = event.target;

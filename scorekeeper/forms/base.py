@@ -80,6 +80,11 @@ class RulesForm(FlaskForm):
             else:
                 self.group_errors.setdefault(error.field, []).append(text)
 
+    def to_deals(self, setup: Any) -> list[dict[str, Any]]:
+        """The deals this one submission records, in order: usually the one deal of
+        ``to_facts`` (a game's form that records more at once overrides it)."""
+        return [self.to_facts(setup)]
+
     def prefill(self) -> None:
         """Fill a fresh next-deal form with what saves taps (a game's form overrides it)."""
 

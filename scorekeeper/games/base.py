@@ -36,6 +36,9 @@ class Plugin:
     # Options typed in the new-game form in the game's own way (tally: a team label per seat),
     # shown by games/<key>/_setup_options.html.
     setup_options: SetupOptions | None = None
+    # The new-game form's own defaults over the options' (an option left to be asked: no chip
+    # ticked, ``setup_options`` deciding from the players when none is tapped).
+    setup_defaults: Mapping[str, Any] | None = None
     # The entry form shows the deal's points before Record (POST /g/<id>/preview): for games
     # entered in one form or, for a deal entered in steps, at its last step (the posted inputs
     # over the kept draft make the whole deal: Spades' tricks, Abracadabra's counts). What the

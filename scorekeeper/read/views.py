@@ -286,14 +286,16 @@ def standings(result: GameResult) -> tuple[Standing, ...]:
 
 def chart_series(public: GameResult) -> ChartSeries:
     """Per side its running totals from 0, from the public result: unknown stays unknown."""
+    # Tally's end is no deal: it adds no flat last step to the lines.
+    deals = [deal for deal in public.deals if not deal.detail.get("end")]
     totals = []
     for side in public.sides:
         line: list[int | None] = [0]
-        for deal in public.deals:
+        for deal in deals:
             last, points = line[-1], deal.scores[side[0]]
             line.append(None if last is None or points is None else last + points)
         totals.append(tuple(line))
-    return ChartSeries(tuple(public.sides), tuple(totals), tuple(d.tiebreak for d in public.deals))
+    return ChartSeries(tuple(public.sides), tuple(totals), tuple(d.tiebreak for d in deals))
 
 
 def seats_of(view: GameView, seats: Sequence[int]) -> list[str]:

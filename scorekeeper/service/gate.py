@@ -106,10 +106,14 @@ R = TypeVar("R", covariant=True)
 
 
 class Plan(NamedTuple, Generic[R]):
-    """A judged change: the result to hand back, and the function that applies it (returns its history)."""
+    """A judged change: the result to hand back, and the function that applies it (returns its history).
+
+    A user action that makes several changes at once (Tally's *End game* with the last deal's
+    points typed: that deal, then the end) returns one entry per change: each takes its own
+    version and history line, all in the one transaction."""
 
     result: R
-    apply: Callable[[], Entry]
+    apply: Callable[[], Entry | list[Entry]]
     # An append: the half-entered deal is now a whole one, and the version claim clears it.
     clears_draft: bool = False
 
@@ -235,27 +239,31 @@ def _write(
         try:
             with one_writer():
                 _claim(game, now, clear_draft=clears_draft)
-                change = apply()
+                applied = apply()
+                changes = applied if isinstance(applied, list) else [applied]
+                for i, change in enumerate(changes):
+                    if i:
+                        _claim(game, now)  # the next change's own version, in this transaction
+                    # The history row by one INSERT: no ORM unit of work for a row nobody reads back here.
+                    _INSERT_CHANGE.run(
+                        {
+                            "game_id": game.id,
+                            "version": game.version,
+                            "kind": change.kind,
+                            "deal_index": change.deal_index,
+                            "position": change.position,
+                            "before": change.before,
+                            "after": change.after,
+                            "undoes": change.undoes,
+                            "token": via.token if i == 0 else None,
+                            "device_id": via.device_id,
+                            "device": (via.device or "")[:80],
+                            "created_at": utcnow(),
+                            "reason": (via.reason or "").strip() if corrected else None,
+                            "given_by": (via.by or "")[:40] if corrected else None,
+                        },
+                    )
                 keep_summary(game, summary)
-                # The history row by one INSERT: no ORM unit of work for a row nobody reads back here.
-                _INSERT_CHANGE.run(
-                    {
-                        "game_id": game.id,
-                        "version": game.version,
-                        "kind": change.kind,
-                        "deal_index": change.deal_index,
-                        "position": change.position,
-                        "before": change.before,
-                        "after": change.after,
-                        "undoes": change.undoes,
-                        "token": via.token,
-                        "device_id": via.device_id,
-                        "device": (via.device or "")[:80],
-                        "created_at": utcnow(),
-                        "reason": (via.reason or "").strip() if corrected else None,
-                        "given_by": (via.by or "")[:40] if corrected else None,
-                    },
-                )
                 db.session.commit()
         except (_Raced, IntegrityError):
             # Someone else changed the game meanwhile: read it again and judge anew.
@@ -375,28 +383,33 @@ def _deal_at(game: Game, k: int) -> Deal:
     return game.deals[k]
 
 
-def _plan_append(game: AnyGame, facts: dict[str, Any], top: int | None) -> Plan[GameResult]:
+def _plan_append_all(game: AnyGame, deals: list[dict[str, Any]], top: int | None) -> Plan[GameResult]:
+    """Several deals appended by one action (each its own change); refused whole if one is."""
     # Scored on from the game's result at its version (kept once per version): no replay.
-    result = score(game, [facts])
+    result = score(game, deals)
     seat_orders = game_rules(game).takes_seat_orders(result.setup)
+    first = len(result.deals) - len(deals)
 
-    def apply() -> Entry:
-        position = _next_position(game, top)
-        if game.top_known:
-            game.written(top_position=position)  # the snapshot stays true for a next write
-        if not game.deals_loaded:
-            # The deals are not read for an append: one INSERT, and a later read finds the row.
-            _INSERT_DEAL.run(
-                {"game_id": game.id, "position": position, "facts": facts, "created_at": game.updated_at},
-            )
-        else:
-            assert isinstance(game, Game)  # only the ORM's game has its deals loaded
-            game.deals.append(Deal(game_id=game.id, position=position, facts=copy.deepcopy(facts)))
+    def apply() -> list[Entry]:
+        entries = []
+        for i, facts in enumerate(deals):
+            position = _next_position(game, top) + i
+            if game.top_known:
+                game.written(top_position=position)  # the snapshot stays true for a next write
+            if not game.deals_loaded:
+                # The deals are not read for an append: one INSERT, and a later read finds the row.
+                _INSERT_DEAL.run(
+                    {"game_id": game.id, "position": position, "facts": facts, "created_at": game.updated_at},
+                )
+            else:
+                assert isinstance(game, Game)  # only the ORM's game has its deals loaded
+                game.deals.append(Deal(game_id=game.id, position=position, facts=copy.deepcopy(facts)))
+            entries.append(Entry(kind="append", deal_index=first + i, position=position, after=facts))
         if seat_orders:
             # The turn is in (from the seats, or the scorer's whole turn): what the seats had
             # sent for it goes (spec "Seat entry": a whole turn replaces anything pending).
             _drop_pending(game)
-        return Entry(kind="append", deal_index=len(result.deals) - 1, position=position, after=facts)
+        return entries
 
     return Plan(result, apply, clears_draft=True)
 
@@ -556,7 +569,14 @@ def append_deal(game: AnyGame, facts: Mapping[str, Any], via: Via | None = None)
     not by replaying the game.
     """
     stored = copy.deepcopy(dict(facts))
-    return _write(game, via, lambda top: _plan_append(game, stored, top))
+    return _write(game, via, lambda top: _plan_append_all(game, [stored], top))
+
+
+def append_deals(game: AnyGame, deals: Sequence[Mapping[str, Any]], via: Via | None = None) -> GameResult:
+    """Add several deals by one action, in one transaction, each its own change (so undone one at
+    a time); raise :class:`InvalidFacts` and change nothing if any is refused."""
+    stored = [copy.deepcopy(dict(facts)) for facts in deals]
+    return _write(game, via, lambda top: _plan_append_all(game, stored, top))
 
 
 def save_draft(game: Game, draft: Mapping[str, Any] | None, via: Via | None = None) -> None:

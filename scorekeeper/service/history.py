@@ -139,6 +139,7 @@ def undo(game: Game, change: Change, via: Via | None = None) -> GameResult | Non
 
         def apply_undo() -> Entry:
             made = undoing.apply()
+            assert isinstance(made, Entry)  # an undo puts back one change
             made.undoes = change_id
             return made
 

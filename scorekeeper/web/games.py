@@ -244,7 +244,11 @@ def add_deal(game: Game) -> ResponseReturnValue:
         setup = service.setup_of(game)
         before = read.full_result(game) if is_htmx() else None
         try:
-            result = service.append_deal(game, form.to_facts(setup), via)
+            deals = form.to_deals(setup)
+            if len(deals) == 1:
+                result = service.append_deal(game, deals[0], via)
+            else:
+                result = service.append_deals(game, deals, via)
         except service.AlreadyDone as done:
             return already_saved(game, done)
         except service.Conflict:
@@ -255,13 +259,16 @@ def add_deal(game: Game) -> ResponseReturnValue:
             read.remember(game, result)
             if is_htmx():
                 context = game_context(game)
-                said = round_text(context["kind"], "Deal %(n)s recorded.", n=len(result.deals))
+                # (Several at once: the first is named, the deal; what follows is Tally's end.)
+                n = len(result.deals) - len(deals) + 1
+                said = round_text(context["kind"], "Deal %(n)s recorded.", n=n)
                 announce = f"{said} {lead_line(game.players, context['kind'], context['result'])}"
                 small = changes_reply(game, before, context, announce)
                 if small is not None:
                     return small
                 return render_region("games/show.html", "games/_live.html", announce=announce, **context)
-            flash(round_text(service.game_rules(game), "Deal %(n)s recorded.", n=len(result.deals)), "ok")
+            n = len(result.deals) - len(deals) + 1
+            flash(round_text(service.game_rules(game), "Deal %(n)s recorded.", n=n), "ok")
             return redirect(url_for(".show", game_id=game.id, _anchor="entry"), 303)
     return refused(game, form)
 

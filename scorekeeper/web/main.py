@@ -78,10 +78,14 @@ def new(kind: str) -> ResponseReturnValue:
     max_players = max(game.player_counts)
     me = viewer()
     last_club = request.cookies.get(CLUB_CHOICE_COOKIE, "")
-    form = new_game_form(
-        game, max_players, clubs=[(m.slug, m.club_name) for m in me.memberships], club=last_club
-    )
     plugin = plugins.get(kind)
+    form = new_game_form(
+        game,
+        max_players,
+        data=dict(plugin.setup_defaults) if plugin and plugin.setup_defaults else None,
+        clubs=[(m.slug, m.club_name) for m in me.memberships],
+        club=last_club,
+    )
     if request.method == "POST":
         via = form_via()
         again = service.created_by(via.token)

@@ -113,6 +113,10 @@ def test_the_preview_equals_what_is_then_recorded(live_server, phone: Page):
     start_secret_agent(page, live_server)
     tap_deal(page, [4, 3, 3, 3], "LORS")
     tap_deal(page, [5, 2, 6, 0], "ROSL")  # a second thought
+    # The preview asks 400 ms after the last change: read it once that answer is in (an earlier
+    # one, of a state between the taps, may still be showing until then).
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(900)
     totals = page.locator("#preview .pv-total")
     expect(totals).to_have_count(4)
     expect(page.locator("#preview")).to_contain_text("If recorded:")

@@ -51,12 +51,17 @@ def test_a_euchre_game_to_a_win_on_a_phone(live_server, phone: Page):
     expect(page.locator(".board thead th")).to_have_text(["#", "Dealer", "Ann & Cid", "Bob & Dee"])
     no_sideways_scroll(page)
 
-    # Deal 1 with a mistake: Cid cannot defend alone against his own partner. The message
-    # shows at the lone defender and every chip stays as tapped.
+    # Once a maker is tapped only the defenders are offered as lone defender (issue 41).
+    tap(page, "maker", "1")
+    expect(page.locator('label.chip:visible:has(input[name="defender_alone"])')).to_have_text(
+        ["nobody", "Ann", "Cid"]
+    )
+    # Deal 1 with a mistake: Cid cannot defend alone against his own partner (tapped before
+    # the maker changed to Ann). The message shows at the lone defender and every chip stays as tapped.
     tap(page, "trump", "H")
     tap(page, "round", "1")
-    tap(page, "maker", "0")
     tap(page, "defender_alone", "2")
+    tap(page, "maker", "0")
     tap(page, "maker_tricks", "5")
     page.get_by_role("button", name="Record deal").tap()
     expect(page.locator("#entry .error")).to_have_text(

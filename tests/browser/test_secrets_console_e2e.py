@@ -28,6 +28,12 @@ def tap(page: Page, name: str, value) -> None:
     """Tap a chip until its choice is checked, as a player looks and taps again: the status above
     the form grows when another seat's orders come in, and a tap as it moves can land beside."""
     radio = page.locator(f'#entry input[name="{name}"][value="{value}"]')
+    # From four players the form folds all but the next order (issue 41): one out of that order
+    # is opened first, a tap on its line.
+    for fold in ("details[data-sx-player]", "details[data-sx-item]"):
+        line = page.locator(f'#entry {fold}:has(input[name="{name}"])')
+        if line.count() and not line.evaluate("d => d.open"):
+            line.locator("> summary").tap()
     for _ in range(3):
         page.locator(f'#entry label.chip:has(input[name="{name}"][value="{value}"])').tap()
         if radio.is_checked():
@@ -36,14 +42,10 @@ def tap(page: Page, name: str, value) -> None:
 
 
 def enter_orders(page: Page, seat: int, n: int, orders, guard) -> None:
-    """One seat's orders by taps on its own console: the keypad chip with three players, the
-    player then the secret with more; then the policeman's post."""
+    """One seat's orders by taps on its own console: the keypad chip (one tap an order at every
+    table size since issue 41); then the policeman's post."""
     for o in orders:
-        if n == 3:
-            tap(page, f"order_{seat}_{o['spy']}", f"{o['target']}-{o['secret']}")
-        else:
-            tap(page, f"target_{seat}_{o['spy']}", o["target"])
-            tap(page, f"secret_{seat}_{o['spy']}", o["secret"])
+        tap(page, f"order_{seat}_{o['spy']}", f"{o['target']}-{o['secret']}")
     tap(page, f"guards_{seat}", guard)
 
 

@@ -68,9 +68,15 @@ def test_a_tally_game_on_a_phone(live_server, phone: Page):
     expect(page.locator("#entry .error").first).to_contain_text("Ann: points are a whole number")
     expect(page.locator("#points_0")).to_have_value("1.5")
 
+    # Issue 41: End game with the last deal typed records that deal first, then ends (a typed
+    # deal is never lost); the end is drawn as a line saying so, not as a deal of zeros.
+    page.locator("#points_0").fill("2")
     page.get_by_role("button", name="End game").tap()
     expect(page.locator(".status")).to_contain_text("Ann")
     expect(page.locator("#entry")).to_have_count(0)
+    expect(page.locator(".board tfoot td")).to_have_text(["15", "0", "-25", "5"])
+    expect(page.locator(".board tbody tr")).to_have_count(4)
+    expect(page.locator(".board tbody tr.end-row")).to_contain_text("ended the game")
 
 
 def test_tally_teams_on_a_phone(live_server, phone: Page):

@@ -428,14 +428,24 @@ def test_constraint_is_refused(players, base, changes, field, seat, words):
     assert rules.check(GAME, setup, [facts])[0].deal == 0
 
 
-@pytest.mark.parametrize(
-    "key", ["trump", "suits", "declarer", "bid", "bid_cards", "trick_winners", "suit_cards"]
-)
+@pytest.mark.parametrize("key", ["declarer", "bid", "bid_cards", "trick_winners", "suit_cards"])
 def test_missing_fact_is_required(key):
     facts = with_(EXAMPLE_4)
     del facts[key]
     errors = only_error(make_setup(FOUR), facts, key)
     assert str(errors[0].message) == "This is required."
+
+
+def test_trump_and_bid_suits_are_optional_and_score_the_same():
+    """Issue 41: they change no score and no rule needs them; given, they are still judged."""
+    setup = make_setup(FOUR)
+    whole = scored(setup, with_(EXAMPLE_4))
+    facts = with_(EXAMPLE_4)
+    del facts["trump"], facts["suits"]
+    bare = scored(setup, facts)
+    assert bare.scores == whole.scores and str(bare.summary.text) == "{player} declared {bid}"
+    assert only_error(setup, with_(EXAMPLE_4, trump="X"), "trump")
+    assert only_error(setup, with_(EXAMPLE_4, suits=["S", "S", "H", "D"]), "suits")
 
 
 def test_exposed_and_piles_are_optional():

@@ -175,7 +175,9 @@ def test_set_up_page_says_who_plays_and_the_tricks_per_deal(client):
     assert [tricks_for(n, jokers=False) for n in (2, 3, 4, 5)] == [26, 17, 13, 10]
     # Five name fields, the options of spades.md with their defaults.
     assert 'name="players_4"' in page and 'name="players_5"' not in page
-    assert checked(page, "opt_mode", "cutthroat") and not checked(page, "opt_mode", "partnership")
+    # Seating is asked, not preset (issue 41): untapped, 4 names play in pairs.
+    assert not checked(page, "opt_mode", "cutthroat") and not checked(page, "opt_mode", "partnership")
+    assert "Seating left untapped: 4 players play in pairs, any other number on their own." in words
     assert re.search(r'<input checked id="opt_jokers"', page) and re.search(
         r'<input checked id="opt_blind_nil"', page
     )
@@ -800,3 +802,17 @@ def test_the_score_sheet_lists_every_deal(client):
     sheet = text(client.get(f"{path}/sheet").get_data(as_text=True))
     assert "bid 8, won 10: 80 + 2 bags - 100 (10 bags) = -18" in sheet
     assert "Ann: 10 bags cost 100 (bags now 0)." in sheet
+
+
+def test_four_names_with_seating_untapped_play_pairs_others_alone(client):
+    """Issue 41: a new Spades game of 4 names was silently cutthroat (13 tricks, no nil)."""
+    base = {"first_dealer": "0", "opt_target": "500", "opt_jokers": "y", "opt_blind_nil": "y"}
+    for n, mode in ((4, "partnership"), (3, "cutthroat"), (5, "cutthroat")):
+        data = {**base, **{f"players_{s}": name for s, name in enumerate(PLAYERS[:n])}}
+        response = client.post("/new/spades", data=data)
+        assert response.status_code == 303, errors_in(response.get_data(as_text=True))
+        assert api(client, response.headers["Location"])["options"]["mode"] == mode
+    # A chip tapped stands: 4 players on their own.
+    data = {**base, "opt_mode": "cutthroat", **{f"players_{s}": name for s, name in enumerate(PLAYERS[:4])}}
+    response = client.post("/new/spades", data=data)
+    assert api(client, response.headers["Location"])["options"]["mode"] == "cutthroat"

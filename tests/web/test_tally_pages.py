@@ -283,3 +283,40 @@ def test_same_as_last_deal_is_for_the_scorer_and_only_where_offered(app, client)
     assert client.get(f"/g/{created['id']}?key={created['edit_key']}").status_code == 303
     page = client.get(f"/g/{created['id']}?same=last").get_data(as_text=True)
     assert "Same as last deal" not in text(page) and "Filled in from" not in text(page)
+
+
+def test_end_game_with_points_typed_records_that_deal_first(client):
+    """Issue 41: type the last deal, tap End game: the deal is kept, then the game ends."""
+    path = start(client, players=PLAYERS[:3])
+    client.post(f"{path}/deals", data=points(5, 5, 1))
+    response = client.post(f"{path}/deals", data={**points(0, 7, ""), "end_game": "1"}, headers=HX)
+    assert response.status_code == 200
+    rec = record(client, path)
+    assert rec["deals"][-2:] == [{"points": [0, 7, 0]}, {"end": True}]
+    assert rec["totals"] == [5, 12, 1] and rec["finished"] and rec["winners"] == [1]
+    # Each is its own change: undo takes back the end, then the deal.
+    history = client.get(f"{path}/history").get_data(as_text=True)
+    assert text(history).count("Undo") >= 2
+    # The end is no deal on the board: no third numbered row of zeros.
+    page = client.get(path).get_data(as_text=True)
+    assert 'class="end-row"' in page and ">3</a>" not in page
+    assert "The scorer ended the game here." in text(page)
+
+
+def test_end_game_with_bad_points_typed_is_refused_and_records_nothing(client):
+    path = start(client, players=PLAYERS[:2])
+    response = client.post(f"{path}/deals", data={**points("x", 2), "end_game": "1"})
+    assert response.status_code == 422
+    assert any("Ann" in e for e in errors_in(response.get_data(as_text=True)))
+    rec = record(client, path)
+    assert rec["deals"] == [] and not rec["finished"]
+
+
+def test_the_end_adds_no_step_to_the_chart(app):
+    from scorekeeper.games.tally.rules import Tally
+    from scorekeeper.read.views import chart_series
+    from scorekeeper.rules import Setup, play
+
+    result = play(Tally(), Setup(("A", "B"), {}), [{"points": [3, 1]}, {"end": True}])
+    series = chart_series(result)
+    assert series.totals == ((0, 3), (0, 1))

@@ -339,9 +339,14 @@ class AbracadabraEntry(RulesForm):
             declarer, bid = implied
         elif bid is None and is_int(declarer) and 0 <= declarer < setup.n and bid_cards[declarer]:
             bid = len(bid_cards[declarer])
-        return {
-            "trump": self.trump.data,
-            "suits": [self.value(f"suits_{s}") for s in range(setup.n)],
+        facts: dict[str, Any] = {}
+        # Optional (they change no score): left out when not given, kept when given.
+        if self.trump.data is not None:
+            facts["trump"] = self.trump.data
+        suits = last_suit([self.value(f"suits_{s}") for s in range(setup.n)])
+        if any(suit is not None for suit in suits):
+            facts["suits"] = suits
+        return facts | {
             "declarer": declarer,
             "bid": bid,
             "bid_cards": bid_cards,
@@ -362,7 +367,7 @@ class AbracadabraEntry(RulesForm):
             facts: dict[str, Any] = {"thrown_in": True}
             if self.trump.data is not None:
                 facts["trump"] = self.trump.data
-            suits = [self.value(f"suits_{s}") for s in range(setup.n)]
+            suits = last_suit([self.value(f"suits_{s}") for s in range(setup.n)])
             if any(suit is not None for suit in suits):
                 facts["suits"] = suits
             return facts
@@ -374,6 +379,10 @@ class AbracadabraEntry(RulesForm):
     def to_draft(self, setup: Setup, current: Mapping[str, Any]) -> TrickStep:
         """What this post does to the draft: a tap, an undo, the list of winners, or the set-up."""
         draft = DraftState(current)
+        if self.tap.data is not None and self.stage.data == "setup":
+            # Trick 1's winner tapped on the set-up: the set-up is kept and play starts with it.
+            started = draft.set_up(self.pre_play(setup))
+            return DraftState(started.facts).tap(self.trick.data, self.tap.data)
         if self.tap.data is not None:
             return draft.tap(self.trick.data, self.tap.data)
         if self.undo.data is not None:
@@ -507,3 +516,14 @@ class AbracadabraEntry(RulesForm):
             }
             for trick in range(1, tricks_per_deal(setup) + 1)
         ]
+
+
+def last_suit(suits: list[Any]) -> list[Any]:
+    """The bid suits, with the last player's filled in when the others hold all the other suits
+    (four players take the four suits: the last one is forced; issue 41)."""
+    blank = [s for s, v in enumerate(suits) if v is None]
+    left = set(SUITS) - set(suits)
+    if len(blank) == 1 and len(suits) == len(SUITS) and len(left) == 1:
+        suits = [*suits]
+        suits[blank[0]] = left.pop()
+    return suits

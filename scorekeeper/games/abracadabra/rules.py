@@ -9,8 +9,8 @@ Facts per deal (``shared/spec/game-record.md``), seats are indexes 0..n-1:
 - ``thrown_in`` (optional, default false): all passed. A thrown-in deal may
   also carry ``trump`` and ``suits`` (both known before the auction) and
   nothing else; it scores 0 for everyone and the deal passes on.
-- ``trump``: "S", "H", "D", "C" or "NT".
-- ``suits``: n distinct suits, each player's bid suit.
+- ``trump`` (optional): "S", "H", "D", "C" or "NT".
+- ``suits`` (optional): n distinct suits, each player's bid suit.
 - ``declarer`` (seat) and ``bid`` (1 to the tricks in a deal).
 - ``bid_cards``: n lists of ranks (1-13, at most the tricks in a deal); the
   Declarer's list holds exactly ``bid`` ranks, including the exposed ones;
@@ -84,7 +84,11 @@ PRE_PLAY_KEYS = (
 )
 PLAY_KEYS = ("trick_winners", "suit_cards")
 FACT_KEYS = PRE_PLAY_KEYS + PLAY_KEYS
-PRE_PLAY_REQUIRED = ("trump", "suits", "declarer", "bid", "bid_cards")
+# Trump and the bid suits' identity change no score (only the count of own-suit cards won does)
+# and no rule in shared/rules/abracadabra.md needs them: optional, checked and kept when given
+# (issue 41). The rules that name them judge their values: no No Trump without the Joker, the
+# bid suits distinct.
+PRE_PLAY_REQUIRED = ("declarer", "bid", "bid_cards")
 THROWN_IN_KEYS = ("thrown_in", "trump", "suits")
 
 
@@ -281,7 +285,7 @@ def _check_thrown_in(facts: Mapping[str, Any]) -> tuple[list[FieldError], bool |
 def _check_trump(setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
     trump = facts["trump"]
     if trump is None:
-        return [refuse("trump", N_("Choose trump."))]
+        return []  # not recorded: trump changes no score
     if not setup.options.get("joker", True):
         # Without the Joker nothing can turn up No Trump: the Declarer names a suit.
         if not one_of(trump, SUIT_NAMES):
@@ -755,7 +759,9 @@ class Abracadabra(Game):
                 player=setup.players[declarer],
                 bid=facts["bid"],
                 trump=Msg(TRUMPS[facts["trump"]]),
-            ),
+            )
+            if facts.get("trump") is not None
+            else msg(N_("{player} declared {bid}"), player=setup.players[declarer], bid=facts["bid"]),
             notes=(note,),
             state=played + 1,
             detail={

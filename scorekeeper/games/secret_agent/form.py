@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -19,8 +20,8 @@ class SecretAgentEntry(RulesForm):
 
     def to_facts(self, setup: Setup) -> dict[str, Any]:
         facts: dict[str, Any] = {
-            "tricks": [getattr(self, f"tricks_{s}").data for s in range(setup.n)],
-            "agents": [getattr(self, f"agents_{s}").data for s in range(setup.n)],
+            "tricks": last_count(getattr(self, f"tricks_{s}").data for s in range(setup.n)),
+            "agents": last_card(getattr(self, f"agents_{s}").data for s in range(setup.n)),
         }
         if self.trump.data:
             facts["trump"] = self.trump.data
@@ -46,3 +47,26 @@ class SecretAgentEntry(RulesForm):
             data[f"tricks_{seat}"] = tricks
             data[f"agents_{seat}"] = card
         return data
+
+
+def last_count(given: Iterable[Any]) -> list[Any]:
+    """The tricks, with one player's left out filled in when the others' are whole numbers that
+    leave 0 to 13 for him: the rules force it (they add up to 13), so the form need not ask it
+    (as static/app.js fills it in with JavaScript)."""
+    counts = list(given)
+    blank = [s for s, v in enumerate(counts) if v is None]
+    known = [v for v in counts if v is not None]
+    if len(blank) == 1 and all(isinstance(v, int) for v in known) and 0 <= TRICKS - sum(known) <= TRICKS:
+        counts[blank[0]] = TRICKS - sum(known)
+    return counts
+
+
+def last_card(given: Iterable[Any]) -> list[Any]:
+    """The assignment cards, with one player's left out filled in when the others hold three
+    different cards: the four are dealt once each, so the last is forced."""
+    cards = list(given)
+    blank = [s for s, v in enumerate(cards) if v is None]
+    left = set(CARD_NAMES) - set(cards)
+    if len(blank) == 1 and len(cards) == len(CARD_NAMES) and len(left) == 1:
+        cards[blank[0]] = left.pop()
+    return cards

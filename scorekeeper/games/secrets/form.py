@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from flask import has_request_context, request
 from flask_babel import lazy_gettext as _l
 from wtforms import HiddenField, RadioField
 
@@ -34,9 +35,12 @@ from .rules import HIDDEN_SECRETS, SPIES, Secrets, allotments_waiting, is_hidden
 
 # The chip value of a spy kept at home (no order).
 HOME = ""
-# Up to this many players a spy's order is one tap: with two other players, his 18 (or 20)
-# orders fit a 360 px screen as two keypads of 44 px chips side by side. Beyond, they do not.
-ONE_TAP_PLAYERS = 3
+# Up to this many players a spy's order is one tap: a keypad of 44 px chips per other player,
+# two side by side on a 360 px screen. At every table size since issue 41 (37 taps on a 4-player
+# turn 1 were 16 too many); the turn form folds each player's orders, and each spy's keypads, until
+# they are the next to enter (games/secrets/_macros.html, static/app.js), so that six players'
+# form stays within two screens.
+ONE_TAP_PLAYERS = 6
 
 
 def order_value(target: Any, secret: Any) -> str:
@@ -95,10 +99,11 @@ def seat_fields(setup: Setup, seat: int) -> dict[str, Any]:
             fields[f"order_{seat}_{spy}"] = RadioField(
                 name, choices=choices([*home, *orders]), validate_choice=False, default=start
             )
-        else:
-            targets = [(t, setup.players[t]) for t in others]
-            fields[f"target_{seat}_{spy}"] = radio(name, [*home, *targets], default=start)
-            fields[f"secret_{seat}_{spy}"] = radio(name, secrets)
+        # The two-tap inputs (the player, then the secret) are still read when posted (a page
+        # drawn before issue 41, a script); the one-tap chip wins when both come.
+        targets = [(t, setup.players[t]) for t in others]
+        fields[f"target_{seat}_{spy}"] = radio(name, [*home, *targets], default=start)
+        fields[f"secret_{seat}_{spy}"] = radio(name, secrets)
     fields[f"guards_{seat}"] = radio(name, secrets)
     return fields
 
@@ -125,11 +130,17 @@ class SecretsEntry(RulesForm):
     def order(self, seat: int, spy: str) -> tuple[Any, Any] | None:
         """The (target, secret) entered for ``seat``'s ``spy``, as typed; None: he stays at home."""
         if self.one_tap:
-            return parse_order(getattr(self, f"order_{seat}_{spy}").data)
+            chosen = parse_order(getattr(self, f"order_{seat}_{spy}").data)
+            if chosen is not None or f"target_{seat}_{spy}" not in self.posted_names():
+                return chosen
         target = getattr(self, f"target_{seat}_{spy}").data
         if target in (None, HOME):
             return None  # (a secret tapped for a spy at home does not count)
         return target, getattr(self, f"secret_{seat}_{spy}").data
+
+    def posted_names(self) -> set[str]:
+        """The names this request posted (empty for a form filled from data)."""
+        return set(request.form) if has_request_context() else set()
 
     def set_order(self, seat: int, spy: str, order: tuple[Any, Any] | None) -> None:
         """Show ``order`` (None: none) as entered for ``seat``'s ``spy``."""

@@ -22,7 +22,7 @@ from flask_babel import lazy_gettext as _l
 from ...forms.base import DraftStep, RulesForm, seat_radio
 from ...rules import FieldError, Game, GameResult, Setup
 from ...rules.base import N_, refuse
-from .rules import Spades, bid_range, blind_allowed, is_partnership, tricks_per_deal
+from .rules import CUTTHROAT, PARTNERSHIP, Spades, bid_range, blind_allowed, is_partnership, tricks_per_deal
 
 # The chip value of a blind nil bid.
 BLIND = "blind"
@@ -91,7 +91,15 @@ class SpadesEntry(RulesForm):
 
     def to_facts(self, setup: Setup) -> dict[str, Any]:
         facts = self.bid_facts(setup)
-        facts["tricks"] = [getattr(self, f"tricks_{s}").data for s in range(setup.n)]
+        tricks = [getattr(self, f"tricks_{s}").data for s in range(setup.n)]
+        # One count left out is forced (they add up to the tricks per deal): filled in here too,
+        # for a page without JavaScript (static/app.js fills it in at once).
+        blank = [s for s, v in enumerate(tricks) if v is None]
+        known = [v for v in tricks if v is not None]
+        total = tricks_per_deal(setup)
+        if len(blank) == 1 and all(isinstance(v, int) for v in known) and 0 <= total - sum(known) <= total:
+            tricks[blank[0]] = total - sum(known)
+        facts["tricks"] = tricks
         return facts
 
     def to_draft(self, setup: Setup, current_draft: Mapping[str, Any]) -> BidsStep:
@@ -115,3 +123,11 @@ class SpadesEntry(RulesForm):
         for seat, won in enumerate(listed("tricks")):
             data[f"tricks_{seat}"] = won
         return data
+
+
+def seating(formdata: Mapping[str, Any], n: int) -> dict[str, Any]:
+    """The ``mode`` option when the new-game form's Seating was left untapped: pairs for 4 players,
+    on their own otherwise. A chip tapped stands as tapped (the rules judge it)."""
+    if formdata.get("opt_mode") in (CUTTHROAT, PARTNERSHIP):
+        return {}
+    return {"mode": PARTNERSHIP if n == 4 else CUTTHROAT}

@@ -42,9 +42,25 @@ class TallyEntry(RulesForm):
         """Whether the scorer tapped "End game" (its button's value comes with the form)."""
         return bool(request.form.get(END_BUTTON))
 
+    def to_deals(self, setup: Setup) -> list[dict[str, Any]]:
+        """*End game* with points typed records that deal first, then the end: typing the last
+        deal and tapping *End game* must not lose it (issue 41)."""
+        if self.ending() and self.typed():
+            return [self.points_facts(setup), {"end": True}]
+        return [self.to_facts(setup)]
+
+    def typed(self) -> bool:
+        """Whether any points were typed in the form (a deal to keep)."""
+        return any(
+            field.data not in (None, "") for name, field in self._fields.items() if name.startswith("points_")
+        )
+
     def to_facts(self, setup: Setup) -> dict[str, Any]:
         if self.ending():
             return {"end": True}
+        return self.points_facts(setup)
+
+    def points_facts(self, setup: Setup) -> dict[str, Any]:
         points = [getattr(self, f"points_{s}").data for s in range(setup.n)]
         if any(value is not None for value in points):
             # A box left empty reads as its placeholder, 0 (a player who scored nothing needs no tap);
