@@ -108,7 +108,8 @@ def club_scope(club_id: int) -> dict[str, ColumnElement[bool] | None]:
 
 def _encoder(column: Column) -> Callable[[Any], Any]:
     if isinstance(column.type, DateTime):
-        return lambda v: None if v is None else v.isoformat()
+        # Stored as UTC without a zone: written as RFC 3339 says, with its "Z".
+        return lambda v: None if v is None else v.replace(tzinfo=None).isoformat() + "Z"
     return lambda v: v
 
 
@@ -162,6 +163,85 @@ def write(out: IO[str], club: Any = None) -> dict[str, int]:
     return counts
 
 
+# -- the format's JSON Schema (docs/backup.schema.json, made from the models) ---------------------
+
+
+def _column_schema(column: Column) -> dict[str, Any]:
+    kind = column.type
+    schema: dict[str, Any]
+    if isinstance(kind, Boolean):
+        schema = {"type": "boolean"}
+    elif isinstance(kind, Integer):
+        schema = {"type": "integer", "minimum": -MAX_INT - 1, "maximum": MAX_INT}
+    elif isinstance(kind, DateTime):
+        schema = {"type": "string", "format": "date-time"}
+    elif isinstance(kind, String):
+        schema = {"type": "string"} | ({"maxLength": kind.length} if kind.length else {})
+    else:  # JSON: any value the app stored
+        return {"description": "any JSON value"}
+    if column.nullable:
+        schema["type"] = [schema["type"], "null"]
+    return schema
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of format /2, from the tables as this version defines them."""
+    table_schemas = {}
+    for table in tables():
+        table_schemas[table.name] = {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {c.name: _column_schema(c) for c in columns(table)},
+                "required": [c.name for c in columns(table) if not _optional(c)],
+                "additionalProperties": False,
+            },
+        }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Scorekeeper backup, format scorekeeper-backup/2 (docs/backup.md)",
+        "type": "object",
+        "required": ["format", "tables"],
+        "properties": {
+            "format": {"const": FORMAT},
+            "exported_at": {"type": "string", "format": "date-time"},
+            "scope": {
+                "oneOf": [
+                    {"const": "all"},
+                    {
+                        "type": "object",
+                        "required": ["club"],
+                        "properties": {"club": {"type": "string"}},
+                        "additionalProperties": False,
+                    },
+                ]
+            },
+            "tables": {"type": "object", "properties": table_schemas, "additionalProperties": False},
+        },
+    }
+
+
+def schema_text() -> str:
+    """docs/backup.schema.json as it must read: a column's schema on one line."""
+
+    def flat(value: Any) -> bool:
+        return not isinstance(value, dict | list) or (
+            isinstance(value, list) and all(not isinstance(v, dict | list) for v in value)
+        )
+
+    def dump(value: Any, depth: int) -> str:
+        if isinstance(value, dict) and value and not all(flat(v) for v in value.values()):
+            pad = "  " * (depth + 1)
+            inner = ",\n".join(f"{pad}{json.dumps(k)}: {dump(v, depth + 1)}" for k, v in value.items())
+            return "{\n" + inner + "\n" + "  " * depth + "}"
+        if isinstance(value, list) and not flat(value):
+            pad = "  " * (depth + 1)
+            return "[\n" + ",\n".join(pad + dump(v, depth + 1) for v in value) + "\n" + "  " * depth + "]"
+        return json.dumps(value, ensure_ascii=False)
+
+    return dump(json_schema(), 0) + "\n"
+
+
 # -- reading rows back -------------------------------------------------------------------------
 
 
@@ -208,13 +288,10 @@ def _decoder(column: Column) -> Callable[[Any], Any]:
 
 
 def _optional(column: Column) -> bool:
-    """Whether a row may leave the column out (the database then fills it in)."""
-    return (
-        column.nullable
-        or column.default is not None
-        or column.server_default is not None
-        or column is generated_key(column.table)
-    )
+    """Whether a row may leave the column out (the database then fills it in). Never its id."""
+    if column.primary_key:
+        return False
+    return column.nullable or column.default is not None or column.server_default is not None
 
 
 def _keys(table: Table) -> list[tuple[str, ...]]:
@@ -387,10 +464,9 @@ class Restore:
         shapes: dict[tuple[str, ...], list[dict[str, Any]]] = {}
         for row in batch:
             shapes.setdefault(tuple(sorted(row)), []).append(row)
-        try:
-            with db.session.begin_nested():
-                for rows in shapes.values():
-                    db.session.execute(insert(table), rows)
+        try:  # a refusal rolls the whole restore back (no savepoint: pysqlite's would commit)
+            for rows in shapes.values():
+                db.session.execute(insert(table), rows)
         except IntegrityError as exc:
             raise BackupError(
                 f"{table.name}: the backup holds two rows with the same {_unique_of(exc)}"
