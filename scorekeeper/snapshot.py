@@ -366,7 +366,7 @@ class Restore:
         batch: list[dict[str, Any]] = []
         written = there = 0
         for i, raw in enumerate(rows):
-            label = f"{name} {i + 1}"
+            label = f"{name} row {i + 1}"
             if not isinstance(raw, dict):
                 raise BackupError(f"{label}: a row must be an object")
             unknown = sorted(set(raw) - set(cols))
@@ -384,7 +384,7 @@ class Restore:
             old = tuple(values.get(k) for k in pk)
             if gen is not None and values.get(gen.name) is None:
                 raise BackupError(f"{label}: “{gen.name}” is missing")
-            label = f"{name} {_show(old)}"
+            label = f"{name} {_show(old)} (row {i + 1})"
             own = old[0] if len(old) == 1 else old
             if ids is not None and own in ids:
                 raise BackupError(f"{label} appears twice")

@@ -114,13 +114,13 @@ def tally_deal(backup):
 
 BAD = [
     (lambda b: b["tables"].update(chess=[{}]), "table “chess”: this server has no such table"),
-    (lambda b: b["tables"]["member"][0].update(x=1), "member 1: this server has no column “x” in member"),
-    (lambda b: b["tables"]["member"][0].update(role=5), "member 1: “role” must be text of at most 10"),
-    (lambda b: b["tables"]["member"][0].pop("name"), "member 1: “name” is missing"),
+    (lambda b: b["tables"]["member"][0].update(x=1), "member row 1: this server has no column “x” in member"),
+    (lambda b: b["tables"]["member"][0].update(role=5), "member row 1: “role” must be text of at most 10"),
+    (lambda b: b["tables"]["member"][0].pop("name"), "member row 1: “name” is missing"),
     (lambda b: b["tables"]["member"][0].update(created_at="soon"), "“created_at” must be an ISO date"),
     (
         lambda b: b["tables"]["member"][0].update(club_id=999),
-        "member 1: “club_id” refers to club 999, which the backup does not hold",
+        "(row 1): “club_id” refers to club 999, which the backup does not hold",
     ),
     (lambda b: b["tables"]["game"].append(dict(b["tables"]["game"][0])), "appears twice"),
     (lambda b: tally_deal(b).update(facts={"points": "many"}), "game "),

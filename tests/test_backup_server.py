@@ -206,7 +206,7 @@ def test_a_restore_refuses_a_clash_naming_it_and_writes_nothing(tmp_path):
     done = restore(target, tmp_path, text)
     assert done.exit_code == 1
     assert (
-        "Nothing restored: club 1: this server already holds a different club with slug 'the-lodge'"
+        "Nothing restored: club 1 (row 1): this server already holds a different club with slug 'the-lodge'"
         in done.output
     )
     assert counts(target) == before
