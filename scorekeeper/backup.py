@@ -1,6 +1,10 @@
-"""Back up and restore every game: ``scorekeeper export --all`` and ``scorekeeper import FILE``.
+"""``scorekeeper export`` and ``scorekeeper import``: backups written and restored.
 
-A backup is one JSON document::
+``export --all`` and ``export --club SLUG`` write the whole server (or one club) in format
+``scorekeeper-backup/2``, table by table (:mod:`scorekeeper.snapshot`, docs/backup.md).
+
+``export ID...`` writes the games named in the older game-records format, which is also what
+``export --all`` wrote before clubs and events were kept, and still restores::
 
     {"format": "scorekeeper-backup/1", "exported_at": "...", "games": [record, ...]}
 

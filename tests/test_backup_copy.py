@@ -99,3 +99,44 @@ def test_on_postgresql_it_says_to_use_pg_dump(tmp_path):
     done = app.test_cli_runner().invoke(args=["backup", "--to", str(tmp_path / "x")])
     assert done.exit_code == 1 and "pg_dump" in done.output and "export --all" in done.output
     assert not (tmp_path / "x").exists()
+
+
+def test_an_export_taken_while_deals_are_written_is_of_one_moment(tmp_path):
+    """export --all reads every table in one transaction: each game's version, history and
+    deals in the file agree, though a scorer was writing all along."""
+    import json
+
+    app = install(tmp_path)
+    client = app.test_client()
+    games = [new_game(client) for _ in range(5)]
+    stop = threading.Event()
+    written = []
+
+    def scorer():
+        phone = app.test_client()
+        while not stop.is_set():
+            for game_id, key in games:
+                answer = phone.post(
+                    f"/api/games/{game_id}/deals", json=DEAL, headers={"Authorization": f"Bearer {key}"}
+                )
+                assert answer.status_code == 201
+                written.append(game_id)
+
+    thread = threading.Thread(target=scorer)
+    thread.start()
+    try:
+        while len(written) < 20:
+            stop.wait(0.01)
+        outputs = [app.test_cli_runner().invoke(args=["export", "--all"]) for _ in range(3)]
+    finally:
+        stop.set()
+        thread.join()
+    for out in outputs:
+        assert out.exit_code == 0, out.output
+        tables = json.loads(out.stdout)["tables"]
+        for game in tables["game"]:
+            changes = sum(1 for c in tables["game_change"] if c["game_id"] == game["id"])
+            deals = sum(1 for d in tables["deal"] if d["game_id"] == game["id"])
+            assert game["version"] == changes == deals
+    with app.app_context():
+        db.engine.dispose()
