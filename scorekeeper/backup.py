@@ -20,8 +20,10 @@ id, and skips games whose id is already there.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -371,6 +373,9 @@ def export_command(everything: bool, club_slug: str | None, output, ids: tuple[s
     records of the games named by id (the older game-records format, for moving single games)."""
     if sum((everything, bool(ids), club_slug is not None)) != 1:
         raise click.UsageError("Give --all, --club SLUG or one or more game ids (one of them).")
+    if output.name != "<stdout>":
+        with contextlib.suppress(OSError):  # a backup holds every game and key hash: its owner's only
+            os.chmod(output.name, 0o600)
     if not ids:
         club = None
         if club_slug is not None:
