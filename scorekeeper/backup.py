@@ -374,7 +374,10 @@ def export_command(everything: bool, club_slug: str | None, output, ids: tuple[s
     if sum((everything, bool(ids), club_slug is not None)) != 1:
         raise click.UsageError("Give --all, --club SLUG or one or more game ids (one of them).")
     if output.name != "<stdout>":
-        with contextlib.suppress(OSError):  # a backup holds every game and key hash: its owner's only
+        # A backup holds every game and key hash: its owner's only, from before its first byte
+        # (click opens the file only when it is first written).
+        with contextlib.suppress(OSError):
+            os.close(os.open(output.name, os.O_CREAT | os.O_WRONLY, 0o600))
             os.chmod(output.name, 0o600)
     if not ids:
         club = None
