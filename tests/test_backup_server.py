@@ -125,6 +125,22 @@ def move(tmp_path, source_url: str, target_url: str) -> None:
         assert after[("stranger", f"/api/clubs/{SLUG}/games")][0] in (401, 403, 404)
         table = json.loads(after[("stranger", f"/api/games/{server.games['table']}")][1])
         assert table["event"]["id"] == server.event
+        # The restored server goes on: new rows take numbers past the restored ones (PostgreSQL's
+        # sequences moved), and the restored people write as before.
+        from tests.clubs.helpers import bearer, join, new_club
+
+        new_club(target.test_client(), "After the move", "Al")
+        invite = target.test_client().post(
+            f"/api/clubs/{SLUG}/invites", json={}, headers=bearer(server.keys["owner"])
+        )
+        assert invite.status_code == 201, invite.get_json()
+        join(target.test_client(), SLUG, invite.get_json()["invite"], "Newcomer")
+        deal = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
+        round2 = json.loads(after[("director", f"/api/events/{server.event}")][1])["rounds"][1]["tables"][1]
+        played = target.test_client().post(
+            f"/api/games/{round2['game']}/deals", json=deal, headers=bearer(server.edit_keys[round2["game"]])
+        )
+        assert played.status_code == 201, played.get_json()
     finally:
         close(target)
 
