@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper.db import db
-from scorekeeper.models import Event, Player
+from scorekeeper.models import Player
 from tests.clubs.helpers import bearer, join, new_club
 
 SLUG = "the-lodge"
@@ -146,10 +146,12 @@ def populate(app) -> Server:
     with app.app_context():
         db.session.add(Player(club_id=club_id(SLUG), name="Hal", private=True))
         db.session.commit()
-        from scorekeeper.events import service as events
-
-        event = db.session.get(Event, s.event)
-        s.player_links = [f"/e/{s.event}/p/{n}/{events.player_token(event, n)}" for n in (0, 3)]
+    # The players' own links, as the director's page lists them.
+    director_page = app.test_client()
+    ok(director_page.get(f"/e/{s.event}/direct?key={s.keys['director']}"))
+    page = director_page.get(f"/e/{s.event}").get_data(as_text=True)
+    s.player_links = sorted(set(re.findall(rf"/e/{s.event}/p/\d+/[A-Za-z0-9_-]+", page)))[:2]
+    assert len(s.player_links) == 2, "the director's page lists the players' links"
     # Archived: the personal game leaves the phone's home page.
     return s
 
