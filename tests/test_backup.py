@@ -10,7 +10,7 @@ from scorekeeper import rules, service
 from scorekeeper.db import db
 from scorekeeper.games import GAMES
 from scorekeeper.keys import key_matches
-from scorekeeper.models import Deal, Game, Seat
+from scorekeeper.models import Game, Seat
 from tests.rules.test_contract import random_game
 from tests.web.test_records_pages import FLAT, PLAYERS, setups_of, store
 
@@ -41,9 +41,10 @@ def records(client, ids):
 
 
 def wipe(app):
+    """An empty install: every table emptied."""
     with app.app_context():
-        for model in (Deal, Seat, Game):
-            db.session.execute(model.__table__.delete())
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
         db.session.commit()
 
 
