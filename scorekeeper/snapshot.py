@@ -16,8 +16,10 @@ commit.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
+from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -307,6 +309,53 @@ def _keys(table: Table) -> list[tuple[str, ...]]:
     return list(dict.fromkeys(found))
 
 
+class IdMap:
+    """One table's ids in the backup -> in the target, for the rows that refer to them.
+
+    Compact, so memory does not grow with the history: an export writes generated ids in
+    order and a restore moves them all by one offset, so those are an array of 8-byte numbers
+    (500,000 changes: 4 MB, where a dict took 60); ids kept as they are (a game's) a set; any
+    other (a row already in the target) a dict.
+    """
+
+    def __init__(self) -> None:
+        self.offset: int | None = None
+        self.ordered = array("q")
+        self.same: set[Any] = set()
+        self.other: dict[Any, Any] = {}
+
+    def __setitem__(self, old: Any, new: Any) -> None:
+        if (
+            self.offset is not None
+            and type(old) is int
+            and new == old + self.offset
+            and (not self.ordered or old > self.ordered[-1])
+        ):
+            self.ordered.append(old)
+        elif new == old and self.offset is None:
+            self.same.add(old)
+        else:
+            self.other[old] = new
+
+    def _ordered(self, old: Any) -> bool:
+        if type(old) is not int or not self.ordered:
+            return False
+        at = bisect.bisect_left(self.ordered, old)
+        return at < len(self.ordered) and self.ordered[at] == old
+
+    def __contains__(self, old: Any) -> bool:
+        return old in self.other or old in self.same or self._ordered(old)
+
+    def __getitem__(self, old: Any) -> Any:
+        if old in self.other:
+            return self.other[old]
+        if old in self.same:
+            return old
+        if self._ordered(old):
+            return old + self.offset
+        raise KeyError(old)
+
+
 @dataclass
 class Restored:
     """What a restore wrote, per table: rows restored and rows found already there."""
@@ -326,7 +375,7 @@ class Restore:
         referred = {parent for t in self.tables.values() for _c, parent in references(t)}
         # Per referred table: the backup's id -> the target's id; and the ids of the rows the
         # target already held (their own rows are not written again).
-        self.ids: dict[str, dict[Any, Any]] = {name: {} for name in referred}
+        self.ids: dict[str, IdMap] = {name: IdMap() for name in referred}
         self.kept: dict[str, set[Any]] = {name: set() for name in referred}
         self.done: list[str] = []
         self.result = Restored()
@@ -363,6 +412,8 @@ class Restore:
         keys = _keys(table)
         pk = [c.name for c in table.primary_key.columns]
         ids, kept = self.ids.get(name), self.kept.get(name)
+        if ids is not None and gen is not None:
+            ids.offset = offset
         batch: list[dict[str, Any]] = []
         written = there = 0
         for i, raw in enumerate(rows):

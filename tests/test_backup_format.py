@@ -173,3 +173,30 @@ def test_a_backup_file_is_its_owners_only(app, tmp_path):
     assert out.exit_code == 0 and "Exported 2 club, 1 event, 7 game" in out.output, out.output
     assert oct(target.stat().st_mode & 0o777) == "0o600"
     assert json.loads(target.read_text("utf-8"))["format"] == snapshot.FORMAT
+
+
+def test_the_restores_id_maps_answer_as_a_dict_would():
+    """IdMap keeps ids written in order as an array (memory flat in the history's size), and
+    anything else as a set or a dict: it answers as the dict it stands for."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    @given(st.integers(0, 5), st.lists(st.tuples(st.integers(1, 40), st.booleans()), max_size=30))
+    def check(offset, rows):
+        ids, plain = snapshot.IdMap(), {}
+        ids.offset = offset
+        for old, elsewhere in rows:
+            if old in plain:
+                continue
+            new = old + 1000 if elsewhere else old + offset
+            ids[old] = new
+            plain[old] = new
+        for old in range(0, 45):
+            assert (old in ids) == (old in plain)
+            if old in plain:
+                assert ids[old] == plain[old]
+
+    check()
+    names = snapshot.IdMap()
+    names["abc"] = "abc"
+    assert "abc" in names and names["abc"] == "abc" and "abd" not in names
