@@ -371,7 +371,6 @@ class Restore:
 
     def __init__(self) -> None:
         self.tables = {t.name: t for t in tables()}
-        self.order = list(self.tables)
         referred = {parent for t in self.tables.values() for _c, parent in references(t)}
         # Per referred table: the backup's id -> the target's id; and the ids of the rows the
         # target already held (their own rows are not written again).
