@@ -156,7 +156,7 @@ class Writer:
 
     def add(self, table: str, row: dict[str, Any]) -> None:
         # One statement per batch takes rows of one shape: a column left out is null.
-        full = {name: row.get(name) for name in self.tables[table].columns.keys()}
+        full = {c.name: row.get(c.name) for c in self.tables[table].columns}
         self.pending.setdefault(table, []).append(full)
         if len(self.pending[table]) >= BATCH:
             self.flush()
