@@ -1,6 +1,10 @@
-"""Back up and restore every game: ``scorekeeper export --all`` and ``scorekeeper import FILE``.
+"""``scorekeeper export`` and ``scorekeeper import``: backups written and restored.
 
-A backup is one JSON document::
+``export --all`` and ``export --club SLUG`` write the whole server (or one club) in format
+``scorekeeper-backup/2``, table by table (:mod:`scorekeeper.snapshot`, docs/backup.md).
+
+``export ID...`` writes the games named in the older game-records format, which is also what
+``export --all`` wrote before clubs and events were kept, and still restores::
 
     {"format": "scorekeeper-backup/1", "exported_at": "...", "games": [record, ...]}
 
@@ -16,35 +20,36 @@ id, and skips games whose id is already there.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import IO, Any
 
 import click
 from flask.cli import with_appcontext
 from sqlalchemy import select
 
-from . import read, rules, service
+from . import read, rules, service, snapshot
 from .db import db
 from .games import GAMES
 from .i18n import counted
+from .jsonstream import CHUNK
 from .models import Club, Deal, Game, Player, Seat
 from .rules import FieldError, InvalidFacts, Setup
 from .rules import Game as Rules
 from .rules.base import N_
+from .snapshot import BackupError
 
 BACKUP_FORMAT = "scorekeeper-backup/1"
 KEY_HASH = re.compile(r"[0-9a-f]{64}")
 # The database's version column is a 32-bit integer.
 MAX_VERSION = 2**31 - 1
 ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-
-
-class BackupError(ValueError):
-    """A backup that cannot be restored; nothing was written."""
 
 
 def backup_record(game: Game) -> dict[str, Any]:
@@ -352,10 +357,8 @@ def restore(games: Sequence[Restore], club: Club | None = None) -> tuple[list[Re
 
 
 @click.command("export")
-@click.option("--all", "everything", is_flag=True, help="Every game in the database.")
-@click.option(
-    "--club", "club_slug", default=None, help="Every game of this club (its slug), with its players."
-)
+@click.option("--all", "everything", is_flag=True, help="The whole server: every club, event and game.")
+@click.option("--club", "club_slug", default=None, help="One club: its members, events, games and players.")
 @click.option(
     "-o",
     "--output",
@@ -366,26 +369,32 @@ def restore(games: Sequence[Restore], club: Club | None = None) -> tuple[list[Re
 @click.argument("ids", nargs=-1)
 @with_appcontext
 def export_command(everything: bool, club_slug: str | None, output, ids: tuple[str, ...]) -> None:
-    """Write a backup (JSON) of every game (--all), of one club (--club SLUG) or of the games named by id."""
+    """Write a backup (JSON) of the whole server (--all), of one club (--club SLUG), or the game
+    records of the games named by id (the older game-records format, for moving single games)."""
     if sum((everything, bool(ids), club_slug is not None)) != 1:
         raise click.UsageError("Give --all, --club SLUG or one or more game ids (one of them).")
-    club = None
-    if club_slug is not None:
-        from .clubs.service import find_club
+    if output.name != "<stdout>":
+        # A backup holds every game and key hash: its owner's only, from before its first byte
+        # (click opens the file only when it is first written).
+        with contextlib.suppress(OSError):
+            os.close(os.open(output.name, os.O_CREAT | os.O_WRONLY, 0o600))
+            os.chmod(output.name, 0o600)
+    if not ids:
+        club = None
+        if club_slug is not None:
+            from .clubs.service import find_club
 
-        club = find_club(club_slug)
-        if club is None:
-            raise click.ClickException(f"No club {club_slug!r} (scorekeeper clubs list names them).")
-        games = list(
-            db.session.scalars(select(Game).where(Game.club_id == club.id).order_by(Game.created_at, Game.id))
-        )
-    elif everything:
-        games = all_games()
-    else:
-        games = list(db.session.scalars(select(Game).where(Game.id.in_(ids)).order_by(Game.created_at)))
-        missing = set(ids) - {g.id for g in games}
-        if missing:
-            raise click.ClickException(f"No game with id {', '.join(sorted(missing))}.")
+            club = find_club(club_slug)
+            if club is None:
+                raise click.ClickException(f"No club {club_slug!r} (scorekeeper clubs list names them).")
+        counts = snapshot.write(output, club)
+        if output.name != "<stdout>":
+            click.echo(f"Exported {describe(counts)} to {output.name}.", err=True)
+        return
+    games = list(db.session.scalars(select(Game).where(Game.id.in_(ids)).order_by(Game.created_at)))
+    missing = set(ids) - {g.id for g in games}
+    if missing:
+        raise click.ClickException(f"No game with id {', '.join(sorted(missing))}.")
     unknown = [g.id for g in games if GAMES.get(g.kind) is None]
     if unknown:
         click.echo(
@@ -399,8 +408,9 @@ def export_command(everything: bool, club_slug: str | None, output, ids: tuple[s
         )
         games = [g for g in games if GAMES.get(g.kind) is not None]
     clubs_named = {g.club_id for g in games}
-    if club is None and len(clubs_named) == 1 and None not in clubs_named:
-        # Games of one club (named by id): the backup says whose, so a restore puts them back there.
+    club = None
+    if len(clubs_named) == 1 and None not in clubs_named:
+        # Games of one club: the backup says whose, so a restore puts them back there.
         club = db.session.get(Club, clubs_named.pop())
     json.dump(dump(games, club), output, ensure_ascii=False, indent=1)
     output.write("\n")
@@ -416,6 +426,11 @@ def export_command(everything: bool, club_slug: str | None, output, ids: tuple[s
         )
 
 
+def describe(counts: Mapping[str, int]) -> str:
+    """Rows per table in words: "1 club, 3 member, 40 game, ..." (the tables' own names)."""
+    return ", ".join(f"{n} {name}" for name, n in counts.items() if n) or "nothing"
+
+
 @click.command("import")
 @click.argument("file", type=click.File("rb"))
 @click.option("--dry-run", is_flag=True, help="Check the file and report; write nothing.")
@@ -427,15 +442,27 @@ def export_command(everything: bool, club_slug: str | None, output, ids: tuple[s
 )
 @with_appcontext
 def import_command(file, dry_run: bool, club_slug: str | None) -> None:
-    """Restore a backup (games keep their ids and edit keys), or import one game record as a new game."""
+    """Restore a backup (everything keeps its id; credentials their hashes), or import one game
+    record as a new game."""
+    text = io.TextIOWrapper(file, encoding="utf-8-sig")
     try:
-        data = json.loads(file.read().decode("utf-8-sig"))
+        start = text.read(CHUNK)
+        if snapshot.is_snapshot(start):
+            if club_slug is not None:
+                raise click.UsageError(
+                    "--club is for a backup of games: this one restores its clubs as they were."
+                )
+            import_snapshot(text, start, dry_run)
+            return
+        data = json.loads(start + text.read())
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise click.ClickException(f"{file.name} is not a JSON file: {exc}") from None
     except RecursionError:
         raise click.ClickException(
             f"{file.name} is nested too deeply to be a backup or a game record."
         ) from None
+    if isinstance(data, Mapping) and "tables" in data:
+        raise click.ClickException(f"Nothing restored: “format” must come first, as “{snapshot.FORMAT}”.")
     if not is_backup(data):
         import_one(data, dry_run)
         return
@@ -476,6 +503,54 @@ def import_command(file, dry_run: bool, club_slug: str | None) -> None:
                 ids=", ".join(g.game_id for g in skipped),
             )
         )
+
+
+def import_snapshot(text: IO[str], start: str, dry_run: bool) -> None:
+    """A whole-server (or one club's) backup: restored in one transaction, or, for a dry run,
+    into a scratch database in a temporary folder (every check but the clashes with this
+    server's own rows, which the real restore checks before it commits anything)."""
+    if dry_run:
+        import tempfile
+
+        from . import create_app
+
+        snapshot.tables()  # every model's table known to create_all
+        with tempfile.TemporaryDirectory() as folder:
+            scratch = create_app(
+                {
+                    "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/dry-run.sqlite",
+                    "SECRET_KEY": "dry-run",
+                    "AUTO_MIGRATE": False,
+                },
+                start=False,
+            )
+            with scratch.app_context():
+                db.create_all()
+                try:
+                    done = snapshot.restore(text, start)
+                except BackupError as exc:
+                    raise click.ClickException(f"Nothing restored: {exc}.") from None
+                finally:
+                    db.session.rollback()
+                    db.engine.dispose()
+        click.echo(f"Checked {describe(done.written)}; nothing written (--dry-run).")
+        return
+    from .db import one_writer
+
+    with one_writer():
+        try:
+            done = snapshot.restore(text, start)
+            db.session.commit()
+        except BackupError as exc:
+            db.session.rollback()
+            raise click.ClickException(f"Nothing restored: {exc}.") from None
+        except Exception:
+            db.session.rollback()
+            raise
+    click.echo(f"Restored {describe(done.written)}.")
+    there = {name: n for name, n in done.there.items() if n}
+    if there:
+        click.echo(f"Already there, kept as they were: {describe(there)}.")
 
 
 def restore_club(slug: str | None, named: Any) -> Club | None:

@@ -1,4 +1,4 @@
-"""``scorekeeper export`` and ``scorekeeper import``: back up everything, restore it as it was."""
+"""``scorekeeper export ID...`` and ``scorekeeper import``: the game-records backup (format /1), restored as it was."""
 
 import json
 import random
@@ -10,7 +10,7 @@ from scorekeeper import rules, service
 from scorekeeper.db import db
 from scorekeeper.games import GAMES
 from scorekeeper.keys import key_matches
-from scorekeeper.models import Deal, Game, Seat
+from scorekeeper.models import Game, Seat
 from tests.rules.test_contract import random_game
 from tests.web.test_records_pages import FLAT, PLAYERS, setups_of, store
 
@@ -28,14 +28,23 @@ def every_kind(app, seed=7):
     return keys
 
 
+def game_export(app) -> list[str]:
+    """``export`` of every game by id: the game-records backup (format /1), which these tests
+    check field by field (``export --all`` writes the whole server: tests/test_backup_server.py)."""
+    with app.app_context():
+        ids = list(db.session.scalars(select(Game.id).order_by(Game.created_at, Game.id)))
+    return ["export", *ids]
+
+
 def records(client, ids):
     return {game_id: client.get(f"/api/games/{game_id}").get_json() for game_id in ids}
 
 
 def wipe(app):
+    """An empty install: every table emptied."""
     with app.app_context():
-        for model in (Deal, Seat, Game):
-            db.session.execute(model.__table__.delete())
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
         db.session.commit()
 
 
@@ -50,7 +59,7 @@ def test_backup_and_restore_gives_every_game_back_as_it_was(app, client, tmp_pat
     with app.app_context():
         stamps = {g.id: (g.created_at, g.updated_at) for g in db.session.scalars(select(Game))}
     runner = app.test_cli_runner()
-    out = runner.invoke(args=["export", "--all"])
+    out = runner.invoke(args=game_export(app))
     assert out.exit_code == 0, out.output
     backup = json.loads(out.stdout)
     assert backup["format"] == "scorekeeper-backup/1" and len(backup["games"]) == len(keys)
@@ -94,7 +103,7 @@ def test_restore_skips_games_already_there(app, tmp_path):
     game_id, _ = store(app, "secret_agent", deals=[FLAT])
     runner = app.test_cli_runner()
     path = tmp_path / "b.json"
-    runner.invoke(args=["export", "--all", "-o", str(path)])
+    runner.invoke(args=[*game_export(app), "-o", str(path)])
     result = runner.invoke(args=["import", str(path)])
     assert (
         result.exit_code == 0
@@ -108,7 +117,7 @@ def test_a_bad_backup_restores_nothing_and_names_the_first_problem(app, tmp_path
     store(app, "secret_agent", deals=[FLAT])
     store(app, "secret_agent", deals=[FLAT, FLAT])
     runner = app.test_cli_runner()
-    data = json.loads(runner.invoke(args=["export", "--all"]).stdout)
+    data = json.loads(runner.invoke(args=game_export(app)).stdout)
     data["games"][1]["deals"][1]["tricks"] = [4, 3, 3, 4]
     wipe(app)
     path = tmp_path / "bad.json"
@@ -134,7 +143,7 @@ def test_a_bad_backup_restores_nothing_and_names_the_first_problem(app, tmp_path
 def test_backup_fields_are_checked(app, tmp_path, change, problem):
     store(app, "secret_agent", deals=[FLAT])
     runner = app.test_cli_runner()
-    data = json.loads(runner.invoke(args=["export", "--all"]).stdout)
+    data = json.loads(runner.invoke(args=game_export(app)).stdout)
     change(data["games"][0])
     wipe(app)
     path = tmp_path / "bad.json"
@@ -147,7 +156,7 @@ def test_backup_fields_are_checked(app, tmp_path, change, problem):
 def test_a_twice_listed_id_is_refused(app, tmp_path):
     store(app, "secret_agent")
     runner = app.test_cli_runner()
-    data = json.loads(runner.invoke(args=["export", "--all"]).stdout)
+    data = json.loads(runner.invoke(args=game_export(app)).stdout)
     data["games"].append(data["games"][0])
     wipe(app)
     path = tmp_path / "twice.json"
@@ -160,7 +169,7 @@ def test_dry_run_checks_and_writes_nothing(app, tmp_path):
     store(app, "secret_agent", deals=[FLAT])
     runner = app.test_cli_runner()
     path = tmp_path / "b.json"
-    runner.invoke(args=["export", "--all", "-o", str(path)])
+    runner.invoke(args=[*game_export(app), "-o", str(path)])
     wipe(app)
     result = runner.invoke(args=["import", "--dry-run", str(path)])
     assert result.exit_code == 0 and "1 game checked; nothing written" in result.output and count(app) == 0
@@ -199,7 +208,7 @@ def test_a_deleted_game_stays_deleted_after_a_restore_and_out_of_the_lists(app, 
     assert client.get("/player?name=Ann").status_code == 404
     runner = app.test_cli_runner()
     path = tmp_path / "b.json"
-    runner.invoke(args=["export", "--all", "-o", str(path)])
+    runner.invoke(args=[*game_export(app), "-o", str(path)])
     wipe(app)
     assert runner.invoke(args=["import", str(path)]).exit_code == 0
     with app.app_context():
@@ -220,7 +229,7 @@ def test_a_hidden_secrets_game_still_waiting_for_allotments_survives_a_restore(a
         game, _key = service.create_game(kind, setup)
         game_id = game.id
     runner = app.test_cli_runner()
-    out = runner.invoke(args=["export", "--all"])
+    out = runner.invoke(args=game_export(app))
     path = tmp_path / "backup.json"
     path.write_text(out.stdout, encoding="utf-8")
     wipe(app)
@@ -241,7 +250,7 @@ def test_a_hidden_secrets_game_still_waiting_for_allotments_survives_a_restore(a
 
 # -- every field is checked before anything is written (issue 16, item 4) -------------------
 def exported(app) -> dict:
-    return json.loads(app.test_cli_runner().invoke(args=["export", "--all"]).stdout)
+    return json.loads(app.test_cli_runner().invoke(args=game_export(app)).stdout)
 
 
 def restore_file(app, tmp_path, data):

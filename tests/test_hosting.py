@@ -217,7 +217,42 @@ def test_the_backup_runs_as_the_services_user_and_the_timer_starts_it():
     assert timer["Timer"]["Unit"] == "scorekeeper-backup.service"
     assert timer["Timer"]["Persistent"] == "true" and timer["Timer"]["OnCalendar"]
     (call,) = scorekeeper_calls(backup["ExecStart"])
-    assert call[:3] == ["export", "--all", "-o"] and call[3].startswith("%S/scorekeeper/backups/")
+    assert call[:2] == ["backup", "--to"] and call[2].startswith("%S/scorekeeper/backups/")
+
+
+@pytest.mark.parametrize(
+    ("url", "runs"),
+    [
+        (None, ["scorekeeper", "backup", "--to", "{S}/scorekeeper/backups/scorekeeper-{stamp}.sqlite"]),
+        (
+            "postgresql+psycopg://app:pw@db:5432/scores",
+            [
+                "pg_dump",
+                "--format=custom",
+                "--file={S}/scorekeeper/backups/scorekeeper-{stamp}.pgdump",
+                "postgresql://app:pw@db:5432/scores",
+            ],
+        ),
+    ],
+)
+def test_the_nightly_backup_copies_the_database_its_own_way(tmp_path, url, runs):
+    """The unit's shell line, run with systemd's escapes undone and both tools stood in for:
+    SQLite's copy by scorekeeper backup, PostgreSQL's by pg_dump (with a URL it takes)."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for tool in ("scorekeeper", "pg_dump"):
+        (tools / tool).write_text(f'#!/bin/sh\necho {tool} "$@" > "{tmp_path}/ran"\n')
+        (tools / tool).chmod(0o755)
+    line = unit("backup.service")["Service"]["ExecStart"]
+    line = line.replace("/opt/scorekeeper/bin/scorekeeper", str(tools / "scorekeeper"))
+    # systemd reads its escapes left to right: "%%S" is "%S" for the shell, not the folder.
+    line = re.sub(r"%([%S])", lambda m: "%" if m.group(1) == "%" else str(tmp_path), line).replace("$$", "$")
+    env = {"PATH": f"{tools}:/usr/bin:/bin", **({"DATABASE_URL": url} if url else {})}
+    subprocess.run(shlex.split(line), env=env, check=True, timeout=30)
+    ran = (tmp_path / "ran").read_text().split()
+    stamp = re.search(r"scorekeeper-(\d{8}T\d{6}Z)\.", " ".join(ran))
+    assert stamp, ran
+    assert ran == [w.format(S=tmp_path, stamp=stamp.group(1)) for w in runs]
 
 
 @pytest.mark.parametrize("name", ["scorekeeper.service", "backup.service"])

@@ -84,7 +84,7 @@ def test_instance_option_names_the_folder_and_a_real_command_starts_the_app(tmp_
     assert result.exit_code == 0, result.output
     # The export really used the app: the instance folder now holds the migrated database and key.
     assert (instance / "scorekeeper.sqlite").is_file() and (instance / "secret_key").is_file()
-    assert '"scorekeeper-backup/1"' in out.read_text()
+    assert '"scorekeeper-backup/2"' in out.read_text()
 
 
 def test_a_checkout_keeps_instance_beside_the_code_unless_told(monkeypatch, tmp_path):

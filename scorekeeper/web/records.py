@@ -32,7 +32,7 @@ from flask_wtf.file import FileField, FileRequired
 from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
-from .. import backup, cache, limits, pdf, read, records, service
+from .. import backup, cache, dbcopy, limits, pdf, read, records, service
 from ..clubs import roster
 from ..clubs.service import remember_game
 from ..db import db
@@ -50,6 +50,7 @@ from .templating import pdf_printer, pdf_unavailable
 bp = Blueprint("records", __name__, cli_group=None)
 bp.cli.add_command(backup.export_command)
 bp.cli.add_command(backup.import_command)
+bp.cli.add_command(dbcopy.backup_command)
 
 PER_PAGE = 50
 MAX_PAGE = 10**6

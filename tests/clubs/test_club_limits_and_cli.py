@@ -103,16 +103,18 @@ def test_the_operators_commands(app, client, tmp_path):
     exported = runner.invoke(args=["export", "--club", "friday-whist", "-o", str(out)])
     assert exported.exit_code == 0, exported.output
     backup = json.loads(out.read_text("utf-8"))
-    assert backup["club"] == {"slug": "friday-whist", "name": "Friday Whist"} and len(backup["games"]) == 1
+    assert backup["scope"] == {"club": "friday-whist"} and len(backup["tables"]["game"]) == 1
+    assert [c["name"] for c in backup["tables"]["club"]] == ["Friday Whist"]
     assert runner.invoke(args=["export", "--club", "nope"]).exit_code != 0
     assert runner.invoke(args=["clubs", "invite", "nope"]).exit_code != 0
     gone = runner.invoke(args=["clubs", "delete", "friday-whist", "--yes"])
     assert gone.exit_code == 0 and "1 games" in gone.output
     assert client.get("/api/clubs/friday-whist", headers=bearer(admin["member_key"])).status_code == 404
-    # The backup puts it back, into a club of that name made again.
-    runner.invoke(args=["clubs", "create", "Friday Whist"])
+    # The backup puts it back as it was: its members, their keys and its game.
     restored = runner.invoke(args=["import", str(out)])
-    assert restored.exit_code == 0 and "Restored 1 game." in restored.output
+    assert restored.exit_code == 0 and "Restored 1 club, " in restored.output and "1 game," in restored.output
+    shown = client.get("/api/clubs/friday-whist", headers=bearer(admin["member_key"]))
+    assert shown.status_code == 200
 
 
 text = st.text(st.characters(codec="utf-8"), max_size=60)
