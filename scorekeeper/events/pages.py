@@ -299,6 +299,7 @@ def board(event_id: str) -> ResponseReturnValue:
     def draw(template: str) -> str:
         page = context(event_or_404(event_id))
         page["directing"] = False  # a wall screen never shows keys, whoever opened it
+        page["board_tag"] = tag  # the region's next poll asks from here (a 304 until a change)
         return render_template(template, **page)
 
     if request.headers.get("HX-Request") == "true":

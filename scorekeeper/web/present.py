@@ -32,6 +32,16 @@ def pair_name(players: Sequence[str], side: Sequence[int]) -> str:
     return " & ".join(players[s] for s in side)
 
 
+def seating_line(seats: Sequence[str], partners: bool = True) -> str:
+    """Who sits at a table, with the partnerships (events.md, Screens): "Ann & Cy v Bob & Di".
+
+    Seats are clockwise and partners sit opposite (0+2 v 1+3) at a partnership table of four;
+    any other table (a mixer's, everyone for themselves) is its names in seat order."""
+    if partners and len(seats) == 4:
+        return _("%(pair)s v %(other)s", pair=pair_name(seats, (0, 2)), other=pair_name(seats, (1, 3)))
+    return ", ".join(seats)
+
+
 def join_names(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
