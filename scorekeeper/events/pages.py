@@ -12,12 +12,14 @@ import csv
 import io
 from collections.abc import Mapping
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     make_response,
     redirect,
@@ -34,7 +36,7 @@ from wtforms import BooleanField, RadioField, SelectMultipleField, TextAreaField
 from wtforms.validators import InputRequired
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from .. import cache, limits
+from .. import cache, limits, pdf
 from ..db import db
 from ..games import GAMES
 from ..i18n import render
@@ -44,7 +46,8 @@ from ..web.auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs
 from ..web.common import keep_cookie
 from ..web.games import game_context
 from ..web.table import describe_change
-from . import service
+from ..web.templating import pdf_printer, pdf_unavailable
+from . import prints, service
 from .forms import EventForm
 
 # No prefix: an event's pages are /e/<id>..., a new event is made from its club, /c/<slug>/events/new.
@@ -315,11 +318,56 @@ def board(event_id: str) -> ResponseReturnValue:
     return response
 
 
+def print_context(event: Event) -> dict[str, Any]:
+    """The print sheets' page: table cards from the creation, a score card per player (events.md)."""
+    page = context(event)
+    page["table_cards"] = prints.table_cards(
+        event, page["doc"], page["current"] if page["directing"] else None
+    )
+    page["score_cards"] = prints.score_cards(event, page["doc"], page["directing"])
+    return page
+
+
 @bp.get("/e/<event_id>/print")
 def print_sheets(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
-    page = context(event)
-    return render_template("events/print.html", **page)
+    page = print_context(event)
+    response = make_response(render_template("events/print.html", **page))
+    # A director's sheets carry the tables' and players' links (keys, tokens): kept by no cache.
+    response.headers["Cache-Control"] = "no-store" if page["directing"] else "no-cache"
+    return response
+
+
+@bp.get("/e/<event_id>/print.pdf")
+def print_pdf(event_id: str) -> ResponseReturnValue:
+    """The print sheets as a PDF file, printed by the same Chromium as a game's score sheet and
+    kept per version of the event, language and role (a director's carries the QR codes)."""
+    event = event_or_404(event_id)
+    chromium = pdf_printer()
+    if chromium is None:
+        flash(pdf_unavailable(), "error")
+        return redirect(url_for(".print_sheets", event_id=event.id), 303)
+
+    def sheets_html() -> str:
+        static = current_app.static_folder
+        assert static is not None  # the app serves its static folder
+        stylesheet = Path(static, "app.css").read_text(encoding="utf-8")
+        return render_template("events/print_pdf.html", stylesheet=stylesheet, **print_context(event))
+
+    who = "director" if directing(event) else "viewer"
+    name = f"{get_locale()}-{who}-a4-{cache.code_hash()}"
+    try:
+        data = pdf.render_once(
+            prints.pdf_folder(event), prints.pdf_version(event), name, sheets_html, chromium
+        )
+    except pdf.PdfError:
+        current_app.logger.exception("printing the sheets of event %s to PDF failed", event.id)
+        flash(_("The PDF could not be made just now. Use Print and choose “Save as PDF”."), "error")
+        return redirect(url_for(".print_sheets", event_id=event.id), 303)
+    response = Response(data, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.pdf"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/e/<event_id>/results.csv")

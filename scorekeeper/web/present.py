@@ -4,7 +4,7 @@ Registered as template globals by :mod:`.templating`; none of them scores or red
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -123,6 +123,20 @@ def option_text(option: Option, value: Any) -> str:
         if choice == value:
             return _(label)
     return format_decimal(value) if isinstance(value, int) else str(value)
+
+
+def house_rules(kind: Any, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A game's house rules in words, in the page's language: (the option's label, its value), for
+    the options in force only (:meth:`~scorekeeper.rules.Game.option_in_force`: no target in a game
+    of a number of hands). The one wording of a game's score sheet and an event's print sheets."""
+    from ..games import GAMES
+
+    rules = GAMES[kind] if isinstance(kind, str) else kind
+    return [
+        (_(option.label), option_text(option, options.get(option.key, option.default)))
+        for option in rules.options
+        if option.kind != "custom" and rules.option_in_force(option.key, options)
+    ]
 
 
 def ago(when: datetime, now: datetime | None = None) -> str:

@@ -26,6 +26,7 @@ from ..rules.cards import SUIT_MARKS
 from ..service import new_token
 from .present import (
     ago,
+    house_rules,
     join_names,
     option_text,
     pair_name,
@@ -135,6 +136,7 @@ def init_app(app: Flask) -> None:
         join_names=join_names,
         seating_line=seating_line,  # a table's seats with their partnerships: "Ann & Cy v Bob & Di"
         option_text=option_text,
+        house_rules=house_rules,  # a game's options in words: the score sheet's and the event's prints
         format_date=format_date,
         format_counts=format_counts,
         side_explanations=side_explanations,
