@@ -52,6 +52,8 @@ def status_line(players: Sequence[str], kind, result: GameResult | Summary) -> s
     """One sentence: who won, who is tied, or which deal comes next and who deals it."""
     if result.finished:
         names = side_names(players, result, result.winners)
+        if len(names) == 1 and sum(1 for side in result.sides if side[0] in result.winners for _ in side) > 1:
+            return _("%(pair)s win.", pair=names[0])  # "Kim & Eve win.": a pair is a plural subject
         return ngettext("%(names)s wins.", "%(names)s share the win.", len(names), names=join_names(names))
     if result.tiebreak:
         names = side_names(players, result, result.leaders)
