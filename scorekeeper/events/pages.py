@@ -32,15 +32,17 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from sqlalchemy import select
 from wtforms import BooleanField, RadioField, SelectMultipleField, TextAreaField
 from wtforms.validators import InputRequired
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from .. import cache, limits, pdf
+from ..clubs import roster
 from ..db import db
 from ..games import GAMES
 from ..i18n import render
-from ..models import Club, Event, Game, utcnow
+from ..models import Club, Event, Game, Member, utcnow
 from ..read.visibility import Membership
 from ..web.auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs, game_route
 from ..web.common import keep_cookie
@@ -48,7 +50,7 @@ from ..web.games import game_context
 from ..web.table import describe_change
 from ..web.templating import pdf_printer, pdf_unavailable
 from . import prints, service
-from .forms import EventForm
+from .forms import EventForm, merge_names
 
 # No prefix: an event's pages are /e/<id>..., a new event is made from its club, /c/<slug>/events/new.
 bp = Blueprint("events", __name__)
@@ -78,6 +80,7 @@ class StartRoundForm(FlaskForm):
 
 
 class PlayersForm(FlaskForm):
+    join = SelectMultipleField(_l("The club's players arriving"), choices=[], validate_choice=False)
     add = TextAreaField(_l("Players joining (one name a line)"))
     withdraw = SelectMultipleField(
         _l("Players leaving"),
@@ -87,8 +90,28 @@ class PlayersForm(FlaskForm):
     )
 
 
+def club_names(club_id: int | None) -> list[str]:
+    """Everyone of the club an evening may seat: its players (seated at its games, or kept) and
+    its members, each name once whatever its case, in alphabetical order."""
+    if club_id is None:
+        return []
+    found = {n.casefold(): n for n in roster.regular_names(club_id)}
+    for name in db.session.scalars(select(Member.name).where(Member.club_id == club_id)):
+        found.setdefault(name.casefold(), name)
+    return sorted(found.values(), key=str.casefold)
+
+
+def club_players(field: SelectMultipleField, names: list[str]) -> None:
+    """The club's players offered as chips to tick (who is here tonight, who arrived late)."""
+    field.choices = [(name, name) for name in names]
+
+
 def players_form(event: Event, data: Mapping[str, Any] | None = None) -> PlayersForm:
     form = PlayersForm(formdata=request.form if data is None and request.method == "POST" else None)
+    # Late arrivals: the club's players not in the event yet, ticked as the new event's page does.
+    playing = {n.casefold() for e in event.entrants for n in (e if isinstance(e, list) else [e])}
+    late = [n for n in club_names(event.club_id) if n.casefold() not in playing]
+    club_players(form.join, late)
     form.withdraw.choices = [
         (name, name)
         for e, name in enumerate(event.entrants)
@@ -180,6 +203,7 @@ def new(club: Club, me: Membership) -> ResponseReturnValue:
     """A member makes an event of the club and directs it: the page keeps the key, as the
     director's link would, and lands on the director's page."""
     form = EventForm()
+    club_players(form.here, club_names(club.id))
     status = 200
     if request.method == "POST":
         status = 422
@@ -249,7 +273,8 @@ def players(event_id: str) -> ResponseReturnValue:
     form = players_form(event)
     if not form.validate_on_submit():
         abort(400)
-    add = [line.strip() for line in (form.add.data or "").splitlines() if line.strip()]
+    typed = [line.strip() for line in (form.add.data or "").splitlines() if line.strip()]
+    add = merge_names(form.join.data or [], typed)
     try:
         service.change_players(event, add, form.withdraw.data or [])
     except service.EventError as exc:
