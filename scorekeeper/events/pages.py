@@ -32,7 +32,6 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from sqlalchemy import select
 from wtforms import BooleanField, RadioField, SelectMultipleField, TextAreaField
 from wtforms.validators import InputRequired
 from wtforms.widgets import CheckboxInput, ListWidget
@@ -42,7 +41,7 @@ from ..clubs import roster
 from ..db import db
 from ..games import GAMES
 from ..i18n import render
-from ..models import Club, Event, Game, Member, utcnow
+from ..models import Club, Event, Game, utcnow
 from ..read.visibility import Membership
 from ..web.auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs, game_route
 from ..web.common import keep_cookie
@@ -90,17 +89,6 @@ class PlayersForm(FlaskForm):
     )
 
 
-def club_names(club_id: int | None) -> list[str]:
-    """Everyone of the club an evening may seat: its players (seated at its games, or kept) and
-    its members, each name once whatever its case, in alphabetical order."""
-    if club_id is None:
-        return []
-    found = {n.casefold(): n for n in roster.regular_names(club_id)}
-    for name in db.session.scalars(select(Member.name).where(Member.club_id == club_id)):
-        found.setdefault(name.casefold(), name)
-    return sorted(found.values(), key=str.casefold)
-
-
 def club_players(field: SelectMultipleField, names: list[str]) -> None:
     """The club's players offered as chips to tick (who is here tonight, who arrived late)."""
     field.choices = [(name, name) for name in names]
@@ -110,7 +98,7 @@ def players_form(event: Event, data: Mapping[str, Any] | None = None) -> Players
     form = PlayersForm(formdata=request.form if data is None and request.method == "POST" else None)
     # Late arrivals: the club's players not in the event yet, ticked as the new event's page does.
     playing = {n.casefold() for e in event.entrants for n in (e if isinstance(e, list) else [e])}
-    late = [n for n in club_names(event.club_id) if n.casefold() not in playing]
+    late = [n for n in roster.seatable_names(event.club_id) if n.casefold() not in playing]
     club_players(form.join, late)
     form.withdraw.choices = [
         (name, name)
@@ -203,7 +191,7 @@ def new(club: Club, me: Membership) -> ResponseReturnValue:
     """A member makes an event of the club and directs it: the page keeps the key, as the
     director's link would, and lands on the director's page."""
     form = EventForm()
-    club_players(form.here, club_names(club.id))
+    club_players(form.here, roster.seatable_names(club.id))
     status = 200
     if request.method == "POST":
         status = 422
