@@ -364,7 +364,9 @@ def print_pdf(event_id: str) -> ResponseReturnValue:
     def sheets_html() -> str:
         static = current_app.static_folder
         assert static is not None  # the app serves its static folder
-        stylesheet = Path(static, "app.css").read_text(encoding="utf-8")
+        stylesheet = "\n".join(
+            Path(static, name).read_text(encoding="utf-8") for name in ("app.css", "evening.css")
+        )
         return render_template("events/print_pdf.html", stylesheet=stylesheet, **print_context(event))
 
     who = "director" if directing(event) else "viewer"
