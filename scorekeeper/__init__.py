@@ -121,6 +121,7 @@ def _configure_blueprints(app: Flask) -> None:
     from .clubs import pages as clubs_pages
     from .events import api as events_api
     from .events import pages as events_pages
+    from .events import season_views
     from .events import table_pages as events_table_pages
     from .web import api, docs, ends, games, main, pwa, records, table
     from .web import help as help_pages
@@ -142,6 +143,8 @@ def _configure_blueprints(app: Flask) -> None:
         events_pages.bp,  # the director's page, the board, print sheets, the CSV
         events_pages.tables,  # a table's confirmation, from its game page
         events_table_pages.bp,  # a table's phone for the whole event, the round clock
+        season_views.bp,  # a club's season: its page and CSV
+        season_views.api,  # a club's season as JSON
         help_pages.bp,  # the rules of each game for the players, /help
         docs.bp,  # /api/openapi.json
     ):

@@ -17,9 +17,11 @@ from flask import (
     abort,
     current_app,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -98,6 +100,9 @@ def new() -> ResponseReturnValue:
                     getattr(form, exc.field or "name", form.name).errors = [said(exc)]
                 else:
                     flash(_("%(club)s is made. Invite its members below.", club=made.club.name), "ok")
+                    # The invite made with the club, shown once on its page (its token is kept
+                    # only as a hash): in this device's signed session until then.
+                    session["new_invite"] = [made.club.slug, made.invite]
                     return keep_member_key(back(made.club), made.key)
     return render_template("clubs/new.html", form=form, needs_key=needs_key), status
 
@@ -114,8 +119,14 @@ def show(club: Club, me: Membership) -> ResponseReturnValue:
         (finished if summary.finished else in_progress).append((game, summary, summary))
     everyone = service.members(club)
     devices = {m.id: service.keys_of(m) for m in everyone if me.admin or m.id == me.member_id}
-    return render_template(
+    made = session.get("new_invite")
+    first_invite = None
+    if isinstance(made, list) and len(made) == 2 and made[0] == club.slug:
+        session.pop("new_invite")
+        first_invite = url_for(".join", slug=club.slug, token=made[1], _external=True)
+    page = render_template(
         "clubs/show.html",
+        first_invite=first_invite,
         club=club,
         me=me,
         in_progress=in_progress[:30],
@@ -127,6 +138,11 @@ def show(club: Club, me: Membership) -> ResponseReturnValue:
         invites=service.open_invites(club) if me.admin else [],
         invite_form=InviteForm(),
     )
+    if first_invite is None:
+        return page
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"  # the invite link is shown once
+    return response
 
 
 @bp.get("/c/<slug>/games")
@@ -159,7 +175,10 @@ def join(slug: str, token: str) -> ResponseReturnValue:
         return back(club)
     form = JoinForm()
     free = service.free_players(club)
-    form.pick.choices = choices([(name, name) for name in free] + [("", _("Someone new"))])
+    # Nobody to pick: no choice to make, just the name (its label says so, not "Or a new name").
+    form.pick.choices = choices([(name, name) for name in free] + [("", _("Someone new"))]) if free else []
+    if not free:
+        form.name.label.text = _("Your name")
     status = 200
     if request.method == "POST":
         status = 422

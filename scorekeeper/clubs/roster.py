@@ -28,7 +28,7 @@ from sqlalchemy import func, select
 from .. import ratings, read, service
 from ..db import db
 from ..games import GAMES
-from ..models import Change, Game, Player, Seat
+from ..models import Change, Game, Member, Player, Seat
 from ..ratings import Match, Ratings
 from ..rules import InvalidFacts
 
@@ -132,6 +132,17 @@ def private_names(club_id: int) -> set[str]:
     return set(
         db.session.scalars(select(Player.name).where(Player.club_id == club_id, Player.private.is_(True)))
     )
+
+
+def seatable_names(club_id: int | None) -> list[str]:
+    """Everyone of the club an evening may seat (the new event's chips, late arrivals): its
+    players (seated at its games, or kept) and its members, each name once whatever its case."""
+    if club_id is None:
+        return []
+    found = {n.casefold(): n for n in regular_names(club_id)}
+    for name in db.session.scalars(select(Member.name).where(Member.club_id == club_id)):
+        found.setdefault(name.casefold(), name)
+    return sorted(found.values(), key=str.casefold)
 
 
 def regular_names(club_id: int | None, limit: int = 300) -> list[str]:

@@ -13,7 +13,14 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, SelectField, StringField, TextAreaField
+from wtforms import (
+    BooleanField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    TextAreaField,
+    ValidationError,
+)
 
 from ..forms.base import choices, lenient_int, strip
 from ..games import GAMES
@@ -50,6 +57,9 @@ class EventForm(FlaskForm):
         default="round_robin",
         validate_choice=False,
     )
+    # The club's players, ticked when here tonight (the page fills the choices); a name not in
+    # the club yet is typed below.
+    here = SelectMultipleField(_l("Who is here tonight"), choices=[], validate_choice=False)
     players = TextAreaField(
         _l("Players"),
         description=_l('One name a line. For pairs, one pair a line: "Ann & Bob".'),
@@ -80,9 +90,18 @@ class EventForm(FlaskForm):
         # Errors that belong to no one field (none today; kept so nothing is ever lost).
         self.general_errors: list[str] = []
 
+    def validate_here(self, field: SelectMultipleField) -> None:
+        if field.data and self.format.data == "pairs":
+            raise ValidationError(
+                _('A pairs event takes its pairs typed, one pair a line ("Ann & Bob"): untick the players.')
+            )
+
     def body(self) -> dict[str, Any]:
-        """What was typed, as the API's creation body."""
+        """What was ticked and typed, as the API's creation body: the ticked players first, then
+        the typed names not ticked already."""
         lines = [line.strip() for line in (self.players.data or "").splitlines() if line.strip()]
+        if self.format.data != "pairs":
+            lines = merge_names(self.here.data or [], lines)
         data: dict[str, Any] = {
             "name": self.name.data or "",
             "game": self.game.data,
@@ -123,3 +142,15 @@ class EventForm(FlaskForm):
         for field in self:
             items += [(text, field.id) for text in field.errors if isinstance(text, str)]
         return items
+
+
+def merge_names(ticked: list[str], typed: list[str]) -> list[str]:
+    """The ticked names, then each typed one not among them (whatever its case): a name ticked
+    and typed too is one player, not a duplicate to refuse."""
+    out = [name.strip() for name in ticked if isinstance(name, str) and name.strip()]
+    seen = {name.casefold() for name in out}
+    for name in typed:
+        if name.casefold() not in seen:
+            out.append(name)
+            seen.add(name.casefold())
+    return out

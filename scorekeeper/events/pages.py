@@ -12,12 +12,14 @@ import csv
 import io
 import math
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     make_response,
     redirect,
@@ -34,7 +36,8 @@ from wtforms import BooleanField, RadioField, SelectMultipleField, TextAreaField
 from wtforms.validators import InputRequired
 from wtforms.widgets import CheckboxInput, ListWidget
 
-from .. import cache, limits
+from .. import cache, limits, pdf
+from ..clubs import roster
 from ..db import db
 from ..games import GAMES
 from ..i18n import render
@@ -44,8 +47,9 @@ from ..web.auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs
 from ..web.common import keep_cookie
 from ..web.games import game_context
 from ..web.table import describe_change
-from . import service, table_links, table_pages
-from .forms import EventForm
+from ..web.templating import pdf_printer, pdf_unavailable
+from . import prints, service, table_links, table_pages
+from .forms import EventForm, merge_names
 
 # No prefix: an event's pages are /e/<id>..., a new event is made from its club, /c/<slug>/events/new.
 bp = Blueprint("events", __name__)
@@ -75,6 +79,7 @@ class StartRoundForm(FlaskForm):
 
 
 class PlayersForm(FlaskForm):
+    join = SelectMultipleField(_l("The club's players arriving"), choices=[], validate_choice=False)
     add = TextAreaField(_l("Players joining (one name a line)"))
     withdraw = SelectMultipleField(
         _l("Players leaving"),
@@ -84,8 +89,17 @@ class PlayersForm(FlaskForm):
     )
 
 
+def club_players(field: SelectMultipleField, names: list[str]) -> None:
+    """The club's players offered as chips to tick (who is here tonight, who arrived late)."""
+    field.choices = [(name, name) for name in names]
+
+
 def players_form(event: Event, data: Mapping[str, Any] | None = None) -> PlayersForm:
     form = PlayersForm(formdata=request.form if data is None and request.method == "POST" else None)
+    # Late arrivals: the club's players not in the event yet, ticked as the new event's page does.
+    playing = {n.casefold() for e in event.entrants for n in (e if isinstance(e, list) else [e])}
+    late = [n for n in roster.seatable_names(event.club_id) if n.casefold() not in playing]
+    club_players(form.join, late)
     form.withdraw.choices = [
         (name, name)
         for e, name in enumerate(event.entrants)
@@ -168,6 +182,7 @@ def new(club: Club, me: Membership) -> ResponseReturnValue:
     """A member makes an event of the club and directs it: the page keeps the key, as the
     director's link would, and lands on the director's page."""
     form = EventForm()
+    club_players(form.here, roster.seatable_names(club.id))
     status = 200
     if request.method == "POST":
         status = 422
@@ -237,7 +252,8 @@ def players(event_id: str) -> ResponseReturnValue:
     form = players_form(event)
     if not form.validate_on_submit():
         abort(400)
-    add = [line.strip() for line in (form.add.data or "").splitlines() if line.strip()]
+    typed = [line.strip() for line in (form.add.data or "").splitlines() if line.strip()]
+    add = merge_names(form.join.data or [], typed)
     try:
         service.change_players(event, add, form.withdraw.data or [])
     except service.EventError as exc:
@@ -290,6 +306,7 @@ def board(event_id: str) -> ResponseReturnValue:
     def draw(template: str) -> str:
         page = context(event_or_404(event_id))
         page["directing"] = False  # a wall screen never shows keys, whoever opened it
+        page["board_tag"] = tag  # the region's next poll asks from here (a 304 until a change)
         return render_template(template, **page)
 
     if request.headers.get("HX-Request") == "true":
@@ -305,11 +322,58 @@ def board(event_id: str) -> ResponseReturnValue:
     return response
 
 
+def print_context(event: Event) -> dict[str, Any]:
+    """The print sheets' page: table cards from the creation, a score card per player (events.md)."""
+    page = context(event)
+    page["table_cards"] = prints.table_cards(
+        event, page["doc"], page["current"] if page["directing"] else None
+    )
+    page["score_cards"] = prints.score_cards(event, page["doc"], page["directing"])
+    return page
+
+
 @bp.get("/e/<event_id>/print")
 def print_sheets(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
-    page = context(event)
-    return render_template("events/print.html", **page)
+    page = print_context(event)
+    response = make_response(render_template("events/print.html", **page))
+    # A director's sheets carry the tables' and players' links (keys, tokens): kept by no cache.
+    response.headers["Cache-Control"] = "no-store" if page["directing"] else "no-cache"
+    return response
+
+
+@bp.get("/e/<event_id>/print.pdf")
+def print_pdf(event_id: str) -> ResponseReturnValue:
+    """The print sheets as a PDF file, printed by the same Chromium as a game's score sheet and
+    kept per version of the event, language and role (a director's carries the QR codes)."""
+    event = event_or_404(event_id)
+    chromium = pdf_printer()
+    if chromium is None:
+        flash(pdf_unavailable(), "error")
+        return redirect(url_for(".print_sheets", event_id=event.id), 303)
+
+    def sheets_html() -> str:
+        static = current_app.static_folder
+        assert static is not None  # the app serves its static folder
+        stylesheet = "\n".join(
+            Path(static, name).read_text(encoding="utf-8") for name in ("app.css", "evening.css")
+        )
+        return render_template("events/print_pdf.html", stylesheet=stylesheet, **print_context(event))
+
+    who = "director" if directing(event) else "viewer"
+    name = f"{get_locale()}-{who}-a4-{cache.code_hash()}"
+    try:
+        data = pdf.render_once(
+            prints.pdf_folder(event), prints.pdf_version(event), name, sheets_html, chromium
+        )
+    except pdf.PdfError:
+        current_app.logger.exception("printing the sheets of event %s to PDF failed", event.id)
+        flash(_("The PDF could not be made just now. Use Print and choose “Save as PDF”."), "error")
+        return redirect(url_for(".print_sheets", event_id=event.id), 303)
+    response = Response(data, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.pdf"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/e/<event_id>/results.csv")

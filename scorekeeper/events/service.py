@@ -498,6 +498,13 @@ def round_status(event: Event, number: int, games: Mapping[str, Game]) -> str:
     return "done" if round_done(event.rounds[number - 1], games) else "playing"
 
 
+def finished(event: Event, games: Mapping[str, Game]) -> bool:
+    """Over once its last round has ended (events.md, Season): every round of ``rounds`` played,
+    or a knockout's final (its rounds count until one pair is left)."""
+    total = event.settings["rounds"]
+    return len(event.rounds) >= total and round_done(event.rounds[total - 1], games)
+
+
 def signature(event_id: str) -> tuple[int, int, int, datetime | None] | None:
     """What the event's document depends on, in one query whatever the number of tables: the
     event's own version, its table games' count and summed versions (a table's every write
@@ -600,6 +607,7 @@ def _document(event: Event, render=None) -> dict[str, Any]:
         "players": [entrant_name(event, e) for e in range(len(event.entrants))],
         "withdrawn": [entrant_name(event, e) for e in event.withdrawn],
         "rounds": rounds,
+        "finished": finished(event, games),
         "standings": [_standing_json(event, s, render) for s in compute_standings(event, games)],
     }
 

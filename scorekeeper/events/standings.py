@@ -66,9 +66,11 @@ def ranked(
     points: Mapping[int, Number],
     by_round: Mapping[int, Sequence[Number | None]],
     figures: Mapping[int, Mapping[str, Any]],
+    rule_names: Mapping[str, str] | None = None,
 ) -> list[Standing]:
     """Entrants sorted by their keys (each a named figure, higher first), ranks shared where every
-    key is equal, and a note on each side of every tie that a later key settled."""
+    key is equal, and a note on each side of every tie that a later key settled (the rules named
+    by ``rule_names``, else :data:`RULE_NAMES`)."""
     order = sorted(entrants, key=lambda e: ([-v for _, v in keys[e[0]]], e[1], e[0]))
     values = {e: tuple(v for _, v in keys[e]) for e, _ in entrants}
     notes: dict[int, list[Msg]] = {e: [] for e, _ in entrants}
@@ -86,7 +88,7 @@ def ranked(
             continue  # the first figure decides: nothing to explain
         for (rule, x), (_, y) in zip(a[1:], b[1:], strict=True):
             if x != y:
-                rule_name = msg(RULE_NAMES[rule])
+                rule_name = msg((rule_names or RULE_NAMES)[rule])
                 notes[upper].append(
                     msg(
                         N_("ahead of {name} on {rule}: {a} to {b}"),
@@ -107,10 +109,12 @@ def ranked(
                 )
                 break
         else:
-            # Level on every figure: one note per player, however many share the place.
+            # Level on every figure: one such note per player, however many share the place (a
+            # player behind someone on a later figure and level with the next says both).
+            shares = msg(N_("shares place {rank}"), rank=ranks[upper])
             for entrant in (upper, lower):
-                if not notes[entrant]:
-                    notes[entrant].append(msg(N_("shares place {rank}"), rank=ranks[entrant]))
+                if shares not in notes[entrant]:
+                    notes[entrant].append(shares)
     return [
         Standing(
             rank=ranks[e],

@@ -307,6 +307,14 @@ class Game:
         """Deals played that count toward :meth:`planned_deals` (Abracadabra skips thrown-in ones)."""
         return len(result.deals)
 
+    def option_in_force(self, key: str, options: Mapping[str, Any]) -> bool:
+        """Whether the option ``key`` changes anything in a game set up with ``options``: a score
+        sheet's house rules list only those (a game of a number of hands uses no target)."""
+        hands = options.get("hands")
+        if key == "target" and hands:
+            return False
+        return not (key in ("hands", "hands_tiebreak") and not hands)
+
 
 def refuse(field: str, text: str | Msg, seat: int | None = None, **params: Any) -> FieldError:
     """A refusal of ``field`` (at ``seat`` when one player's entry is at fault).

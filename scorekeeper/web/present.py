@@ -4,7 +4,7 @@ Registered as template globals by :mod:`.templating`; none of them scores or red
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -32,6 +32,16 @@ def pair_name(players: Sequence[str], side: Sequence[int]) -> str:
     return " & ".join(players[s] for s in side)
 
 
+def seating_line(seats: Sequence[str], partners: bool = True) -> str:
+    """Who sits at a table, with the partnerships (events.md, Screens): "Ann & Cy v Bob & Di".
+
+    Seats are clockwise and partners sit opposite (0+2 v 1+3) at a partnership table of four;
+    any other table (a mixer's, everyone for themselves) is its names in seat order."""
+    if partners and len(seats) == 4:
+        return _("%(pair)s v %(other)s", pair=pair_name(seats, (0, 2)), other=pair_name(seats, (1, 3)))
+    return ", ".join(seats)
+
+
 def join_names(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
@@ -42,6 +52,8 @@ def status_line(players: Sequence[str], kind, result: GameResult | Summary) -> s
     """One sentence: who won, who is tied, or which deal comes next and who deals it."""
     if result.finished:
         names = side_names(players, result, result.winners)
+        if len(names) == 1 and sum(1 for side in result.sides if side[0] in result.winners for _ in side) > 1:
+            return _("%(pair)s win.", pair=names[0])  # "Kim & Eve win.": a pair is a plural subject
         return ngettext("%(names)s wins.", "%(names)s share the win.", len(names), names=join_names(names))
     if result.tiebreak:
         names = side_names(players, result, result.leaders)
@@ -113,6 +125,20 @@ def option_text(option: Option, value: Any) -> str:
         if choice == value:
             return _(label)
     return format_decimal(value) if isinstance(value, int) else str(value)
+
+
+def house_rules(kind: Any, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A game's house rules in words, in the page's language: (the option's label, its value), for
+    the options in force only (:meth:`~scorekeeper.rules.Game.option_in_force`: no target in a game
+    of a number of hands). The one wording of a game's score sheet and an event's print sheets."""
+    from ..games import GAMES
+
+    rules = GAMES[kind] if isinstance(kind, str) else kind
+    return [
+        (_(option.label), option_text(option, options.get(option.key, option.default)))
+        for option in rules.options
+        if option.kind != "custom" and rules.option_in_force(option.key, options)
+    ]
 
 
 def ago(when: datetime, now: datetime | None = None) -> str:

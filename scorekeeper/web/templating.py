@@ -24,7 +24,17 @@ from ..rules import DealResult
 from ..rules.base import format_counts
 from ..rules.cards import SUIT_MARKS
 from ..service import new_token
-from .present import ago, join_names, option_text, pair_name, round_text, side_names, status_line
+from .present import (
+    ago,
+    house_rules,
+    join_names,
+    option_text,
+    pair_name,
+    round_text,
+    seating_line,
+    side_names,
+    status_line,
+)
 
 # How often (seconds) an open game page asks whether the game changed (htmx polling);
 # the app's LIVE_POLL_SECONDS changes it.
@@ -124,7 +134,9 @@ def init_app(app: Flask) -> None:
         round_text=round_text,
         side_names=side_names,
         join_names=join_names,
+        seating_line=seating_line,  # a table's seats with their partnerships: "Ann & Cy v Bob & Di"
         option_text=option_text,
+        house_rules=house_rules,  # a game's options in words: the score sheet's and the event's prints
         format_date=format_date,
         format_counts=format_counts,
         side_explanations=side_explanations,

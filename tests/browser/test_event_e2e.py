@@ -136,10 +136,12 @@ def test_a_round_started_on_the_directors_phone_and_scored_on_a_tables_phone(
     no_sideways_scroll(director)
     href = link.get_attribute("href")
     assert href and f"/e/{event_id}" not in href
-    seats = tables.first.locator(".names").inner_text().split(", ")
+    # "Ann & Cy v Bob & Di": the partnerships shown (events.md, Screens).
+    pair, other = (p.split(" & ") for p in tables.first.locator(".names").inner_text().split(" v "))
+    seats = [pair[0], other[0], pair[1], other[1]]  # clockwise: partners opposite
     assert len(seats) == 4 and set(seats) <= set(PLAYERS)
     others = [p for p in PLAYERS if p not in seats]
-    assert sorted(tables.nth(1).locator(".names").inner_text().split(", ")) == sorted(others)
+    assert sorted(re.split(r" & | v ", tables.nth(1).locator(".names").inner_text())) == sorted(others)
 
     table = phone_page(browser)
     table.goto(href)
@@ -191,11 +193,17 @@ def test_a_round_started_on_the_directors_phone_and_scored_on_a_tables_phone(
     board.goto(f"{live_server}/e/{event_id}/board")
     expect(board.locator(".ev-board")).to_contain_text("Round 1 of 7")
     expect(board.locator(".ev-board [role=timer]")).to_have_text(re.compile(r"(10|9) minutes left"))
-    board_tables = board.locator(".ev-tables li")
+    board_tables = board.locator(".tv-table-list li")
     expect(board_tables).to_have_count(2)
     expect(board_tables.first).to_contain_text("finished")
     expect(board_tables.nth(1)).to_contain_text("0 of 2 hands")
-    assert shown(standings(board)) == expected
+    # The board shows rank, name and points (made to be read across a hall).
+    rows = board.locator(".tv-rows li")
+    on_board = [
+        [c.strip() for c in rows.nth(i).locator("span, strong").all_inner_texts()]
+        for i in range(rows.count())
+    ]
+    assert on_board == [row[:3] for row in shown(expected)]
     assert board.locator("a[href*='key=']").count() == 0
     no_sideways_scroll(board)
     for page in (director, table, board):

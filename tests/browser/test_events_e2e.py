@@ -46,7 +46,11 @@ def test_director_starts_a_round_and_a_table_scores_it(live_server, phone: Page,
     # The table card's link, opened on the table's own phone.
     page.locator(".ev-tables li").first.get_by_text("Scorer link and QR").tap()
     link = page.locator(".ev-tables li").first.locator("a[href*='key=']").get_attribute("href")
-    seats = page.locator(".ev-tables li .names").first.inner_text().split(", ")
+    # "Ann & Cy v Bob & Di": the partnerships shown; seats clockwise, partners opposite.
+    pair, other = (
+        p.split(" & ") for p in page.locator(".ev-tables li .names").first.inner_text().split(" v ")
+    )
+    seats = [pair[0], other[0], pair[1], other[1]]
     table_phone = page.context.browser.new_context(
         viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
     ).new_page()

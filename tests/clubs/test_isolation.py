@@ -175,6 +175,9 @@ NEEDS = {
     ("GET", "/c/<slug>/player"): "member",
     ("GET", "/c/<slug>/ratings"): "member",
     ("GET", "/c/<slug>/events/new"): "member",
+    ("GET", "/c/<slug>/season"): "member",  # the club's season (events.md, Season)
+    ("GET", "/c/<slug>/season.csv"): "member",
+    ("GET", "/api/clubs/<slug>/season"): "member",
     ("POST", "/c/<slug>/events/new"): "member",  # a new event of the club (events.md)
     ("POST", "/c/<slug>/device-link"): "member",
     ("POST", "/c/<slug>/devices/<int:key_id>/signout"): "member",

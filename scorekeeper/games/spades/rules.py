@@ -299,6 +299,13 @@ class Spades(Game):
             return (4,)
         return self.player_counts
 
+    def option_in_force(self, key: str, options: Mapping[str, Any]) -> bool:
+        # Sandbags and a set's penalty are cutthroat rules; blind nil is a partnership's.
+        pairs = options.get("mode") == PARTNERSHIP
+        if key in ("sandbags", "set_penalty") and pairs or key == "blind_nil" and not pairs:
+            return False
+        return super().option_in_force(key, options)
+
     def sides(self, setup: Setup) -> tuple[tuple[int, ...], ...]:
         return sides_of(setup)
 

@@ -1,0 +1,89 @@
+"""The evening's pages (issue 42) as the accessibility sweep checks every page kind: the new-event
+page with its roster chips, the director's page with late arrivals, the print sheets, the board
+(on a phone and on a 1920x1080 TV), a player's own page and the club's season; light and dark,
+no WCAG 2.1 A/AA violation axe-core finds, every control at least 44x44 CSS px at 360 px."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.browser.test_accessibility_e2e import SMALL_TARGETS, axe_violations
+
+MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
+
+
+def evening_pages(page: Page, base: str) -> list[str]:
+    """A club with players, one finished event (a season) and one under way, directed here."""
+    club = page.request.post(base + "/api/clubs", data={"name": "Club", "player": "Olga"}).json()
+    page.context.add_cookies([{"name": "member", "value": club["member_key"], "url": base}])
+    bearer = {"Authorization": f"Bearer {club['member_key']}"}
+    body = {
+        "name": "Night",
+        "format": "progressive",
+        "game": "euchre",
+        "hands": 1,
+        "rounds": 1,
+        "minutes": 30,
+    }
+    done = page.request.post(
+        base + "/api/clubs/club/events", data={**body, "players": ["Ann", "Bob", "Cy", "Di"]}, headers=bearer
+    ).json()
+    rnd = page.request.post(
+        f"{base}/api/events/{done['id']}/rounds",
+        data={},
+        headers={"Authorization": f"Bearer {done['director_key']}"},
+    ).json()
+    for table in rnd["tables"]:
+        page.request.post(
+            f"{base}/api/games/{table['game']}/deals",
+            data=MADE_02,
+            headers={"Authorization": f"Bearer {table['edit_key']}"},
+        )
+    players = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+    live = page.request.post(
+        base + "/api/clubs/club/events", data={**body, "players": players, "rounds": 3}, headers=bearer
+    ).json()
+    page.goto(f"{base}/e/{live['id']}/direct?key={live['director_key']}")
+    page.request.post(
+        f"{base}/api/events/{live['id']}/rounds",
+        data={},
+        headers={"Authorization": f"Bearer {live['director_key']}"},
+    )
+    page.goto(f"{base}/e/{live['id']}")
+    player = page.locator(".ev-links a").first.get_attribute("href")
+    assert player and "/p/" in player
+    return [
+        "/c/club/events/new",
+        "/c/club/season?game=euchre",
+        f"/e/{live['id']}",
+        f"/e/{live['id']}/print",
+        f"/e/{live['id']}/board",
+        f"/e/{done['id']}/board",
+        player.removeprefix(base),
+    ]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_wcag_violation_on_the_evenings_pages(live_server, phone: Page, scheme):
+    phone.emulate_media(color_scheme=scheme)
+    problems = []
+    urls = evening_pages(phone, live_server)
+    for url in urls:
+        phone.goto(live_server + url)
+        problems += [f"{url}: {v}" for v in axe_violations(phone)]
+    # The board as the TV shows it.
+    phone.set_viewport_size({"width": 1920, "height": 1080})
+    for url in (u for u in urls if u.endswith("/board")):
+        phone.goto(live_server + url)
+        problems += [f"{url} (TV): {v}" for v in axe_violations(phone)]
+    assert not problems, "\n".join(problems)
+
+
+def test_every_control_of_the_evenings_pages_is_at_least_44_px(live_server, phone: Page):
+    problems = []
+    for url in evening_pages(phone, live_server):
+        phone.goto(live_server + url)
+        problems += [f"{url}: {s}" for s in phone.evaluate(SMALL_TARGETS)]
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360, url
+    assert not problems, f"{len(problems)} small targets:\n" + "\n".join(problems)
