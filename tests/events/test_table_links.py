@@ -175,5 +175,7 @@ def test_table_cards_print_from_the_creation(app, client):
     client.get(f"/e/{event_id}/direct?key={key}")
     html = client.get(f"/e/{event_id}/print").get_data(as_text=True)
     assert "Table cards" in html and html.count(f"/e/{event_id}/table/") >= 2
-    assert html.count('class="ev-card"') == 2
-    assert "Table cards" not in app.test_client().get(f"/e/{event_id}/print").get_data(as_text=True)
+    assert html.count("ev-table-card") == 2
+    # Anyone with the link prints the cards' numbers, never a table's scoring link.
+    stranger = app.test_client().get(f"/e/{event_id}/print").get_data(as_text=True)
+    assert "ev-table-card" in stranger and f"/e/{event_id}/table/" not in stranger
