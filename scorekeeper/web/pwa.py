@@ -19,7 +19,15 @@ from flask_babel import gettext as _
 bp = Blueprint("pwa", __name__)
 
 # Kept by the service worker at install: what every page needs, and the offline page.
-PRECACHE = ("app.css", "app.js", "clock.js", "htmx.min.js", "favicon.svg", "icons/icon.svg", "icons/icon-192.png")
+PRECACHE = (
+    "app.css",
+    "app.js",
+    "clock.js",
+    "htmx.min.js",
+    "favicon.svg",
+    "icons/icon.svg",
+    "icons/icon-192.png",
+)
 ICONS = (
     ("icons/icon.svg", "any", "image/svg+xml", "any"),
     ("icons/icon-192.png", "192x192", "image/png", "any"),

@@ -115,7 +115,9 @@ def test_a_round_started_on_the_directors_phone_and_scored_on_a_tables_phone(
     expect(director.locator("#round")).to_have_text("Round 1 of 7")
     # The clock: 10 minutes from the start (9 once the first second has gone).
     # The round clock counts down each second (minutes:seconds from the server's time).
-    expect(director.locator(".ev-clock")).to_have_text(re.compile(r"^\s*Round 1: time left (10:00|9:[0-5]\d)\s*$"))
+    expect(director.locator(".ev-clock")).to_have_text(
+        re.compile(r"^\s*Round 1: time left (10:00|9:[0-5]\d)\s*$")
+    )
     tables = director.locator(".ev-tables li")
     expect(tables).to_have_count(2)
     for i in range(2):
