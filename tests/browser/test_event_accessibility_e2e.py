@@ -51,8 +51,11 @@ def evening_pages(page: Page, base: str) -> list[str]:
         headers={"Authorization": f"Bearer {live['director_key']}"},
     )
     page.goto(f"{base}/e/{live['id']}")
-    player = page.locator(".ev-links a").first.get_attribute("href")
+    player = page.locator('.ev-links a[href*="/p/"]').first.get_attribute("href")
     assert player and "/p/" in player
+    # A table's phone for the whole evening (its link from the director's page), mid-round.
+    table = page.locator(".ev-table-link").first.get_attribute("href")
+    assert table and "/table/1/" in table
     return [
         "/c/club/events/new",
         "/c/club/season?game=euchre",
@@ -61,6 +64,7 @@ def evening_pages(page: Page, base: str) -> list[str]:
         f"/e/{live['id']}/board",
         f"/e/{done['id']}/board",
         player.removeprefix(base),
+        table.removeprefix(base),
     ]
 
 
