@@ -26,7 +26,7 @@ from pathlib import Path
 from gunicorn import glogging
 from gunicorn.app.base import BaseApplication
 
-from . import create_app
+from . import create_app, limits
 from .load import retry_ceiling
 from .web.answers import fresh_directory
 
@@ -169,6 +169,11 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
         # start's own: the answers an earlier start's code drew are removed, never served.
         folder = fresh_directory(Path(app.instance_path) / "live-answers")
         os.environ["SCOREKEEPER_LIVE_ANSWERS_DIR"] = str(folder)
+    # The workers count the abuse limits together (clubs.md: 10 wrong keys a minute for the whole
+    # server, not 10 per worker): without Redis, in one SQLite file of the instance (limitstore.py).
+    shared = limits.shared_storage(app)
+    if shared is not None:
+        os.environ["SCOREKEEPER_RATELIMIT_STORAGE_URI"] = shared
     # Each worker's Load knows its thread count (web/shed.py, the rule for a server that does not
     # say how long requests wait; this one's worker does).
     os.environ["SCOREKEEPER_SERVER_THREADS"] = str(threads)

@@ -82,10 +82,10 @@ def new() -> ResponseReturnValue:
         if form.validate_on_submit():
             admin_key = request.form.get("admin_key") or None
             if admin_key:
-                limits.check_credentials()
+                limits.check_credentials(admin_key)
             if not creation_allowed(admin_key):
                 if admin_key:
-                    limits.failed_credential()
+                    limits.failed_credential(admin_key)
                 form.name.errors = [
                     *form.name.errors,
                     _("Making a club on this server needs the operator's key."),
@@ -146,12 +146,13 @@ def games(club: Club, me: Membership) -> ResponseReturnValue:
 def join(slug: str, token: str) -> ResponseReturnValue:
     """Join by an invite: pick one's player (not yet taken) or add a new name; the device becomes
     a member. A wrong, revoked or expired invite answers 404, as a club that does not exist."""
-    limits.check_credentials()
+    limits.check_credentials(token)
     club = db.session.scalar(select(Club).where(Club.slug == slug)) if service.SLUG.fullmatch(slug) else None
     invite = service.live_invite(club, token) if club is not None else None
     if club is None or invite is None:
-        limits.failed_credential()
+        limits.failed_credential(token)
         abort(404)
+    limits.right_credential(token)
     already = viewer().of(club.id)
     device_only = invite.role.startswith("device:")
     if already is not None and request.method == "GET":

@@ -56,10 +56,7 @@ def create_game() -> ResponseReturnValue:
         slug = data.pop("club")
         membership = viewer().in_club(slug) if isinstance(slug, str) else None
         if membership is None:
-            if presented_key():
-                limits.check_credentials()
-                if not viewer().memberships:
-                    limits.failed_credential()
+            # viewer() tested the Bearer as a member key: a wrong one counted there.
             # Not a member (or no such club): the same answer either way.
             return errors_response(
                 [
@@ -207,11 +204,13 @@ def seat_or_scorer(game: Game, seat: int) -> None:
     key = presented_key() or ""
     if not 0 <= seat < len(game.players):
         abort(404)
+    if not role().editable and seat_link_ok(game, seat, key):
+        limits.right_credential(key)  # a seat's token: no failure, whatever role_for found
     if not (role().editable or seat_link_ok(game, seat, key)):
         if any(seat_link_ok(game, other, key) for other in range(len(game.players))):
             abort(404)
         if key:  # neither the game's key nor a seat's (game_route tested it under the limit)
-            limits.failed_credential()
+            limits.failed_credential(key)
         abort(403, description=NEEDS_KEY)
 
 

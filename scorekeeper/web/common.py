@@ -27,6 +27,9 @@ OPENED_COOKIE = "opened"
 # HttpOnly, SameSite=Lax cookie, Secure over HTTPS, 400 days).
 MEMBER_COOKIE = "member"
 MEMBER_MAX_AGE = 400 * 24 * 3600
+# The member keys one cookie may carry (one per club): each is tested, and each wrong one counts
+# against the address (limits.py), so a cookie cannot carry a hundred guesses at once.
+MEMBER_KEYS_MAX = 10
 # The new-game form's last choice of club on this device (a slug, or "" for personal).
 CLUB_CHOICE_COOKIE = "new_club"
 # Game ids, idempotency tokens and device ids: URL-safe base64, nothing else reaches the database.
