@@ -31,3 +31,23 @@ def test_a_club_games_again_page_lists_the_clubs_players_to_its_members_only(app
     assert "Zed" not in html and "Yvo" not in html and "Quill" not in html
     member = as_member(app, club["member_key"])
     assert {"Zed", "Yvo"} <= set(datalist(member.get(f"/g/{game['id']}/again").get_data(as_text=True)))
+
+
+FORMULAS = ["=cmd|' /C calc'!A0", "+1+1", "@SUM(A1)", "-2+3", "Ann", "Bob", "Cid", "Dee"]
+
+
+def test_an_events_results_csv_neutralises_formulas_as_the_game_csv_does(app, client):
+    import csv
+    import io
+
+    from scorekeeper.events import service as events
+
+    with app.app_context():
+        event, _key = events.create_event(
+            {"name": "Formulas", "format": "progressive", "game": "euchre", "players": FORMULAS, "hands": 1}
+        )
+        event_id = event.id
+    text = client.get(f"/e/{event_id}/results.csv").get_data(as_text=True)
+    cells = [cell for row in csv.reader(io.StringIO(text)) for cell in row]
+    assert {"'=cmd|' /C calc'!A0", "'+1+1", "'@SUM(A1)", "'-2+3"} <= set(cells)
+    assert not any(cell.startswith(("=", "+", "@", "-", "\t", "\r")) for cell in cells)
