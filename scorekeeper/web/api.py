@@ -23,7 +23,7 @@ from ..models import AnyGame, Game
 from ..rules import N_, FieldError, GameResult, InvalidFacts, msg
 from . import errors
 from .auth import game_route, presented_key, private_token, role, seat_link_ok, viewer
-from .common import GAME_ID, api_via, device_label
+from .common import GAME_ID, api_via, bare_etag, device_label
 from .record_json import record_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -100,7 +100,8 @@ def export_game(game_id: str) -> ResponseReturnValue:
         row = db.session.execute(
             select(Game.version, Game.deleted_at).where(Game.id == game_id)
         ).one_or_none()
-        if row is not None and row.deleted_at is None and str(row.version) in request.if_none_match:
+        sent = {bare_etag(t) for t in request.if_none_match.as_set()}
+        if row is not None and row.deleted_at is None and str(row.version) in sent:
             response = Response(status=304)
             response.set_etag(str(row.version))
             response.headers["Cache-Control"] = "no-cache"

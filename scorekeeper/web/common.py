@@ -210,12 +210,23 @@ def form_via() -> Via:
     )
 
 
+# What Flask-Compress appends to a compressed answer's strong ETag ("7" -> "7:br").
+CONTENT_CODINGS = frozenset({"br", "gzip", "deflate", "zstd"})
+
+
+def bare_etag(tag: str) -> str:
+    """An ETag as this app made it, without the encoding suffix Flask-Compress added: a client
+    sends back the tag it got, whatever encoding it accepts with the next request."""
+    base, colon, coding = tag.rpartition(":")
+    return base if colon and coding in CONTENT_CODINGS else tag
+
+
 def api_via(game: AnyGame) -> Via:
     """An API write: ``If-Match: "<version>"`` (the ETag the API answered) and ``Idempotency-Key``."""
     version = None
     if "If-Match" in request.headers and not request.if_match.star_tag:
         # An empty tag ("") parses as None: every tag must be a version this API answered.
-        tags = request.if_match.as_set()
+        tags = {bare_etag(t) for t in request.if_match.as_set()}
         if not tags or not all(t and t.isdigit() and len(t) < 10 for t in tags):
             abort(400, description='If-Match must be the game\'s ETag, e.g. If-Match: "7".')
         versions = {int(t) for t in tags}

@@ -51,3 +51,24 @@ def test_an_events_results_csv_neutralises_formulas_as_the_game_csv_does(app, cl
     cells = [cell for row in csv.reader(io.StringIO(text)) for cell in row]
     assert {"'=cmd|' /C calc'!A0", "'+1+1", "'@SUM(A1)", "'-2+3"} <= set(cells)
     assert not any(cell.startswith(("=", "+", "@", "-", "\t", "\r")) for cell in cells)
+
+
+def test_if_match_takes_a_compressed_answers_etag_whatever_the_accept_encoding(client):
+    from tests.web.table_helpers import FLAT, api_game, auth
+
+    gid, key = api_game(client, deals=[FLAT] * 6)
+    got = client.get(f"/api/games/{gid}", headers={"Accept-Encoding": "br"})
+    assert got.headers.get("Content-Encoding") == "br"
+    etag = got.headers["ETag"]
+    assert etag.endswith(':br"')
+    written = client.post(
+        f"/api/games/{gid}/deals",
+        json=FLAT,
+        headers={**auth(key), "If-Match": etag, "Accept-Encoding": "gzip"},
+    )
+    assert written.status_code == 201, written.get_data(as_text=True)
+    stale = client.post(f"/api/games/{gid}/deals", json=FLAT, headers={**auth(key), "If-Match": etag})
+    assert stale.status_code == 409
+    fresh = client.get(f"/api/games/{gid}", headers={"Accept-Encoding": "gzip"}).headers["ETag"]
+    assert fresh.endswith(':gzip"')
+    assert client.get(f"/api/games/{gid}", headers={"If-None-Match": fresh}).status_code == 304
