@@ -65,6 +65,8 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # The server's address as the phones reach it, for links printed by the command line.
         "BASE_URL": None,
         # Abuse limits per client address (scorekeeper/limits.py); off with RATELIMIT_ENABLED.
+        # The players of one event: refused before any seating is planned (events/checks.py).
+        "EVENT_MAX_PLAYERS": 400,
         "RATELIMIT_ENABLED": True,
         "LIMIT_FAILED_CREDENTIALS": "10 per minute",
         "LIMIT_CREATE_GAMES": "120 per hour",
@@ -134,6 +136,7 @@ NUMBERS = (
     "SERVER_THREADS",
     "LOCAL_GAMES",
     "RATELIMIT_ENABLED",
+    "EVENT_MAX_PLAYERS",
 )
 
 

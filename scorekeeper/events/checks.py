@@ -22,6 +22,8 @@ PARTNERSHIP_GAMES = ("euchre", "spades")
 DEFAULT_HANDS = {"euchre": 8, "spades": 4}
 NAME_LENGTH = 80
 PLAYER_NAME = 40
+# The players of one event, unless the operator's EVENT_MAX_PLAYERS says otherwise: refused before
+# any seating is planned, so no request spends long on it.
 MAX_ENTRANTS = 400
 MAX_ROUNDS = 60
 
@@ -41,9 +43,11 @@ def refuse(field: str, text: str, **params: Any) -> EventError:
 # -- checking a new event -----------------------------------------------------------------
 
 
-def player_names(value: Any, field: str) -> list[str]:
+def player_names(value: Any, field: str, most: int = MAX_ENTRANTS) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise refuse(field, N_("Give the players as a list of names."))
+    if len(value) > most:  # before any other work on them
+        raise refuse(field, N_("At most {n} players."), n=most)
     names = [v.strip() for v in value]
     for name in names:
         if not 1 <= len(name) <= PLAYER_NAME:
@@ -52,8 +56,6 @@ def player_names(value: Any, field: str) -> list[str]:
     clash = [name for name in names if counts[name.casefold()] > 1]  # as typed, not folded
     if clash:
         raise refuse(field, N_("Each player may be listed once: {name} is listed twice."), name=clash[0])
-    if len(names) > MAX_ENTRANTS:
-        raise refuse(field, N_("At most {n} players."), n=MAX_ENTRANTS)
     return names
 
 
@@ -68,7 +70,7 @@ def _int(data: Mapping[str, Any], field: str, low: int, high: int, default: Any 
     return value
 
 
-def check_event(data: Any) -> dict[str, Any]:
+def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
     """The event as it will be stored: settings with their defaults, entrants and frozen options."""
     if not isinstance(data, Mapping):
         raise refuse("event", N_("An event must be a JSON object."))
@@ -106,7 +108,7 @@ def check_event(data: Any) -> dict[str, Any]:
         raw = data.get("pairs")
         if not isinstance(raw, list) or not all(isinstance(p, list) and len(p) == 2 for p in raw):
             raise refuse("pairs", N_("Give the pairs as a list of two names each."))
-        flat = player_names([n for p in raw for n in p], "pairs")
+        flat = player_names([n for p in raw for n in p], "pairs", most)
         entrants: list[Any] = [flat[i : i + 2] for i in range(0, len(flat), 2)]
         if len(entrants) < 2:
             raise refuse("pairs", N_("A pairs event needs at least 2 pairs."))
@@ -114,7 +116,7 @@ def check_event(data: Any) -> dict[str, Any]:
     else:
         if "pairs" in data:
             raise refuse("pairs", N_("Only a pairs event gives pairs; give players instead."))
-        entrants = player_names(data.get("players"), "players")
+        entrants = player_names(data.get("players"), "players", most)
         count = len(entrants)
     table_size = 4
     if fmt == "mixer":

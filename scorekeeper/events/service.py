@@ -28,6 +28,7 @@ from ..models import Change, Event, EventRound, EventTable, Game, utcnow
 from ..rules import N_, Msg, Setup, msg
 from . import seating, standings
 from .checks import (  # the service refuses what the checks refuse, with their errors
+    MAX_ENTRANTS,
     EventError,
     check_event,
     matches_data,
@@ -95,8 +96,13 @@ def seeded(entrants: list[Any], club_id: int | None, kind: str) -> list[Any]:
     return [entrants[i] for i in seating.seed_by_ratings(entrants, strengths, default)]
 
 
+def most_players() -> int:
+    """The players one event may have (``EVENT_MAX_PLAYERS``): checked before seating is planned."""
+    return int(current_app.config.get("EVENT_MAX_PLAYERS") or MAX_ENTRANTS)
+
+
 def create_event(data: Any, club_id: int | None = None) -> tuple[Event, str]:
-    checked = check_event(data)
+    checked = check_event(data, most_players())
     settings = checked["settings"]
     if settings["seed"] == "ratings":
         checked["entrants"] = seeded(checked["entrants"], club_id, checked["kind"])
@@ -283,11 +289,14 @@ def change_players(event: Event, add: Sequence[str], withdraw: Sequence[str]) ->
         if not isinstance(name, str) or name.strip().casefold() not in names:
             raise refuse("withdraw", N_("{name} is not a player of this event."), name=str(name))
         gone.append(names[name.strip().casefold()])
-    new = player_names(list(add), "add")
+    most = most_players()
+    new = player_names(list(add), "add", most)
     for name in new:
         if name.casefold() in names:
             raise refuse("add", N_("{name} is already a player of this event."), name=name)
     entrants = [*event.entrants, *new]
+    if len(entrants) > most:  # the seating is planned for every entrant, withdrawn ones too
+        raise refuse("add", N_("At most {n} players."), n=most)
     withdrawn = sorted({*event.withdrawn, *gone})
     players = [e for e in range(len(entrants)) if e not in withdrawn]
     size = event.settings["table_size"]

@@ -72,3 +72,35 @@ def test_if_match_takes_a_compressed_answers_etag_whatever_the_accept_encoding(c
     fresh = client.get(f"/api/games/{gid}", headers={"Accept-Encoding": "gzip"}).headers["ETag"]
     assert fresh.endswith(':gzip"')
     assert client.get(f"/api/games/{gid}", headers={"If-None-Match": fresh}).status_code == 304
+
+
+def test_an_events_size_is_refused_before_any_seating_is_planned(app, client, monkeypatch):
+    from scorekeeper.events import seating
+
+    def never(*_args, **_kwargs):
+        raise AssertionError("seating planned for an event that is refused")
+
+    club = new_club(client, "Big Hall")
+    key = {"Authorization": f"Bearer {club['member_key']}"}
+    app.config["EVENT_MAX_PLAYERS"] = 12
+    names = [f"P{n}" for n in range(13)]
+    body = {"name": "Too big", "format": "progressive", "game": "euchre", "players": names, "hands": 1}
+    for name in ("progressive", "mixer", "reseat_progressive", "round_robin"):
+        monkeypatch.setattr(seating, name, never)
+    refused = client.post(f"/api/clubs/{club['slug']}/events", json=body, headers=key)
+    assert refused.status_code == 422
+    assert [(e["field"], e["message"]) for e in refused.json["errors"]] == [
+        ("players", "At most 12 players.")
+    ]
+    monkeypatch.undo()
+    made = client.post(f"/api/clubs/{club['slug']}/events", json={**body, "players": names[:12]}, headers=key)
+    assert made.status_code == 201, made.json
+    event_id, director = made.json["id"], {"Authorization": f"Bearer {made.json['director_key']}"}
+    monkeypatch.setattr(seating, "reseat_progressive", never)
+    grown = client.post(f"/api/events/{event_id}/players", json={"add": ["Late"]}, headers=director)
+    assert grown.status_code == 422 and grown.json["errors"][0]["message"] == "At most 12 players."
+    # The default is the spec's figure, and a list far past it is refused as quickly.
+    app.config["EVENT_MAX_PLAYERS"] = 400
+    huge = [f"N{n}" for n in range(5000)]
+    refused = client.post(f"/api/clubs/{club['slug']}/events", json={**body, "players": huge}, headers=key)
+    assert refused.status_code == 422 and refused.json["errors"][0]["message"] == "At most 400 players."
