@@ -104,3 +104,23 @@ def test_an_events_size_is_refused_before_any_seating_is_planned(app, client, mo
     huge = [f"N{n}" for n in range(5000)]
     refused = client.post(f"/api/clubs/{club['slug']}/events", json={**body, "players": huge}, headers=key)
     assert refused.status_code == 422 and refused.json["errors"][0]["message"] == "At most 400 players."
+
+
+def test_import_refuses_a_number_of_thousands_of_digits_with_a_message(client):
+    import io
+    import json
+
+    from tests.web.table_helpers import FLAT
+
+    for digits in (5000, 4000, 400):
+        number = "9" * digits
+        text = json.dumps({"game": "secret_agent", "players": ["A", "B", "C", "D"], "deals": [FLAT]})
+        text = text.replace('"tricks": [4,', f'"tricks": [{number},')
+        answer = client.post(
+            "/import",
+            data={"record": (io.BytesIO(text.encode()), "game.json")},
+            content_type="multipart/form-data",
+        )
+        assert answer.status_code == 422, (digits, answer.status_code)
+        if digits > 4300:
+            assert "far too long to be a score" in answer.get_data(as_text=True)
