@@ -214,9 +214,12 @@ def form_via() -> Via:
 CONTENT_CODINGS = frozenset({"br", "gzip", "deflate", "zstd"})
 
 
-def bare_etag(tag: str) -> str:
+def bare_etag(tag: str | None) -> str | None:
     """An ETag as this app made it, without the encoding suffix Flask-Compress added: a client
-    sends back the tag it got, whatever encoding it accepts with the next request."""
+    sends back the tag it got, whatever encoding it accepts with the next request. (An empty tag,
+    ``""``, parses as None: it stays so, and is refused as before.)"""
+    if not tag:
+        return tag
     base, colon, coding = tag.rpartition(":")
     return base if colon and coding in CONTENT_CODINGS else tag
 
@@ -229,7 +232,7 @@ def api_via(game: AnyGame) -> Via:
         tags = {bare_etag(t) for t in request.if_match.as_set()}
         if not tags or not all(t and t.isdigit() and len(t) < 10 for t in tags):
             abort(400, description='If-Match must be the game\'s ETag, e.g. If-Match: "7".')
-        versions = {int(t) for t in tags}
+        versions = {int(t) for t in tags if t}
         version = game.version if game.version in versions else min(versions)
     token = request.headers.get("Idempotency-Key")
     if token is not None and not TOKEN.fullmatch(token):
