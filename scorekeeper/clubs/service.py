@@ -9,6 +9,7 @@ revoking an invite or removing a member takes effect at once.
 from __future__ import annotations
 
 import re
+import secrets
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -72,15 +73,28 @@ def slugify(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", plain).strip("-")[:40] or "club"
 
 
+SLUG_TAIL = "abcdefghijkmnpqrstuvwxyz23456789"  # no 0/o, 1/l: read aloud or typed from paper
+
+
 def _free_slug(name: str) -> str:
-    base = slugify(name)
-    taken = set(db.session.scalars(select(Club.slug).where(Club.slug.like(f"{base[:34]}%"))))
-    if base not in taken:
-        return base
+    """The name's slug with a random tail (``CLUB_SLUG_TAIL``, on by default), whether or not
+    another club has the name: a tail only on a second "Thursday Euchre" would tell its maker
+    that the first exists (clubs.md). Off (a server whose club names are no secret): the plain
+    slug, then -2, -3."""
+    base = slugify(name)[:34]
+    if current_app.config.get("CLUB_SLUG_TAIL", True):
+        while True:
+            slug = f"{base}-{''.join(secrets.choice(SLUG_TAIL) for _ in range(5))}"
+            if db.session.scalar(select(Club.id).where(Club.slug == slug)) is None:
+                return slug
+    full = slugify(name)
+    taken = set(db.session.scalars(select(Club.slug).where(Club.slug.like(f"{base}%"))))
+    if full not in taken:
+        return full
     n = 2
-    while f"{base[:34]}-{n}" in taken:
+    while f"{base}-{n}" in taken:
         n += 1
-    return f"{base[:34]}-{n}"
+    return f"{base}-{n}"
 
 
 def clean_name(value: Any, field: str = "name", limit: int = MAX_NAME) -> str:

@@ -124,3 +124,19 @@ def test_import_refuses_a_number_of_thousands_of_digits_with_a_message(client):
         assert answer.status_code == 422, (digits, answer.status_code)
         if digits > 4300:
             assert "far too long to be a score" in answer.get_data(as_text=True)
+
+
+def test_a_new_clubs_slug_never_tells_that_another_club_has_its_name(app, client):
+    app.config["CLUB_SLUG_TAIL"] = True  # the default (the suite's config turns it off)
+    first = new_club(app.test_client(), "Thursday Euchre")["slug"]
+    second = new_club(app.test_client(), "Thursday Euchre")["slug"]
+    alone = new_club(app.test_client(), "Friday Whist")["slug"]
+    for slug, base in ((first, "thursday-euchre"), (second, "thursday-euchre"), (alone, "friday-whist")):
+        assert re.fullmatch(rf"{base}-[a-z2-9]{{5}}", slug), slug
+    assert first != second
+
+
+def test_the_default_settings_give_slugs_a_tail():
+    from scorekeeper import settings
+
+    assert settings.defaults("/tmp/x")["CLUB_SLUG_TAIL"] is True
