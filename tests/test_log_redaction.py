@@ -1,0 +1,49 @@
+"""The access log's redaction parses the request target as the app does (server.redact): a
+credential is hidden however it is spelled, and a line without one is written as it came."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.server import redact
+
+
+@pytest.mark.parametrize(
+    "line, secret",
+    [
+        ("DELETE /api/clubs/thursday/invites/INV1TE HTTP/1.1", "INV1TE"),
+        ("DELETE /api/clubs/thursday/invites/INV1TE?x=1 HTTP/1.1", "INV1TE"),
+        ("GET /g/abc?k%65y=K3Y HTTP/1.1", "K3Y"),
+        ("GET /g/abc?%6Bey=K3Y&lang=pl HTTP/1.1", "K3Y"),
+        ("GET /g/abc?KEY=K3Y HTTP/1.1", "K3Y"),
+        ("GET /c/thursday/join%2FINV1TE HTTP/1.1", "INV1TE"),
+        ("GET /c/thursday/%6Aoin/INV1TE HTTP/1.1", "INV1TE"),
+        ("GET /g/abc/%70/2/T0KEN HTTP/1.1", "T0KEN"),
+        ("GET /g/abc/p/2/T0KEN/live?part=live HTTP/1.1", "T0KEN"),
+        ("GET /api/clubs/x?member%5Fkey=M3MBER HTTP/1.1", "M3MBER"),
+        ("POST /api/clubs/x/join?invite=INV1TE HTTP/1.1", "INV1TE"),
+        ("GET http://scores.example.org/g/abc?key=K3Y HTTP/1.1", "K3Y"),
+    ],
+)
+def test_a_credential_is_hidden_however_it_is_spelled(line, secret):
+    redacted = redact(line)
+    assert secret not in redacted and "…" in redacted
+    assert redacted.split(" ")[0] == line.split(" ")[0] and redacted.endswith(" HTTP/1.1")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "GET /g/abc/live?part=live&as=scorer HTTP/1.1",
+        "POST /api/games/abc/deals HTTP/1.1",
+        "GET /c/thursday/players HTTP/1.1",
+        "GET /static/app.js?v=1a2b HTTP/1.1",
+    ],
+)
+def test_a_line_without_a_credential_is_kept_as_it_came(line):
+    assert redact(line) == line
+
+
+def test_a_decoded_control_character_never_reaches_the_log_as_itself():
+    redacted = redact("GET /c/x/join/INV%0Afake-line?key=1 HTTP/1.1")
+    assert "\n" not in redacted and "INV" not in redacted
