@@ -140,3 +140,41 @@ def test_the_default_settings_give_slugs_a_tail():
     from scorekeeper import settings
 
     assert settings.defaults("/tmp/x")["CLUB_SLUG_TAIL"] is True
+
+
+def test_a_tables_scorer_neither_deletes_a_running_events_game_nor_archives_a_locked_one(app, client):
+    from scorekeeper.events import service as events
+    from scorekeeper.models import Game
+
+    with app.app_context():
+        event, key = events.create_event(
+            {
+                "name": "Night",
+                "format": "progressive",
+                "game": "euchre",
+                "players": list("ABCDEFGH"),
+                "hands": 1,
+            }
+        )
+        event_id = event.id
+    director = {"Authorization": f"Bearer {key}"}
+    table = client.post(f"/api/events/{event_id}/rounds", json={}, headers=director).get_json()["tables"][0]
+    gid = table["game"]
+    scorer = app.test_client()
+    assert scorer.get(f"/g/{gid}?key={table['edit_key']}").status_code == 303
+    deleted = scorer.post(f"/g/{gid}/delete", data={})
+    assert deleted.status_code == 403
+    assert "only the event&#39;s director can delete it" in deleted.get_data(as_text=True)
+    closed = client.post(f"/api/events/{event_id}/rounds", json={"close": True}, headers=director)
+    assert closed.status_code == 201
+    archived = scorer.post(f"/g/{gid}/archive", data={})
+    assert archived.status_code == 403
+    assert "only the event&#39;s director can archive it" in archived.get_data(as_text=True)
+    with app.app_context():
+        game = app.extensions["sqlalchemy"].session.get(Game, gid)
+        assert game.deleted_at is None and not game.archived
+    # The director may archive it (no play changes: no reason asked).
+    boss = app.test_client()
+    assert boss.get(f"/e/{event_id}/direct?key={key}").status_code == 303
+    assert boss.get(f"/e/{event_id}/tables/{gid}/correct").status_code in (302, 303)
+    assert boss.post(f"/g/{gid}/archive", data={}).status_code == 303
