@@ -241,7 +241,9 @@ def remove_member(club: Club, me: Membership, member_id: int) -> ResponseReturnV
 def set_role(club: Club, me: Membership, member_id: int) -> ResponseReturnValue:
     member = member_of(club, member_id)
     try:
-        service.set_role(club, member.name, request.form.get("role", ""))
+        service.set_role(
+            club, member.name, request.form.get("role", ""), db.session.get(Member, me.member_id)
+        )
     except service.ClubError as exc:
         return refuse(said(exc), exc.status)
     return back(club)
@@ -270,6 +272,9 @@ def sign_out(club: Club, me: Membership, key_id: int) -> ResponseReturnValue:
     if row is None or member is None or member.club_id != club.id:
         abort(404)
     if not (me.admin or member.id == me.member_id):
+        abort(403)
+    if member.id != me.member_id and member.role in ("admin", "owner") and not me.owner:
+        # Signing out every device of an admin would remove them: the owner's to do, as removing is.
         abort(403)
     service.sign_out(member, key_id)
     flash(_("Device signed out."), "ok")

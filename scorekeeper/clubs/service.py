@@ -312,7 +312,9 @@ def remove_member(club: Club, name: str, by: Member | None = None) -> None:
     db.session.commit()
 
 
-def set_role(club: Club, name: str, role: str) -> None:
+def set_role(club: Club, name: str, role: str, by: Member | None = None) -> None:
+    """Make or unmake an admin. As with removing (:func:`remove_member`), another admin is the
+    owner's to unmake: else an admin removes an admin in two steps."""
     if role not in ("admin", "member"):
         raise ClubError("role", N_("A member is an admin or a member."))
     member = member_named(club, name)
@@ -320,6 +322,14 @@ def set_role(club: Club, name: str, role: str) -> None:
         raise ClubError("name", N_("No such member."), 404)
     if member.role == "owner":
         raise ClubError("name", N_("The owner stays owner until the club is handed over."), 409)
+    if (
+        by is not None
+        and by.role == "admin"
+        and member.role == "admin"
+        and by.id != member.id
+        and role != "admin"
+    ):
+        raise ClubError("name", N_("Only the owner unmakes an admin."), 403)
     member.role = role
     db.session.commit()
 

@@ -178,3 +178,31 @@ def test_a_tables_scorer_neither_deletes_a_running_events_game_nor_archives_a_lo
     assert boss.get(f"/e/{event_id}/direct?key={key}").status_code == 303
     assert boss.get(f"/e/{event_id}/tables/{gid}/correct").status_code in (302, 303)
     assert boss.post(f"/g/{gid}/archive", data={}).status_code == 303
+
+
+def test_an_admin_neither_unmakes_nor_removes_nor_signs_out_another_admin(app, client):
+    from scorekeeper.models import Member, MemberKey
+    from tests.clubs.helpers import bearer, join
+
+    club = new_club(client, "Admins")
+    invite = client.post(
+        f"/api/clubs/{club['slug']}/invites", json={"role": "admin"}, headers=bearer(club["member_key"])
+    )
+    ann = join(app.test_client(), club["slug"], invite.json["invite"], "Ann")
+    join(app.test_client(), club["slug"], invite.json["invite"], "Bob")
+    with app.app_context():
+        session = app.extensions["sqlalchemy"].session
+        bob = session.query(Member).filter_by(name="Bob").one()
+        bob_id, bob_key = bob.id, session.query(MemberKey).filter_by(member_id=bob.id).one().id
+    as_ann = as_member(app, ann["member_key"])
+    base = f"/c/{club['slug']}/members/{bob_id}"
+    assert as_ann.post(f"{base}/role", data={"role": "member"}).status_code == 403
+    assert as_ann.post(f"{base}/remove", data={}).status_code == 403
+    assert as_ann.post(f"/c/{club['slug']}/devices/{bob_key}/signout", data={}).status_code == 403
+    with app.app_context():
+        session = app.extensions["sqlalchemy"].session
+        assert session.get(Member, bob_id).role == "admin"
+        assert session.get(MemberKey, bob_key) is not None
+    # The owner may.
+    owner = as_member(app, club["member_key"])
+    assert owner.post(f"{base}/role", data={"role": "member"}).status_code == 303
