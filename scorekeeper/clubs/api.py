@@ -85,6 +85,11 @@ def join(slug: str) -> ResponseReturnValue:
     if club is None or not isinstance(token, str) or service.live_invite(club, token) is None:
         limits.failed_credential(token if isinstance(token, str) else None)
         abort(404, description="No such club, or the invite is wrong, revoked or expired.")
+    if presented_key() and viewer().of(club.id) is not None:
+        # The caller's key is this club's already: one device joins a club once, under one name.
+        return refused(
+            service.ClubError(None, "This device is a member of %(club)s already.", 409, club=club.name)
+        )
     try:
         member, key = service.join(club, token, data.get("name"), label())
     except service.ClubError as exc:

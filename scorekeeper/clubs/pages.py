@@ -155,7 +155,7 @@ def join(slug: str, token: str) -> ResponseReturnValue:
     limits.right_credential(token)
     already = viewer().of(club.id)
     device_only = invite.role.startswith("device:")
-    if already is not None and request.method == "GET":
+    if already is not None:  # a second name for the same device: a POST joins no more than a GET
         flash(_("This device is a member of %(club)s already.", club=club.name), "ok")
         return back(club)
     form = JoinForm()

@@ -206,3 +206,23 @@ def test_an_admin_neither_unmakes_nor_removes_nor_signs_out_another_admin(app, c
     # The owner may.
     owner = as_member(app, club["member_key"])
     assert owner.post(f"{base}/role", data={"role": "member"}).status_code == 303
+
+
+def test_a_member_device_does_not_join_its_club_again_under_a_second_name(app, client):
+    from scorekeeper.models import Member
+    from tests.clubs.helpers import bearer, join
+
+    club = new_club(client, "Twice")
+    ann = join(app.test_client(), club["slug"], club["invite"], "Ann")
+    phone = as_member(app, ann["member_key"])
+    posted = phone.post(f"/c/{club['slug']}/join/{club['invite']}", data={"pick": "", "name": "Annabel"})
+    assert posted.status_code == 303
+    api = app.test_client().post(
+        f"/api/clubs/{club['slug']}/join",
+        json={"invite": club["invite"], "name": "Annette"},
+        headers=bearer(ann["member_key"]),
+    )
+    assert api.status_code == 409 and "already" in api.json["errors"][0]["message"]
+    with app.app_context():
+        names = {m.name for m in app.extensions["sqlalchemy"].session.query(Member).all()}
+    assert "Annabel" not in names and "Annette" not in names and "Ann" in names
