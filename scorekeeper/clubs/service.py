@@ -40,7 +40,7 @@ from ..models import (
 )
 from ..pending import PendingEntry
 from ..read.visibility import Membership
-from ..rules.base import MAX_NAME
+from ..rules.base import MAX_NAME, UNSAFE_NAME, unsafe_name
 from ..service import new_token
 
 ROLES = ("owner", "admin", "member")
@@ -100,8 +100,10 @@ def _free_slug(name: str) -> str:
 def clean_name(value: Any, field: str = "name", limit: int = MAX_NAME) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ClubError(field, N_("A name is needed."))
+    if unsafe_name(value.strip()):  # before the spaces are collapsed: a newline is refused, not joined
+        raise ClubError(field, UNSAFE_NAME)
     name = " ".join(value.split())
-    if len(name) > limit or not name.isprintable():
+    if len(name) > limit:
         raise ClubError(field, N_("A name has 1 to %(max)s characters."), max=limit)
     return name
 

@@ -226,3 +226,42 @@ def test_a_member_device_does_not_join_its_club_again_under_a_second_name(app, c
     with app.app_context():
         names = {m.name for m in app.extensions["sqlalchemy"].session.query(Member).all()}
     assert "Annabel" not in names and "Annette" not in names and "Ann" in names
+
+
+HOSTILE_NAMES = [
+    "Ann\u202eevil",
+    "Zero\u200bwidth",
+    "Two\nlines",
+    "Tab\there",
+    "\u2066Iso\u2069",
+    "A\u2028B",
+    "Bo\u200db",
+]
+
+
+def test_one_name_rule_refuses_bidi_zero_width_and_line_breaks_everywhere(app, client):
+    from tests.clubs.helpers import bearer
+
+    club = new_club(client, "Names")
+    member = bearer(club["member_key"])
+    for hostile in HOSTILE_NAMES:
+        game = client.post("/api/games", json={"game": "tally", "players": [hostile, "Bob"]})
+        assert game.status_code == 422, hostile
+        assert "invisible characters" in game.json["errors"][0]["message"]
+        event = {"name": "Night", "format": "progressive", "game": "euchre", "hands": 1}
+        players = [hostile, "B", "C", "D"]
+        assert (
+            client.post(
+                f"/api/clubs/{club['slug']}/events", json={**event, "players": players}, headers=member
+            ).status_code
+            == 422
+        )
+        named = {**event, "name": f"Night {hostile}", "players": ["A", "B", "C", "D"]}
+        assert client.post(f"/api/clubs/{club['slug']}/events", json=named, headers=member).status_code == 422
+        assert app.test_client().post("/api/clubs", json={"name": hostile}).status_code == 422
+        joined = app.test_client().post(
+            f"/api/clubs/{club['slug']}/join", json={"invite": club["invite"], "name": hostile}
+        )
+        assert joined.status_code == 422 and "invisible characters" in joined.json["errors"][0]["message"]
+    for fine in ("Zoë", "José María", "李小龍", "🎲 Dice"):
+        assert client.post("/api/games", json={"game": "tally", "players": [fine, "Bob"]}).status_code == 201
