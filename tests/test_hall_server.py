@@ -1,5 +1,6 @@
-"""The access log's redaction parses the request target as the app does (server.redact): a
-credential is hidden however it is spelled, and a line without one is written as it came."""
+"""The server side of issue 39: the access log's redaction parses the request target as the app
+does (server.redact), so a credential is hidden however it is spelled and a line without one is
+written as it came; ``db upgrade`` makes a new instance the owner's only, as ``serve`` does."""
 
 from __future__ import annotations
 
@@ -47,3 +48,24 @@ def test_a_line_without_a_credential_is_kept_as_it_came(line):
 def test_a_decoded_control_character_never_reaches_the_log_as_itself():
     redacted = redact("GET /c/x/join/INV%0Afake-line?key=1 HTTP/1.1")
     assert "\n" not in redacted and "INV" not in redacted
+
+
+def test_db_upgrade_makes_a_new_instance_the_owners_only_as_serve_does(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    instance = tmp_path / "new" / "instance"
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY", "AUTO_MIGRATE")}
+    env = {k: v for k, v in env.items() if not k.startswith("SCOREKEEPER_")}
+    env["SCOREKEEPER_INSTANCE"] = str(instance)
+    done = subprocess.run(
+        [sys.executable, "-c", "from scorekeeper.cli import main; main()", "db", "upgrade"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (instance.stat().st_mode & 0o777) == 0o700
+    assert ((instance / "scorekeeper.sqlite").stat().st_mode & 0o777) == 0o600
