@@ -24,7 +24,9 @@ from ..rules import DealResult
 from ..rules.base import format_counts
 from ..rules.cards import SUIT_MARKS
 from ..service import new_token
+from . import secrecy
 from .present import ago, join_names, option_text, pair_name, round_text, side_names, status_line
+from .secrecy import secret_link
 
 # How often (seconds) an open game page asks whether the game changed (htmx polling);
 # the app's LIVE_POLL_SECONDS changes it.
@@ -59,7 +61,8 @@ def qr_svg(url: str, title: str = "", svgclass: str = "qr") -> Markup:
     A scoring link (it carries the edit key) or a seat's private link (its token) is drawn each
     time: no secret goes into the cache.
     """
-    if "key=" in url or "/p/" in url:
+    if secret_link(url):
+        secrecy.mark()  # the answer showing it is never stored (web/secrecy.py)
         return Markup(draw_qr(url, title, svgclass))
     return Markup(
         cache.remember(cache.key("qr", url, title, svgclass), lambda: draw_qr(url, title, svgclass))

@@ -265,3 +265,40 @@ def test_one_name_rule_refuses_bidi_zero_width_and_line_breaks_everywhere(app, c
         assert joined.status_code == 422 and "invisible characters" in joined.json["errors"][0]["message"]
     for fine in ("Zoë", "José María", "李小龍", "🎲 Dice"):
         assert client.post("/api/games", json={"game": "tally", "players": [fine, "Bob"]}).status_code == 201
+
+
+def test_every_answer_carrying_a_key_or_its_qr_is_no_store_and_others_are_not(app, client):
+    from scorekeeper.events import service as events
+    from tests.web.table_helpers import api_game
+
+    with app.app_context():
+        event, key = events.create_event(
+            {
+                "name": "Night",
+                "format": "progressive",
+                "game": "euchre",
+                "players": list("ABCDEFGH"),
+                "hands": 1,
+            }
+        )
+        event_id = event.id
+    director = app.test_client()
+    director.get(f"/e/{event_id}/direct?key={key}")
+    started = client.post(
+        f"/api/events/{event_id}/rounds", json={}, headers={"Authorization": f"Bearer {key}"}
+    )
+    assert started.headers["Cache-Control"] == "no-store"  # the tables' edit keys
+    printed = director.get(f"/e/{event_id}/print")
+    assert printed.status_code == 200 and "<svg" in printed.get_data(as_text=True)
+    assert printed.headers["Cache-Control"] == "no-store"
+    made = client.post("/api/games", json={"game": "tally", "players": ["A", "B"]})
+    assert made.headers["Cache-Control"] == "no-store"
+    club = client.post("/api/clubs", json={"name": "Secrets kept"})
+    assert club.headers["Cache-Control"] == "no-store"
+    owner = as_member(app, club.json["member_key"])
+    invite = owner.post(f"/c/{club.json['slug']}/invites", data={"role": "member"})
+    assert "/join/" in invite.get_data(as_text=True) and invite.headers["Cache-Control"] == "no-store"
+    # What carries none keeps its own caching.
+    gid, _key = api_game(client)
+    assert "no-store" not in app.test_client().get(f"/api/games/{gid}").headers.get("Cache-Control", "")
+    assert "no-store" not in app.test_client().get(f"/g/{gid}").headers.get("Cache-Control", "")
