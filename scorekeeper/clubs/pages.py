@@ -209,6 +209,27 @@ def revoke_invite(club: Club, me: Membership, invite_id: int) -> ResponseReturnV
     return back(club)
 
 
+def confirmed() -> bool:
+    """Whether this post is the second step of a change that cannot be taken back (clubs.md):
+    the first answers :func:`confirm_page` and does nothing."""
+    return request.form.get("confirmed") == "yes"
+
+
+def confirm_page(
+    club: Club, heading: str, consequence: str, button: str, type_name: bool = False
+) -> ResponseReturnValue:
+    """The second step: what the change will do, and the form that does it (to the same URL)."""
+    return render_template(
+        "clubs/confirm.html",
+        club=club,
+        heading=heading,
+        consequence=consequence,
+        button=button,
+        action=request.path,
+        type_name=type_name,
+    )
+
+
 def member_of(club: Club, member_id: int) -> Member:
     member = db.session.get(Member, member_id)
     if member is None or member.club_id != club.id:
@@ -224,6 +245,22 @@ def remove_member(club: Club, me: Membership, member_id: int) -> ResponseReturnV
     leaving = member.id == me.member_id
     if not (me.admin or leaving):
         abort(403)
+    if not confirmed():
+        if leaving:
+            return confirm_page(
+                club,
+                _("Leave %(club)s?", club=club.name),
+                _("Every device of yours stops at once: you can come back only with a new invite."),
+                _("Leave the club"),
+            )
+        return confirm_page(
+            club,
+            _("Remove %(name)s from %(club)s?", name=member.name, club=club.name),
+            _(
+                "Their devices stop at once and they can come back only with a new invite. Their games stay the club's."
+            ),
+            _("Remove"),
+        )
     by = db.session.get(Member, me.member_id)
     try:
         service.remove_member(club, member.name, by)
@@ -255,6 +292,16 @@ def hand_over(club: Club, me: Membership, member_id: int) -> ResponseReturnValue
     member = member_of(club, member_id)
     owner = db.session.get(Member, me.member_id)
     assert owner is not None
+    if not confirmed():
+        return confirm_page(
+            club,
+            _("Hand %(club)s over to %(name)s?", club=club.name, name=member.name),
+            _(
+                "%(name)s becomes its owner: they alone may delete the club or hand it on. You stay an admin.",
+                name=member.name,
+            ),
+            _("Hand the club over"),
+        )
     service.hand_over(club, owner, member.name)
     flash(_("%(name)s owns %(club)s now.", name=member.name, club=club.name), "ok")
     return back(club)
@@ -297,7 +344,18 @@ def device_link(club: Club, me: Membership) -> ResponseReturnValue:
 @bp.post("/c/<slug>/delete")
 @club_route("owner")
 def delete(club: Club, me: Membership) -> ResponseReturnValue:
-    """The owner deletes the club, typing its name to confirm: its games, events and players go."""
+    """The owner deletes the club, typing its name on the second page: its games, events and players go."""
+    if not confirmed():
+        return confirm_page(
+            club,
+            _("Delete %(club)s?", club=club.name),
+            _(
+                "Every game, event, player, member and invite of %(club)s is deleted for good: it cannot be undone.",
+                club=club.name,
+            ),
+            _("Delete the club"),
+            type_name=True,
+        )
     if request.form.get("confirm", "").strip() != club.name:
         return refuse(_("Type the club's name exactly to delete it: nothing was deleted."))
     name = club.name

@@ -302,3 +302,34 @@ def test_every_answer_carrying_a_key_or_its_qr_is_no_store_and_others_are_not(ap
     gid, _key = api_game(client)
     assert "no-store" not in app.test_client().get(f"/api/games/{gid}").headers.get("Cache-Control", "")
     assert "no-store" not in app.test_client().get(f"/g/{gid}").headers.get("Cache-Control", "")
+
+
+def test_handing_over_removing_and_deleting_ask_to_be_confirmed_on_a_second_page(app, client):
+    from scorekeeper.models import Club, Member
+    from tests.clubs.helpers import join
+
+    club = new_club(client, "Careful")
+    ann = join(app.test_client(), club["slug"], club["invite"], "Ann")
+    with app.app_context():
+        ann_id = app.extensions["sqlalchemy"].session.query(Member).filter_by(name="Ann").one().id
+    owner = as_member(app, club["member_key"])
+    base = f"/c/{club['slug']}/members/{ann_id}"
+    for path, consequence in (
+        (f"{base}/owner", "becomes its owner"),
+        (f"{base}/remove", "Their devices stop at once"),
+        (f"/c/{club['slug']}/delete", "deleted for good"),
+    ):
+        first = owner.post(path, data={})
+        html = first.get_data(as_text=True)
+        assert first.status_code == 200 and consequence in html
+        assert 'name="confirmed" value="yes"' in html and f'action="{path}"' in html
+    with app.app_context():
+        session = app.extensions["sqlalchemy"].session
+        assert session.get(Member, ann_id).role == "member"
+        assert session.query(Club).filter_by(slug=club["slug"]).one() is not None
+    # Ann leaving asks too; the confirmed step acts.
+    leave = as_member(app, ann["member_key"]).post(f"{base}/remove", data={})
+    assert leave.status_code == 200 and "can come back only with a new invite" in leave.get_data(as_text=True)
+    assert owner.post(f"{base}/owner", data={"confirmed": "yes"}).status_code == 303
+    with app.app_context():
+        assert app.extensions["sqlalchemy"].session.get(Member, ann_id).role == "owner"
