@@ -333,3 +333,28 @@ def test_handing_over_removing_and_deleting_ask_to_be_confirmed_on_a_second_page
     assert owner.post(f"{base}/owner", data={"confirmed": "yes"}).status_code == 303
     with app.app_context():
         assert app.extensions["sqlalchemy"].session.get(Member, ann_id).role == "owner"
+
+
+def test_the_confirmation_and_refusals_are_in_the_readers_language(app, client):
+    from scorekeeper.models import Member
+    from tests.clubs.helpers import join
+
+    club = new_club(client, "Języki")
+    join(app.test_client(), club["slug"], club["invite"], "Ann")
+    with app.app_context():
+        ann_id = app.extensions["sqlalchemy"].session.query(Member).filter_by(name="Ann").one().id
+    owner = as_member(app, club["member_key"])
+    for language, word in (("pl", "Przekazać"), ("pt", "Entregar")):
+        page = owner.post(
+            f"/c/{club['slug']}/members/{ann_id}/owner", data={}, headers={"Accept-Language": language}
+        )
+        assert word in page.get_data(as_text=True)
+    form = {
+        "players_0": "A\u202eB",
+        "players_1": "Bob",
+        "players_2": "Cid",
+        "players_3": "Dee",
+        "first_dealer": "0",
+    }
+    refused = client.post("/new/secret_agent", data=form, headers={"Accept-Language": "pl"})
+    assert refused.status_code == 422 and "niewidocznych znaków" in refused.get_data(as_text=True)
