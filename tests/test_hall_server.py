@@ -69,3 +69,15 @@ def test_db_upgrade_makes_a_new_instance_the_owners_only_as_serve_does(tmp_path)
     assert done.returncode == 0, done.stderr
     assert (instance.stat().st_mode & 0o777) == 0o700
     assert ((instance / "scorekeeper.sqlite").stat().st_mode & 0o777) == 0o600
+
+
+def test_the_hosting_guide_keeps_the_port_behind_the_proxy_when_proxy_fix_is_set():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    guide = (root / "docs" / "hosting.md").read_text("utf-8")
+    said = guide[guide.index("With `PROXY_FIX` set, the app's port must be reachable only through") :]
+    assert "scorekeeper serve --host 127.0.0.1" in said[:1200] and "-p 127.0.0.1:8000:8000" in said[:1200]
+    # What the repository ships does so.
+    assert '"127.0.0.1:8000:8000"' in (root / "compose.yaml").read_text("utf-8")
+    assert "--host 127.0.0.1" in (root / "deploy" / "scorekeeper.service").read_text("utf-8")
