@@ -151,7 +151,10 @@ def player_token(event: Event, entrant: int) -> str:
 
 
 def player_token_matches(event: Event, entrant: int, token: str) -> bool:
-    return 0 <= entrant < len(event.entrants) and hmac.compare_digest(player_token(event, entrant), token)
+    # As bytes: compare_digest refuses a str with any non-ASCII character (a 500 for a typed link).
+    return 0 <= entrant < len(event.entrants) and hmac.compare_digest(
+        player_token(event, entrant).encode(), token.encode()
+    )
 
 
 def where_i_sit(event: Event, entrant: int, doc: Mapping[str, Any]) -> list[dict[str, Any]]:

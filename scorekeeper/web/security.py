@@ -13,6 +13,7 @@ from pathlib import Path
 
 from flask import Flask, abort, g, request
 from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.routing import IntegerConverter
 
 from .jsonbody import JSONSafeRequest
 
@@ -104,6 +105,16 @@ class LimitedRequest(JSONSafeRequest):
             raise RequestEntityTooLarge()
 
 
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class BoundedInt(IntegerConverter):
+    """``<int:...>`` in a URL: at most 18 digits, so a number the database cannot hold (SQLite's
+    and PostgreSQL's integers are 64-bit) answers 404 as any id that is not there, never a 500."""
+
+    regex = r"\d{1,18}"
+
+
 def has_nul(request) -> bool:
     """Whether any input carries a NUL character: never valid, and PostgreSQL cannot store it in text."""
     if "\x00" in request.path or any("\x00" in k + v for k, v in request.args.items(multi=True)):
@@ -124,6 +135,14 @@ def init_app(app: Flask) -> None:
     @app.before_request
     def refuse_nul() -> None:
         if has_nul(request):
+            abort(400)
+
+    @app.before_request
+    def pages_take_forms() -> None:
+        # A page's form reads a JSON body as its fields (Flask-WTF): a list, or a value of the
+        # wrong shape, then failed inside the form (a 500). Pages are posted as forms; JSON is
+        # the API's, under /api/.
+        if request.method in WRITES and request.is_json and not request.path.startswith("/api/"):
             abort(400)
 
     @app.after_request
