@@ -132,10 +132,10 @@ def _configure_blueprints(app: Flask) -> None:
     from .web import api, docs, ends, games, main, pwa, records, table
     from .web import help as help_pages
     from .web import secrets as secrets_pages
-    from .web.security import BoundedInt
+    from .web.security import IntegerConverter
 
     # Before any rule is added: each rule compiles its converters when it is registered.
-    app.url_map.converters["int"] = BoundedInt
+    app.url_map.converters["int"] = IntegerConverter
     for bp in (
         main.bp,
         games.bp,

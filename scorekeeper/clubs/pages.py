@@ -245,6 +245,9 @@ def remove_member(club: Club, me: Membership, member_id: int) -> ResponseReturnV
     leaving = member.id == me.member_id
     if not (me.admin or leaving):
         abort(403)
+    if not leaving and member.role == "admin" and not me.owner:
+        # Refused before the question is asked (the service refuses it all the same).
+        return refuse(_("Only the owner removes an admin."), 403)
     if not confirmed():
         if leaving:
             return confirm_page(
