@@ -52,6 +52,14 @@ def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
     return app
 
 
+def own_instance(app: Flask) -> None:
+    """The instance folder and the SQLite database, made the owner's only: they hold every game
+    and the secret key. (SQLite gives its -wal and -shm files the database file's permissions.)
+    Whatever makes them first (``serve``, ``db upgrade``, any command) makes them so."""
+    Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)
+    owner_only_sqlite(app.config["SQLALCHEMY_DATABASE_URI"])
+
+
 def owner_only_sqlite(url: str) -> None:
     """Create a new SQLite database file readable and writable by its owner only."""
     from sqlalchemy.engine import make_url
@@ -126,7 +134,10 @@ def _configure_blueprints(app: Flask) -> None:
     from .web import api, docs, ends, games, main, pwa, records, table
     from .web import help as help_pages
     from .web import secrets as secrets_pages
+    from .web.security import IntegerConverter
 
+    # Before any rule is added: each rule compiles its converters when it is registered.
+    app.url_map.converters["int"] = IntegerConverter
     for bp in (
         main.bp,
         games.bp,
@@ -207,10 +218,7 @@ def start_app(app: Flask) -> Flask:
     from .db import upgrade_schema
     from .web import security
 
-    # The instance folder and the SQLite database are the owner's only: they hold every game and
-    # the secret key. (SQLite gives its -wal and -shm files the database file's permissions.)
-    Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)
-    owner_only_sqlite(app.config["SQLALCHEMY_DATABASE_URI"])
+    own_instance(app)
     security.ensure_secret_key(app, DEFAULT_SECRET_KEY)
     if app.config["AUTO_MIGRATE"]:
         upgrade_schema(app)

@@ -13,7 +13,7 @@ import sys
 import click
 from flask.cli import FlaskGroup, ScriptInfo, run_command
 
-from . import __version__, create_app, start_app
+from . import __version__, create_app, own_instance, start_app
 
 
 def set_instance(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
@@ -52,7 +52,7 @@ class ScorekeeperGroup(FlaskGroup):
             # Only now, past option parsing (so never for --help), does the command use the app.
             app = sub_ctx.ensure_object(ScriptInfo).load_app()
             if name == "db":
-                os.makedirs(app.instance_path, exist_ok=True)
+                own_instance(app)  # as serve makes them: the folder 0700, the database 0600
             elif not (name == "import" and sub_ctx.params.get("dry_run")):
                 # A dry run only reads the file and checks it by the rules: no instance folder,
                 # no database, no secret key is made for it.

@@ -3,17 +3,26 @@
 Counted per client address (as ProxyFix leaves it; an IPv6 address by its /64, which is what one
 subscriber gets, so a new address per guess buys nothing) in Flask-Limiter's storage: Redis when
 the shared cache is configured (``CACHE_REDIS_URL``), so every worker and every app server count
-together; each process on its own otherwise.
+together; without it ``scorekeeper serve`` gives its workers one SQLite file in the instance
+folder (limitstore.py), so the figures hold for the whole server; a lone process counts in memory.
 
 Nothing is limited by default: reading and scoring never are, however many tables one address
 carries. What is:
 
 - failed credential checks (``LIMIT_FAILED_CREDENTIALS``): a view tests a presented credential
   with :func:`credential`, or calls :func:`check_credentials` before testing it and
-  :func:`failed_credential` when it was wrong. Only failures count; once an address is over,
-  whatever credential it presents is refused (429) *before* it is tested, the right one too:
-  were it tested first, a refusal for the wrong ones only would tell the guess that hit.
-  No credential at all (a plain viewer) is never a failure.
+  :func:`right_credential` or :func:`failed_credential` after. Every wrong credential of a
+  request counts (three wrong keys in one request are three failures), settled when the request
+  ends: the API's Bearer may be tested as a game's key, then prove to be a member's key.
+  Once an address is over, a credential it has not presented correctly before is refused (429)
+  *before* it is tested, the right one too: were it tested first, a refusal for the wrong ones
+  only would tell the guess that hit. A credential this address *has* presented correctly
+  (a scorer's key, a member's device, a director's link) is proven: never refused nor counted,
+  so one careless phone or a prankster on the hall's Wi-Fi never stops the tables already
+  playing. What is remembered of a proof is a keyed hash of address and credential (HMAC with
+  the secret key), for a day from its last use, in the same storage (and each process's memory,
+  so the hall's ordinary requests ask nothing of the storage). No credential at all (a plain
+  viewer) is never a failure.
 - creations (:data:`CREATIONS`): ``@limit("games")`` on a view that creates. A POST that
   created something (an answer below 400) counts; one from an address over the figure is
   refused before it does anything.
@@ -26,14 +35,16 @@ limits nothing: the site stays up, as a failing cache is a miss (cache.py).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import ipaddress
 import logging
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import wraps
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from flask import Flask, current_app, g, jsonify, make_response, render_template, request
@@ -44,6 +55,8 @@ from flask_limiter import Limiter
 from limits import RateLimitItem, parse_many
 from werkzeug.exceptions import TooManyRequests
 
+from . import limitstore
+from .lru import LocalLRU
 from .settings import SettingError
 
 log = logging.getLogger(__name__)
@@ -54,6 +67,8 @@ CREDENTIALS = "credentials"
 CREATIONS = {"games": "LIMIT_CREATE_GAMES", "clubs": "LIMIT_CREATE_CLUBS", "joins": "LIMIT_JOINS"}
 SETTINGS = {CREDENTIALS: "LIMIT_FAILED_CREDENTIALS", **CREATIONS}
 EXTENSION = "scorekeeper.limits"
+# Set when RATELIMIT_STORAGE_URI was not configured (the default was taken).
+DEFAULTED = "scorekeeper.limits.defaulted"
 # Methods that only read: a form shown by a creating view is never counted nor refused.
 READS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -120,6 +135,14 @@ def figures(app: Flask) -> dict[str, list[RateLimitItem]]:
     return found
 
 
+# How long a credential presented correctly stays proven for its address: a day from its last
+# use (clubs.md: the keyed hash is kept no longer); renewed at most hourly by a process.
+PROVEN_FOR = 24 * 60 * 60
+RENEW_AFTER = 60 * 60
+# The proofs a process keeps in memory (a hash and a time each, about 150 bytes).
+PROVEN_KEPT = 50_000
+
+
 @dataclass
 class Limits:
     """An app's limits: Flask-Limiter's strategy over its storage, and each limit's windows."""
@@ -127,6 +150,9 @@ class Limits:
     limiter: Limiter
     windows: dict[str, list[RateLimitItem]]
     prefix: str
+    secret: bytes = b""
+    # Proofs this process has seen (key -> until when), so a proven credential costs no storage.
+    proven_here: LocalLRU[str, float] = field(default_factory=lambda: LocalLRU(PROVEN_KEPT))
 
     def _keys(self, name: str, address: str) -> tuple[str, ...]:
         return (self.prefix, name, address) if self.prefix else (name, address)
@@ -147,22 +173,82 @@ class Limits:
             return 0
         return math.ceil(longest)
 
-    def hit(self, name: str, address: str) -> None:
-        if not self.limiter.enabled:
+    def hit(self, name: str, address: str, times: int = 1) -> None:
+        if not self.limiter.enabled or times < 1:
             return
         keys = self._keys(name, address)
         try:
             for item in self.windows[name]:
-                self.limiter.limiter.hit(item, *keys)
+                # One by one: a window refuses a cost that does not fit whole, and counts nothing.
+                for _ in range(min(times, item.amount)):
+                    if not self.limiter.limiter.hit(item, *keys):
+                        break
         except Exception:
             log.warning("rate limit storage failed: %s not counted", name, exc_info=True)
+
+    def proof(self, address: str, credential: str) -> str:
+        """The storage's name for "``address`` presented ``credential`` correctly": a keyed hash,
+        so neither the credential nor whose it is can be read from the storage."""
+        digest = hmac.new(self.secret, f"{address}\0{credential}".encode(), hashlib.sha256).hexdigest()[:32]
+        return "/".join((*self._keys("proven", address), digest))
+
+    def proven(self, address: str, credential: str) -> bool:
+        """Whether ``address`` has presented ``credential`` correctly within the last day."""
+        name = self.proof(address, credential)
+        now = time.time()
+        until = self.proven_here.get(name)
+        if until is not None and until > now:
+            return True
+        try:
+            storage = self.limiter.limiter.storage
+            if storage.get(name) <= 0:
+                return False
+            self.proven_here.put(name, storage.get_expiry(name))
+        except Exception:
+            log.warning("rate limit storage failed: a proof not read", exc_info=True)
+            return False
+        return True
+
+    def prove(self, address: str, credential: str) -> None:
+        """``address`` presented ``credential`` correctly: proven for a day from now."""
+        if not self.limiter.enabled:
+            return
+        name = self.proof(address, credential)
+        now = time.time()
+        until = self.proven_here.get(name)
+        if until is not None and until - now > PROVEN_FOR - RENEW_AFTER:
+            return
+        try:
+            storage = self.limiter.limiter.storage
+            storage.clear(name)  # a day from this use, not from the first
+            storage.incr(name, PROVEN_FOR)
+        except Exception:
+            log.warning("rate limit storage failed: a proof not kept", exc_info=True)
+            return
+        self.proven_here.put(name, now + PROVEN_FOR)
+
+
+def default_storage(config: Any) -> str:
+    """Redis when the shared cache is configured; else each process's memory (``scorekeeper serve``
+    names its workers' shared file instead, :func:`shared_storage`)."""
+    return str(config.get("CACHE_REDIS_URL") or "memory://")
+
+
+def shared_storage(app: Flask) -> str | None:
+    """For ``scorekeeper serve``: the URI its worker processes should count in together, when the
+    app would count in each process's memory (no Redis, no storage of the operator's); else None."""
+    if app.config.get("RATELIMIT_STORAGE_URI") != "memory://" or not app.extensions.get(DEFAULTED):
+        return None
+    return limitstore.uri_for(Path(app.instance_path) / "limits.sqlite3")
 
 
 def init_app(app: Flask) -> None:
     config = app.config
     # Only the configured Redis, never the environment's that a test's app reads for its cache
     # (cache.py): a test's app counts from nothing. A deployment's setting is in its config.
-    config.setdefault("RATELIMIT_STORAGE_URI", config.get("CACHE_REDIS_URL") or "memory://")
+    if not config.get("RATELIMIT_STORAGE_URI"):
+        config["RATELIMIT_STORAGE_URI"] = default_storage(config)
+        app.extensions[DEFAULTED] = True
     # "10 a minute" means any 60 seconds, not 20 across the turn of a clock minute.
     config.setdefault("RATELIMIT_STRATEGY", "moving-window")
     # Sites sharing one Redis count apart, and app servers of one site (one database) together.
@@ -171,12 +257,19 @@ def init_app(app: Flask) -> None:
     windows = figures(app)
     # No default limits: Flask-Limiter's own check then finds nothing to count on any route.
     limiter = Limiter(client_address, app=app)
+    # The proofs' key is made from the secret key when first needed: it may be generated at start.
     app.extensions[EXTENSION] = Limits(limiter, windows, str(config.get("RATELIMIT_KEY_PREFIX") or ""))
     app.register_error_handler(Limited, refused)
+    app.teardown_request(settle)
 
 
 def _limits(app: Flask | None = None) -> Limits | None:
-    return cast("Limits | None", (app or current_app).extensions.get(EXTENSION))
+    found = cast("Limits | None", (app or current_app).extensions.get(EXTENSION))
+    if found is not None and not found.secret:
+        key = (app or current_app).secret_key
+        key = key if isinstance(key, bytes) else str(key).encode()
+        found.secret = hmac.new(key, b"scorekeeper.limits.proofs", hashlib.sha256).digest()
+    return found
 
 
 def check(name: str) -> None:
@@ -218,42 +311,105 @@ def limit(name: str) -> Callable[[F], F]:
     return decorate
 
 
-def check_credentials() -> None:
-    """Before a presented credential is tested: refuse (429) an address over its failures.
+@dataclass
+class Judged:
+    """This request's credentials as tested so far: settled when the request ends."""
 
-    Asked of the storage once per request, however many credentials the request has tested."""
-    if g.get("_limits_credentials_ok"):
+    right: set[str] = field(default_factory=set)
+    wrong: set[str] = field(default_factory=set)
+    # The address's window was read and found open: asked once per request.
+    open: bool = False
+
+
+def _judged() -> Judged:
+    found = g.get("_limits_judged")
+    if found is None:
+        found = g._limits_judged = Judged()
+    return found
+
+
+# What a failure recorded without naming its credential is counted as (once per request).
+UNNAMED = "\0unnamed"
+
+
+def check_credentials(*presented: str | None) -> None:
+    """Before credentials are tested: refuse (429) an address over its failures, unless every
+    one presented is proven for it (presented correctly before). Naming none (or only empty
+    ones) is one unproven."""
+    state = _limits()
+    if state is None or not state.limiter.enabled:
         return
-    check(CREDENTIALS)
-    g._limits_credentials_ok = True
-
-
-def failed_credential() -> None:
-    """A presented credential was wrong: one failure for this address (once per request)."""
-    if g.get("_limits_failed"):
+    named = [p for p in presented if p]
+    address = client_address()
+    if named and all(state.proven(address, p) for p in named):
         return
-    g._limits_failed = True
-    hit(CREDENTIALS)
+    judged = _judged()
+    if judged.open:
+        return
+    wait = state.wait(CREDENTIALS, address)
+    if wait:
+        raise Limited(CREDENTIALS, wait)
+    judged.open = True
+
+
+def failed_credential(presented: str | None = None) -> None:
+    """``presented`` was wrong (for what it was tested as): it counts when the request ends,
+    unless it proved right for something else in it, or this address has proven it before."""
+    _judged().wrong.add(presented or UNNAMED)
+
+
+def right_credential(presented: str | None) -> None:
+    """``presented`` was right: proven for this address from now on."""
+    if not presented:
+        return
+    _judged().right.add(presented)
+    state = _limits()
+    if state is not None:
+        state.prove(client_address(), presented)
 
 
 def credential(presented: str | None, matches: Callable[[str], bool]) -> bool:
     """Whether ``presented`` is right (``matches`` tests it), under the failed-credential limit.
 
     Nothing presented is no failure; otherwise an address over its failures is refused before
-    the test, and a wrong one counts."""
+    the test (unless this one is proven for it), and a wrong one counts."""
     if not presented:
         return False
-    check_credentials()
+    check_credentials(presented)
     if matches(presented):
+        right_credential(presented)
         return True
-    failed_credential()
+    failed_credential(presented)
     return False
 
 
-def refuses_credentials(app: Flask, remote_addr: str | None) -> bool:
-    """Whether ``app`` refuses credentials from this address now (for what answers below Flask)."""
+def settle(_error: BaseException | None = None) -> None:
+    """At the end of a request: one failure for each wrong credential it carried (a wrong key
+    that another test found right, or that this address proved before, is none)."""
+    judged = g.pop("_limits_judged", None)
+    if judged is None or not judged.wrong:
+        return
+    try:
+        state = _limits()
+        if state is None:
+            return
+        address = client_address()
+        wrong = [w for w in judged.wrong - judged.right if w == UNNAMED or not state.proven(address, w)]
+        state.hit(CREDENTIALS, address, len(wrong))
+    except Exception:  # counting must never fail the answer already given
+        log.warning("rate limit: failures of a request not counted", exc_info=True)
+
+
+def refuses_credentials(app: Flask, remote_addr: str | None, presented: str | None = None) -> bool:
+    """Whether ``app`` refuses ``presented`` from this address now, before testing it (for what
+    answers below Flask): the address is over its failures and has not proven it."""
     state = _limits(app)
-    return state is not None and state.wait(CREDENTIALS, address_key(remote_addr)) > 0
+    if state is None or not state.limiter.enabled:
+        return False
+    address = address_key(remote_addr)
+    if presented and state.proven(address, presented):
+        return False
+    return state.wait(CREDENTIALS, address) > 0
 
 
 def refused(error: Limited) -> ResponseReturnValue:

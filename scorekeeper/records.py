@@ -50,11 +50,26 @@ def csv_rows(
     return rows
 
 
+class SafeWriter:
+    """A ``csv.writer`` whose every cell goes through :func:`safe_cell`: the one way this app
+    writes CSV (a game's scores, an event's results), so no cell a player typed runs as a formula."""
+
+    def __init__(self, out: Any) -> None:
+        self._writer = csv.writer(out)
+
+    def writerow(self, row: Iterable[Any]) -> Any:
+        return self._writer.writerow([safe_cell(cell) for cell in row])
+
+    def writerows(self, rows: Iterable[Iterable[Any]]) -> None:
+        for row in rows:
+            self.writerow(row)
+
+
 def csv_text(rows: Iterable[Sequence[Any]]) -> str:
     """The rows as CSV text with a byte-order mark, so spreadsheets read the names as UTF-8."""
     out = io.StringIO()
     out.write("\ufeff")
-    csv.writer(out).writerows(rows)
+    SafeWriter(out).writerows(rows)
     return out.getvalue()
 
 

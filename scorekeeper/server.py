@@ -22,11 +22,12 @@ import sys
 import traceback
 from datetime import datetime
 from pathlib import Path
+from urllib.parse import quote, unquote, unquote_plus
 
 from gunicorn import glogging
 from gunicorn.app.base import BaseApplication
 
-from . import create_app
+from . import create_app, limits
 from .load import retry_ceiling
 from .web.answers import fresh_directory
 
@@ -35,25 +36,62 @@ from .web.answers import fresh_directory
 ACCESS_LOG_FORMAT = '%(t)s %(h)s "%(r)s" %(s)s %(b)s %(M)sms id=%({x-request-id}o)s'
 
 # What a logged request line must not carry: scoring keys, member keys, private links' and
-# invites' tokens (any parameter whose name ends so: key=, member_key=, token=, invite=).
-SECRETS_IN_URL = (
-    (re.compile(r"([\w-]*(?:key|token|invite))=[^&\s]*"), r"\1=…"),
-    (re.compile(r"(/p/\d+/)[^/?\s]+"), r"\1…"),
-    (re.compile(r"(/join/)[^/?\s]+"), r"\1…"),
-)
+# invites' tokens. Read as the app reads them, parsed and percent-decoded (``?k%65y=`` is ``key``,
+# ``join%2F<token>`` is the join route): a query parameter whose name ends in one of these words,
+# and the path segment that is a token: /p/<seat or entrant>/<token>, /join/<token>,
+# /invites/<token> (an admin's DELETE of an invite).
+SECRET_PARAMETER = re.compile(r"(key|token|invite)$", re.IGNORECASE)
+TOKEN_AFTER = {"join": 1, "invites": 1, "p": 2}
+SECRET_MARKS = ("key", "token", "invite", "/p/", "/join/", "/invites/", "%")
+# What a re-encoded path segment keeps as it is (RFC 3986's pchar, less the percent sign).
+PATH_SAFE = "!$&'()*+,;=:@-._~"
 
 
-# What each of those patterns needs in a line: most lines (polls, deals) have none, and are
-# written as they are without running the patterns (a crowd's every request is logged).
-SECRET_MARKS = ("key", "token", "invite", "/p/", "/join/")
+def redact_path(path: str) -> str:
+    segments = unquote(path).split("/")
+    hidden = set()
+    for at, segment in enumerate(segments):
+        step = TOKEN_AFTER.get(segment.lower())
+        if step is not None and at + step < len(segments) and segments[at + step]:
+            hidden.add(at + step)
+    # Re-encoded: a decoded control character or space never reaches the log as itself.
+    return "/".join("…" if at in hidden else quote(s, safe=PATH_SAFE) for at, s in enumerate(segments))
+
+
+def redact_query(query: str) -> str:
+    parts = []
+    for part in query.split("&"):
+        name, equals, _value = part.partition("=")
+        if SECRET_PARAMETER.search(unquote_plus(name).strip()):
+            part = f"{name}=…"
+        parts.append(part)
+    return "&".join(parts)
+
+
+def redact_target(target: str) -> str:
+    """A request target (path and query), or a query alone, without its credentials."""
+    if not target.startswith("/") and "://" not in target:
+        return redact_query(target)
+    path, question, query = target.partition("?")
+    if "://" in path:  # an absolute form: scheme://host/path
+        scheme, _, rest = path.partition("://")
+        host, slash, tail = rest.partition("/")
+        path_part = f"{scheme}://{host}" + (redact_path(slash + tail) if slash else "")
+    else:
+        path_part = redact_path(path)
+    return path_part + (question + redact_query(query) if question else "")
 
 
 def redact(line: str) -> str:
-    if not any(mark in line for mark in SECRET_MARKS):
-        return line
-    for pattern, replacement in SECRETS_IN_URL:
-        line = pattern.sub(replacement, line)
-    return line
+    """A request line ("GET /g/x?key=… HTTP/1.1"), a path or a query, without any credential."""
+    lowered = line.lower()
+    if not any(mark in lowered for mark in SECRET_MARKS):
+        return line  # most lines (polls, deals) carry none: written as they are, unparsed
+    words = line.split(" ")
+    if len(words) >= 2 and words[0].isalpha() and words[0].isupper():
+        words[1] = redact_target(words[1])
+        return " ".join(words)
+    return " ".join(redact_target(word) if word else word for word in words)
 
 
 def quoted(value: str) -> str:
@@ -169,6 +207,11 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
         # start's own: the answers an earlier start's code drew are removed, never served.
         folder = fresh_directory(Path(app.instance_path) / "live-answers")
         os.environ["SCOREKEEPER_LIVE_ANSWERS_DIR"] = str(folder)
+    # The workers count the abuse limits together (clubs.md: 10 wrong keys a minute for the whole
+    # server, not 10 per worker): without Redis, in one SQLite file of the instance (limitstore.py).
+    shared = limits.shared_storage(app)
+    if shared is not None:
+        os.environ["SCOREKEEPER_RATELIMIT_STORAGE_URI"] = shared
     # Each worker's Load knows its thread count (web/shed.py, the rule for a server that does not
     # say how long requests wait; this one's worker does).
     os.environ["SCOREKEEPER_SERVER_THREADS"] = str(threads)

@@ -68,6 +68,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # The server's address as the phones reach it, for links printed by the command line.
         "BASE_URL": None,
         # Abuse limits per client address (scorekeeper/limits.py); off with RATELIMIT_ENABLED.
+        # Every new club's slug ends in a random tail, so a slug never tells that another club's
+        # name is taken (clubs.md); off: plain slugs, -2 for a name taken.
+        "CLUB_SLUG_TAIL": True,
         "RATELIMIT_ENABLED": True,
         "LIMIT_FAILED_CREDENTIALS": "10 per minute",
         "LIMIT_CREATE_GAMES": "120 per hour",
@@ -137,6 +140,8 @@ NUMBERS = (
     "SERVER_THREADS",
     "LOCAL_GAMES",
     "RATELIMIT_ENABLED",
+    "EVENT_MAX_PLAYERS",
+    "CLUB_SLUG_TAIL",
 )
 
 

@@ -69,6 +69,8 @@ def app_config(database_url: str, **extra) -> dict:
         # tests/web/test_limits.py tests the limits on figures of its own.
         "LIMIT_FAILED_CREDENTIALS": "100000 per minute",
         "LIMIT_CREATE_GAMES": "100000 per hour",
+        # Clubs' slugs as the tests name them ("/c/rec"); tests/web/test_hall_findings.py tests the tail.
+        "CLUB_SLUG_TAIL": False,
         **extra,
     }
 

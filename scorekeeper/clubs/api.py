@@ -52,10 +52,10 @@ def create() -> ResponseReturnValue:
     """Make a club: its owner is the caller (``"player"``: their name in it, "Owner" if left out)."""
     key = presented_key()
     if key:
-        limits.check_credentials()
+        limits.check_credentials(key)
     if not creation_allowed(key):
         if key:
-            limits.failed_credential()
+            limits.failed_credential(key)
             abort(404)
         abort(403, description="Making a club on this server needs the operator's ADMIN_KEY as Bearer.")
     data = body()
@@ -81,10 +81,15 @@ def join(slug: str) -> ResponseReturnValue:
     data = body()
     club = db.session.scalar(select(Club).where(Club.slug == slug)) if service.SLUG.fullmatch(slug) else None
     token = data.get("invite")
-    limits.check_credentials()
+    limits.check_credentials(token if isinstance(token, str) else None)
     if club is None or not isinstance(token, str) or service.live_invite(club, token) is None:
-        limits.failed_credential()
+        limits.failed_credential(token if isinstance(token, str) else None)
         abort(404, description="No such club, or the invite is wrong, revoked or expired.")
+    if presented_key() and viewer().of(club.id) is not None:
+        # The caller's key is this club's already: one device joins a club once, under one name.
+        return refused(
+            service.ClubError(None, "This device is a member of %(club)s already.", 409, club=club.name)
+        )
     try:
         member, key = service.join(club, token, data.get("name"), label())
     except service.ClubError as exc:

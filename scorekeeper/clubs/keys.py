@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import request
 
-from ..web.common import MEMBER_COOKIE, MEMBER_MAX_AGE, TOKEN, drop_cookie, keep_cookie
+from ..web.common import MEMBER_COOKIE, MEMBER_KEYS_MAX, MEMBER_MAX_AGE, TOKEN, drop_cookie, keep_cookie
 from . import service
 
 
@@ -19,14 +19,14 @@ def _set(response: Any, keys: list[str]) -> Any:
 
 def _held() -> list[str]:
     raw = request.cookies.get(MEMBER_COOKIE, "")
-    return [k for k in raw.split(".") if TOKEN.fullmatch(k)] if raw else []
+    return [k for k in raw.split(".") if TOKEN.fullmatch(k)][-MEMBER_KEYS_MAX:] if raw else []
 
 
 def keep_member_key(response: Any, key: str) -> Any:
     """Add a new membership's key to this device's cookie, dropping keys that no longer work
     (a removed member, a signed-out device), so the cookie never fills up with dead ones."""
     live = [k for k in _held() if service.memberships([k])]
-    return _set(response, [*live, key][-100:])
+    return _set(response, [*live, key][-MEMBER_KEYS_MAX:])
 
 
 def forget_member_key(response: Any, club_id: int) -> Any:

@@ -84,10 +84,10 @@ def new() -> ResponseReturnValue:
         if form.validate_on_submit():
             admin_key = request.form.get("admin_key") or None
             if admin_key:
-                limits.check_credentials()
+                limits.check_credentials(admin_key)
             if not creation_allowed(admin_key):
                 if admin_key:
-                    limits.failed_credential()
+                    limits.failed_credential(admin_key)
                 form.name.errors = [
                     *form.name.errors,
                     _("Making a club on this server needs the operator's key."),
@@ -162,15 +162,16 @@ def games(club: Club, me: Membership) -> ResponseReturnValue:
 def join(slug: str, token: str) -> ResponseReturnValue:
     """Join by an invite: pick one's player (not yet taken) or add a new name; the device becomes
     a member. A wrong, revoked or expired invite answers 404, as a club that does not exist."""
-    limits.check_credentials()
+    limits.check_credentials(token)
     club = db.session.scalar(select(Club).where(Club.slug == slug)) if service.SLUG.fullmatch(slug) else None
     invite = service.live_invite(club, token) if club is not None else None
     if club is None or invite is None:
-        limits.failed_credential()
+        limits.failed_credential(token)
         abort(404)
+    limits.right_credential(token)
     already = viewer().of(club.id)
     device_only = invite.role.startswith("device:")
-    if already is not None and request.method == "GET":
+    if already is not None:  # a second name for the same device: a POST joins no more than a GET
         flash(_("This device is a member of %(club)s already.", club=club.name), "ok")
         return back(club)
     form = JoinForm()
@@ -227,6 +228,27 @@ def revoke_invite(club: Club, me: Membership, invite_id: int) -> ResponseReturnV
     return back(club)
 
 
+def confirmed() -> bool:
+    """Whether this post is the second step of a change that cannot be taken back (clubs.md):
+    the first answers :func:`confirm_page` and does nothing."""
+    return request.form.get("confirmed") == "yes"
+
+
+def confirm_page(
+    club: Club, heading: str, consequence: str, button: str, type_name: bool = False
+) -> ResponseReturnValue:
+    """The second step: what the change will do, and the form that does it (to the same URL)."""
+    return render_template(
+        "clubs/confirm.html",
+        club=club,
+        heading=heading,
+        consequence=consequence,
+        button=button,
+        action=request.path,
+        type_name=type_name,
+    )
+
+
 def member_of(club: Club, member_id: int) -> Member:
     member = db.session.get(Member, member_id)
     if member is None or member.club_id != club.id:
@@ -242,6 +264,25 @@ def remove_member(club: Club, me: Membership, member_id: int) -> ResponseReturnV
     leaving = member.id == me.member_id
     if not (me.admin or leaving):
         abort(403)
+    if not leaving and member.role == "admin" and not me.owner:
+        # Refused before the question is asked (the service refuses it all the same).
+        return refuse(_("Only the owner removes an admin."), 403)
+    if not confirmed():
+        if leaving:
+            return confirm_page(
+                club,
+                _("Leave %(club)s?", club=club.name),
+                _("Every device of yours stops at once: you can come back only with a new invite."),
+                _("Leave the club"),
+            )
+        return confirm_page(
+            club,
+            _("Remove %(name)s from %(club)s?", name=member.name, club=club.name),
+            _(
+                "Their devices stop at once and they can come back only with a new invite. Their games stay the club's."
+            ),
+            _("Remove"),
+        )
     by = db.session.get(Member, me.member_id)
     try:
         service.remove_member(club, member.name, by)
@@ -259,7 +300,9 @@ def remove_member(club: Club, me: Membership, member_id: int) -> ResponseReturnV
 def set_role(club: Club, me: Membership, member_id: int) -> ResponseReturnValue:
     member = member_of(club, member_id)
     try:
-        service.set_role(club, member.name, request.form.get("role", ""))
+        service.set_role(
+            club, member.name, request.form.get("role", ""), db.session.get(Member, me.member_id)
+        )
     except service.ClubError as exc:
         return refuse(said(exc), exc.status)
     return back(club)
@@ -271,6 +314,16 @@ def hand_over(club: Club, me: Membership, member_id: int) -> ResponseReturnValue
     member = member_of(club, member_id)
     owner = db.session.get(Member, me.member_id)
     assert owner is not None
+    if not confirmed():
+        return confirm_page(
+            club,
+            _("Hand %(club)s over to %(name)s?", club=club.name, name=member.name),
+            _(
+                "%(name)s becomes its owner: they alone may delete the club or hand it on. You stay an admin.",
+                name=member.name,
+            ),
+            _("Hand the club over"),
+        )
     service.hand_over(club, owner, member.name)
     flash(_("%(name)s owns %(club)s now.", name=member.name, club=club.name), "ok")
     return back(club)
@@ -288,6 +341,9 @@ def sign_out(club: Club, me: Membership, key_id: int) -> ResponseReturnValue:
     if row is None or member is None or member.club_id != club.id:
         abort(404)
     if not (me.admin or member.id == me.member_id):
+        abort(403)
+    if member.id != me.member_id and member.role in ("admin", "owner") and not me.owner:
+        # Signing out every device of an admin would remove them: the owner's to do, as removing is.
         abort(403)
     service.sign_out(member, key_id)
     flash(_("Device signed out."), "ok")
@@ -310,7 +366,18 @@ def device_link(club: Club, me: Membership) -> ResponseReturnValue:
 @bp.post("/c/<slug>/delete")
 @club_route("owner")
 def delete(club: Club, me: Membership) -> ResponseReturnValue:
-    """The owner deletes the club, typing its name to confirm: its games, events and players go."""
+    """The owner deletes the club, typing its name on the second page: its games, events and players go."""
+    if not confirmed():
+        return confirm_page(
+            club,
+            _("Delete %(club)s?", club=club.name),
+            _(
+                "Every game, event, player, member and invite of %(club)s is deleted for good: it cannot be undone.",
+                club=club.name,
+            ),
+            _("Delete the club"),
+            type_name=True,
+        )
     if request.form.get("confirm", "").strip() != club.name:
         return refuse(_("Type the club's name exactly to delete it: nothing was deleted."))
     name = club.name

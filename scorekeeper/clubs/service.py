@@ -9,6 +9,7 @@ revoking an invite or removing a member takes effect at once.
 from __future__ import annotations
 
 import re
+import secrets
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -39,7 +40,7 @@ from ..models import (
 )
 from ..pending import PendingEntry
 from ..read.visibility import Membership
-from ..rules.base import MAX_NAME
+from ..rules.base import MAX_NAME, UNSAFE_NAME, unsafe_name
 from ..service import new_token
 
 ROLES = ("owner", "admin", "member")
@@ -72,22 +73,37 @@ def slugify(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", plain).strip("-")[:40] or "club"
 
 
+SLUG_TAIL = "abcdefghijkmnpqrstuvwxyz23456789"  # no 0/o, 1/l: read aloud or typed from paper
+
+
 def _free_slug(name: str) -> str:
-    base = slugify(name)
-    taken = set(db.session.scalars(select(Club.slug).where(Club.slug.like(f"{base[:34]}%"))))
-    if base not in taken:
-        return base
+    """The name's slug with a random tail (``CLUB_SLUG_TAIL``, on by default), whether or not
+    another club has the name: a tail only on a second "Thursday Euchre" would tell its maker
+    that the first exists (clubs.md). Off (a server whose club names are no secret): the plain
+    slug, then -2, -3."""
+    base = slugify(name)[:34]
+    if current_app.config.get("CLUB_SLUG_TAIL", True):
+        while True:
+            slug = f"{base}-{''.join(secrets.choice(SLUG_TAIL) for _ in range(5))}"
+            if db.session.scalar(select(Club.id).where(Club.slug == slug)) is None:
+                return slug
+    full = slugify(name)
+    taken = set(db.session.scalars(select(Club.slug).where(Club.slug.like(f"{base}%"))))
+    if full not in taken:
+        return full
     n = 2
-    while f"{base[:34]}-{n}" in taken:
+    while f"{base}-{n}" in taken:
         n += 1
-    return f"{base[:34]}-{n}"
+    return f"{base}-{n}"
 
 
 def clean_name(value: Any, field: str = "name", limit: int = MAX_NAME) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ClubError(field, N_("A name is needed."))
+    if unsafe_name(value.strip()):  # before the spaces are collapsed: a newline is refused, not joined
+        raise ClubError(field, UNSAFE_NAME)
     name = " ".join(value.split())
-    if len(name) > limit or not name.isprintable():
+    if len(name) > limit:
         raise ClubError(field, N_("A name has 1 to %(max)s characters."), max=limit)
     return name
 
@@ -298,7 +314,9 @@ def remove_member(club: Club, name: str, by: Member | None = None) -> None:
     db.session.commit()
 
 
-def set_role(club: Club, name: str, role: str) -> None:
+def set_role(club: Club, name: str, role: str, by: Member | None = None) -> None:
+    """Make or unmake an admin. As with removing (:func:`remove_member`), another admin is the
+    owner's to unmake: else an admin removes an admin in two steps."""
     if role not in ("admin", "member"):
         raise ClubError("role", N_("A member is an admin or a member."))
     member = member_named(club, name)
@@ -306,6 +324,14 @@ def set_role(club: Club, name: str, role: str) -> None:
         raise ClubError("name", N_("No such member."), 404)
     if member.role == "owner":
         raise ClubError("name", N_("The owner stays owner until the club is handed over."), 409)
+    if (
+        by is not None
+        and by.role == "admin"
+        and member.role == "admin"
+        and by.id != member.id
+        and role != "admin"
+    ):
+        raise ClubError("name", N_("Only the owner unmakes an admin."), 403)
     member.role = role
     db.session.commit()
 

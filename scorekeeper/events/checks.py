@@ -13,6 +13,7 @@ from typing import Any
 
 from ..games import GAMES
 from ..rules import N_, FieldError, check_setup, msg
+from ..rules.base import UNSAFE_NAME, unsafe_name
 from . import ladder, seating
 
 FORMATS = ("progressive", "pairs", "mixer", "ladder")
@@ -22,6 +23,8 @@ PARTNERSHIP_GAMES = ("euchre", "spades")
 DEFAULT_HANDS = {"euchre": 8, "spades": 4}
 NAME_LENGTH = 80
 PLAYER_NAME = 40
+# The players of one event, unless the operator's EVENT_MAX_PLAYERS says otherwise: refused before
+# any seating is planned, so no request spends long on it.
 MAX_ENTRANTS = 400
 MAX_ROUNDS = 60
 
@@ -49,6 +52,8 @@ def player_names(value: Any, field: str, most: int = MAX_ENTRANTS) -> list[str]:
     for name in names:
         if not 1 <= len(name) <= PLAYER_NAME:
             raise refuse(field, N_("A player's name is 1 to {n} characters."), n=PLAYER_NAME)
+        if unsafe_name(name):
+            raise refuse(field, UNSAFE_NAME)
     counts = Counter(n.casefold() for n in names)
     clash = [name for name in names if counts[name.casefold()] > 1]  # as typed, not folded
     if clash:
@@ -94,6 +99,8 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
     name = data.get("name")
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= NAME_LENGTH:
         raise refuse("name", N_("Give the event a name of 1 to {n} characters."), n=NAME_LENGTH)
+    if unsafe_name(name.strip()):
+        raise refuse("name", UNSAFE_NAME)
     fmt = data.get("format")
     if fmt not in FORMATS:
         raise refuse("format", N_("The format is one of: {choices}."), choices=", ".join(FORMATS))

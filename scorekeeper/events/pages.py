@@ -8,7 +8,6 @@ sees the standings and the seating. Every change is a real form with its CSRF to
 
 from __future__ import annotations
 
-import csv
 import io
 import math
 from collections.abc import Mapping
@@ -43,6 +42,7 @@ from ..games import GAMES
 from ..i18n import render
 from ..models import Club, Event, Game, utcnow
 from ..read.visibility import Membership
+from ..records import SafeWriter
 from ..web.auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs, game_route
 from ..web.common import keep_cookie
 from ..web.games import game_context
@@ -381,7 +381,7 @@ def results_csv(event_id: str) -> Response:
     event = event_or_404(event_id)
     doc = service.document(event, render=render, language=str(get_locale()))
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = SafeWriter(out)  # names and reasons a player typed never run as a formula
     rounds = len(doc["rounds"])
     extra = [
         k

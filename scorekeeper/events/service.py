@@ -28,6 +28,7 @@ from ..models import Change, Event, EventRound, EventTable, Game, utcnow
 from ..rules import N_, Msg, Setup, msg
 from . import ladder, ladder_rounds, seating, standings, table_links
 from .checks import (  # the service refuses what the checks refuse, with their errors
+    MAX_ENTRANTS,
     EventError,
     check_event,
     check_size,
@@ -96,8 +97,13 @@ def seeded(entrants: list[Any], club_id: int | None, kind: str) -> list[Any]:
     return [entrants[i] for i in seating.seed_by_ratings(entrants, strengths, default)]
 
 
+def most_players() -> int:
+    """The players one event may have (``EVENT_MAX_PLAYERS``): checked before seating is planned."""
+    return int(current_app.config.get("EVENT_MAX_PLAYERS") or MAX_ENTRANTS)
+
+
 def create_event(data: Any, club_id: int | None = None) -> tuple[Event, str]:
-    checked = check_event(data, current_app.config["EVENT_MAX_PLAYERS"])
+    checked = check_event(data, most_players())
     settings = checked["settings"]
     if settings["seed"] == "ratings":
         checked["entrants"] = seeded(checked["entrants"], club_id, checked["kind"])
@@ -147,7 +153,10 @@ def player_token(event: Event, entrant: int) -> str:
 
 
 def player_token_matches(event: Event, entrant: int, token: str) -> bool:
-    return 0 <= entrant < len(event.entrants) and hmac.compare_digest(player_token(event, entrant), token)
+    # As bytes: compare_digest refuses a str with any non-ASCII character (a 500 for a typed link).
+    return 0 <= entrant < len(event.entrants) and hmac.compare_digest(
+        player_token(event, entrant).encode(), token.encode()
+    )
 
 
 def where_i_sit(event: Event, entrant: int, doc: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -287,15 +296,15 @@ def change_players(event: Event, add: Sequence[str], withdraw: Sequence[str]) ->
         if not isinstance(name, str) or name.strip().casefold() not in names:
             raise refuse("withdraw", N_("{name} is not a player of this event."), name=str(name))
         gone.append(names[name.strip().casefold()])
-    most = current_app.config["EVENT_MAX_PLAYERS"]
+    most = most_players()
     new = player_names(list(add), "add", most)
     for name in new:
         if name.casefold() in names:
             raise refuse("add", N_("{name} is already a player of this event."), name=name)
     entrants = [*event.entrants, *new]
+    check_size(len(entrants), "add", most)  # the seating is planned for every entrant, withdrawn ones too
     withdrawn = sorted({*event.withdrawn, *gone})
     players = [e for e in range(len(entrants)) if e not in withdrawn]
-    check_size(len(players), "add", most)  # before any re-seating
     size = event.settings["table_size"]
     if len(players) < size:
         raise refuse("withdraw", N_("At least {n} players must stay: one full table."), n=size)

@@ -11,6 +11,7 @@ web layer can translate them while this package stays free of Flask-Babel.
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeGuard, overload
@@ -539,6 +540,17 @@ def option_message(opt: Option) -> Msg:
 
 
 MAX_NAME = 40
+# What a name may not hold (clubs.md, "Members and roles"), by Unicode category: control characters
+# (newlines, tabs), format characters (bidi overrides and isolates, zero-width spaces and joiners),
+# surrogates, line and paragraph separators. They hide a name, or turn the text around it on every
+# phone that shows it. One rule for every name: players, members, clubs, events.
+NAME_FORBIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+UNSAFE_NAME = N_("A name may not hold line breaks, invisible characters or text-direction controls.")
+
+
+def unsafe_name(name: str) -> bool:
+    """Whether ``name`` (trimmed) holds a character no name may hold (:data:`NAME_FORBIDDEN`)."""
+    return any(unicodedata.category(ch) in NAME_FORBIDDEN for ch in name)
 
 
 def check_players(game: Game, players: Any, options: Mapping[str, Any]) -> list[FieldError]:
@@ -558,6 +570,8 @@ def check_players(game: Game, players: Any, options: Mapping[str, Any]) -> list[
             errors.append(refuse("players", N_("Every player needs a name."), seat))
         elif len(name) > MAX_NAME:
             errors.append(refuse("players", N_("A name has at most {max} characters."), seat, max=MAX_NAME))
+        elif unsafe_name(name):
+            errors.append(refuse("players", UNSAFE_NAME, seat))
         elif name.casefold() in seen:
             errors.append(refuse("players", N_("“{name}” is already at the table."), seat, name=name))
         seen.add(name.casefold())

@@ -29,7 +29,7 @@ from ..read import summarize
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
 from ..scoring import game_rules, replay, score
-from .locks import correction_at
+from .locks import correction_at, directors_act
 from .record import new_id, new_token
 
 
@@ -605,7 +605,9 @@ def delete_deal(game: Game, k: int, via: Via | None = None) -> GameResult:
 
 
 def delete_game(game: Game, via: Via | None = None) -> None:
-    """Delete the game: it leaves the lists, and its scorer can restore it (undo)."""
+    """Delete the game: it leaves the lists, and its scorer can restore it (undo). An event
+    table's game only by its director (locks.directors_act)."""
+    directors_act(game.id, via.by if via else None, "delete")
     _write(game, via, lambda top: _plan_game_deleted(game, True))
 
 
@@ -617,8 +619,11 @@ def restore_game(game: Game, via: Via | None = None) -> None:
 def archive_game(game: Game, archived: bool = True, via: Via | None = None) -> None:
     """Archive (or bring back) a game: it leaves the home page and the ratings, and is kept.
 
-    Raises :class:`CannotUndo` when the game already is so.
+    Raises :class:`CannotUndo` when the game already is so; :class:`TableLocked` to a scorer
+    archiving a locked event table (locks.directors_act).
     """
+    if archived:
+        directors_act(game.id, via.by if via else None, "archive")
     _write(game, via, lambda top: _plan_archived(game, archived), lockable=False)
 
 

@@ -13,12 +13,23 @@ class TableLocked(Exception):
     """An event's table whose round is closed (or whose result is confirmed): only a director
     may change it, giving a reason (events.md, Rounds). Nothing was written."""
 
-    def __init__(self, state: TableState):
+    def __init__(self, state: TableState, act: str | None = None):
         super().__init__(f"table {state.table} of round {state.round} is locked")
         self.state = state
+        self.act = act  # "delete" or "archive": the director's alone (:func:`directors_act`)
 
     @property
     def message(self) -> rules.Msg:
+        if self.act == "delete":
+            return msg(
+                N_("This game is table {table} of an event: only the event's director can delete it."),
+                table=self.state.table,
+            )
+        if self.act == "archive":
+            return msg(
+                N_("Table {table}'s result stands in the event: only the event's director can archive it."),
+                table=self.state.table,
+            )
         if self.state.closed:
             return msg(
                 N_(
@@ -61,3 +72,14 @@ def correction_at(game_id: str, by: str | None, reason: str | None) -> bool:
             [FieldError("reason", msg(N_("The reason is at most {n} characters."), n=REASON_LENGTH))]
         )
     return True
+
+
+def directors_act(game_id: str, by: str | None, act: str) -> None:
+    """Deleting an event table's game (its result is the event's), or archiving it once its table
+    is locked (archiving drops it from the ratings), is the event's director's alone: refused
+    (:class:`TableLocked`) to its scorer. A game of no event costs no query."""
+    if by is not None:
+        return
+    state = table_state(game_id)
+    if state is not None and (act == "delete" or state.locked):
+        raise TableLocked(state, act)

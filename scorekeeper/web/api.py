@@ -23,7 +23,7 @@ from ..models import AnyGame, Game
 from ..rules import N_, FieldError, GameResult, InvalidFacts, msg
 from . import errors
 from .auth import game_route, presented_key, private_token, role, seat_link_ok, viewer
-from .common import GAME_ID, api_via, device_label
+from .common import GAME_ID, api_via, bare_etag, device_label
 from .record_json import record_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -56,10 +56,7 @@ def create_game() -> ResponseReturnValue:
         slug = data.pop("club")
         membership = viewer().in_club(slug) if isinstance(slug, str) else None
         if membership is None:
-            if presented_key():
-                limits.check_credentials()
-                if not viewer().memberships:
-                    limits.failed_credential()
+            # viewer() tested the Bearer as a member key: a wrong one counted there.
             # Not a member (or no such club): the same answer either way.
             return errors_response(
                 [
@@ -103,7 +100,8 @@ def export_game(game_id: str) -> ResponseReturnValue:
         row = db.session.execute(
             select(Game.version, Game.deleted_at).where(Game.id == game_id)
         ).one_or_none()
-        if row is not None and row.deleted_at is None and str(row.version) in request.if_none_match:
+        sent = {bare_etag(t) for t in request.if_none_match.as_set()}
+        if row is not None and row.deleted_at is None and str(row.version) in sent:
             response = Response(status=304)
             response.set_etag(str(row.version))
             response.headers["Cache-Control"] = "no-cache"
@@ -207,11 +205,13 @@ def seat_or_scorer(game: Game, seat: int) -> None:
     key = presented_key() or ""
     if not 0 <= seat < len(game.players):
         abort(404)
+    if not role().editable and seat_link_ok(game, seat, key):
+        limits.right_credential(key)  # a seat's token: no failure, whatever role_for found
     if not (role().editable or seat_link_ok(game, seat, key)):
         if any(seat_link_ok(game, other, key) for other in range(len(game.players))):
             abort(404)
         if key:  # neither the game's key nor a seat's (game_route tested it under the limit)
-            limits.failed_credential()
+            limits.failed_credential(key)
         abort(403, description=NEEDS_KEY)
 
 

@@ -10,8 +10,10 @@ A role comes from one of four places, each compared in constant time with one fu
 
 Views declare what they need with :func:`game_route`; they get the game and the role.
 A presented key or link is tested under the failed-credential limit (scorekeeper/limits.py):
-a wrong one counts against the address, and an address over the limit is refused before any
-is tested. No key at all is a viewer, never a failure.
+every wrong one counts against the address (settled when the request ends, so the API's Bearer
+that is not the game's key but a member's or the director's is none), and an address over the
+limit is refused before a key it has not proven is tested. No key at all is a viewer, never a
+failure.
 """
 
 from __future__ import annotations
@@ -24,15 +26,16 @@ from functools import wraps
 from typing import Any
 
 from flask import abort, current_app, g, request
+from sqlalchemy import select
 
 from .. import limits
 from ..clubs import service as clubs
 from ..db import db
-from ..keys import key_matches
-from ..models import AnyGame, Club, Event
+from ..keys import hash_key, key_matches
+from ..models import AnyGame, Club, Event, MemberKey
 from ..read import SCORER, VIEWER, Role, TableState, event_of, seat_role, table_state
-from ..read.visibility import Viewer
-from .common import DEVICE_COOKIE, KEY_COOKIE, MEMBER_COOKIE, TOKEN, load_game
+from ..read.visibility import Membership, Viewer
+from .common import DEVICE_COOKIE, KEY_COOKIE, MEMBER_COOKIE, MEMBER_KEYS_MAX, TOKEN, load_game
 
 # The blueprints that answer JSON: their credentials come in the Authorization header only.
 API_BLUEPRINTS = frozenset({"api", "clubs_api", "events_api"})
@@ -73,17 +76,20 @@ def role_for(game: AnyGame, judged: bool = True) -> Role:
     and judges it itself."""
     key = presented_key()
     if key:
-        limits.check_credentials()
+        limits.check_credentials(key)
         if key_matches(game.edit_key_hash, key):
+            limits.right_credential(key)
             return SCORER
+        if judged:
+            # Wrong as this game's key; it may yet prove a member's or the director's (settled
+            # at the request's end), never excused by a valid member cookie beside it.
+            limits.failed_credential(key)
     # Only a caller who shows some member key is looked up: a plain viewer costs no query.
     if game.club_id is not None and member_keys() and viewer().may_correct(game.club_id):
         return SCORER
     # An event table's director scores it too (and alone may correct it once it is locked).
     if table_director(game) is not None:
         return SCORER
-    if key and judged and not (member_keys() and viewer().memberships):
-        limits.failed_credential()
     return VIEWER
 
 
@@ -107,11 +113,12 @@ def director_name(event: Event, key: str | None, judged: bool = True) -> str | N
             if found is not None and found.admin:
                 name = found.name
         if name is None and key:
-            limits.check_credentials()
+            limits.check_credentials(key)
             if key_matches(event.director_key_hash, key):
+                limits.right_credential(key)
                 name = "director"
-            elif judged and not (member_keys() and viewer().memberships):
-                limits.failed_credential()
+            elif judged:
+                limits.failed_credential(key)
         memo[event.id] = name
     return memo[event.id]
 
@@ -175,7 +182,7 @@ def member_keys() -> list[str]:
         bearer = presented_key()
         return [bearer] if bearer else []
     raw = request.cookies.get(MEMBER_COOKIE, "")
-    return [k for k in raw.split(".") if TOKEN.fullmatch(k)][:100] if raw else []
+    return [k for k in raw.split(".") if TOKEN.fullmatch(k)][-MEMBER_KEYS_MAX:] if raw else []
 
 
 def viewer() -> Viewer:
@@ -186,9 +193,32 @@ def viewer() -> Viewer:
         keys = member_keys()
         found = Viewer(
             device_hash=clubs.device_hash(device) if TOKEN.fullmatch(device) else None,
-            memberships=tuple(clubs.memberships(keys)) if keys else (),
+            memberships=tuple(judged_memberships(keys)) if keys else (),
         )
         g.viewer = found
+    return found
+
+
+def judged_memberships(keys: list[str]) -> list[Membership]:
+    """The live memberships of ``keys``, each key tested under the failed-credential limit:
+    every one that is no live member key counts (a member key for another club of the same
+    device is live, so no failure), and an address over its failures is refused before keys
+    it has not proven are tested."""
+    limits.check_credentials(*keys)
+    found = clubs.memberships(keys)
+    distinct = set(keys)
+    if len(found) == len(distinct):  # one row per live key: every key is live
+        for key in distinct:
+            limits.right_credential(key)
+        return found
+    live = set(
+        db.session.scalars(select(MemberKey.key_hash).where(MemberKey.id.in_([m.key_id for m in found])))
+    )
+    for key in distinct:
+        if hash_key(key) in live:
+            limits.right_credential(key)
+        else:
+            limits.failed_credential(key)
     return found
 
 
@@ -204,14 +234,9 @@ def club_route(need: str = "member") -> Callable:
     def decorate(view: Callable) -> Callable:
         @wraps(view)
         def wrapper(slug: str, **kwargs: Any) -> Any:
-            if member_keys():
-                limits.check_credentials()
+            # viewer() tests each key shown (a member's key for another club is live: no failure).
             membership = viewer().in_club(slug) if SLUG.fullmatch(slug) else None
             if membership is None:
-                # A key that proves no membership at all is a wrong guess; a member's key for
-                # another club is not (the same device belongs to several clubs).
-                if member_keys() and not viewer().memberships:
-                    limits.failed_credential()
                 abort(404)
             if (need == "admin" and not membership.admin) or (need == "owner" and not membership.owner):
                 abort(403)

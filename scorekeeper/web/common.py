@@ -27,6 +27,9 @@ OPENED_COOKIE = "opened"
 # HttpOnly, SameSite=Lax cookie, Secure over HTTPS, 400 days).
 MEMBER_COOKIE = "member"
 MEMBER_MAX_AGE = 400 * 24 * 3600
+# The member keys one cookie may carry (one per club): each is tested, and each wrong one counts
+# against the address (limits.py), so a cookie cannot carry a hundred guesses at once.
+MEMBER_KEYS_MAX = 10
 # The new-game form's last choice of club on this device (a slug, or "" for personal).
 CLUB_CHOICE_COOKIE = "new_club"
 # Game ids, idempotency tokens and device ids: URL-safe base64, nothing else reaches the database.
@@ -207,15 +210,29 @@ def form_via() -> Via:
     )
 
 
+# What Flask-Compress appends to a compressed answer's strong ETag ("7" -> "7:br").
+CONTENT_CODINGS = frozenset({"br", "gzip", "deflate", "zstd"})
+
+
+def bare_etag(tag: str | None) -> str | None:
+    """An ETag as this app made it, without the encoding suffix Flask-Compress added: a client
+    sends back the tag it got, whatever encoding it accepts with the next request. (An empty tag,
+    ``""``, parses as None: it stays so, and is refused as before.)"""
+    if not tag:
+        return tag
+    base, colon, coding = tag.rpartition(":")
+    return base if colon and coding in CONTENT_CODINGS else tag
+
+
 def api_via(game: AnyGame) -> Via:
     """An API write: ``If-Match: "<version>"`` (the ETag the API answered) and ``Idempotency-Key``."""
     version = None
     if "If-Match" in request.headers and not request.if_match.star_tag:
         # An empty tag ("") parses as None: every tag must be a version this API answered.
-        tags = request.if_match.as_set()
+        tags = {bare_etag(t) for t in request.if_match.as_set()}
         if not tags or not all(t and t.isdigit() and len(t) < 10 for t in tags):
             abort(400, description='If-Match must be the game\'s ETag, e.g. If-Match: "7".')
-        versions = {int(t) for t in tags}
+        versions = {int(t) for t in tags if t}
         version = game.version if game.version in versions else min(versions)
     token = request.headers.get("Idempotency-Key")
     if token is not None and not TOKEN.fullmatch(token):

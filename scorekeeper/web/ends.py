@@ -58,6 +58,12 @@ def rematch(game: Game) -> ResponseReturnValue:
     return remember_key(redirect(url_for("games.show", game_id=row.id), 303), row, key)
 
 
+def may_see_club_players(club_id: int | None) -> bool:
+    """clubs.md "Who sees what": a club's players list is its members' only. Whoever opens one of
+    its games by the link sees that game, never the club's names (no suggestions, no datalist)."""
+    return club_id is not None and viewer().of(club_id) is not None
+
+
 def again_page(game: Game, status: int = 200) -> ResponseReturnValue:
     nxt = read.game_view(game, role()).next_game
     kind = service.game_rules(game)
@@ -77,7 +83,7 @@ def again_page(game: Game, status: int = 200) -> ResponseReturnValue:
         "new_game.html",
         game=kind,
         form=form,
-        known_names=roster.regular_names(game.club_id),
+        known_names=roster.regular_names(game.club_id) if may_see_club_players(game.club_id) else [],
         action=action,
         submit_token=form_token(),
     )

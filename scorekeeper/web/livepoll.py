@@ -106,7 +106,9 @@ class LivePoll:
         # As table.live decides: the scorer only on the scorer's URL with the game's key.
         scorer = args.get("as") == "scorer"
         editable = scorer and key_matches(row.edit_key_hash, request.cookies.get(KEY_COOKIE))
-        if editable and limits.refuses_credentials(self.app, request.remote_addr):
+        if editable and limits.refuses_credentials(
+            self.app, request.remote_addr, request.cookies.get(KEY_COOKIE)
+        ):
             # The view refuses this address's keys before testing them: a 304 here for the
             # right key only would answer a guess the view would not.
             return None

@@ -200,6 +200,8 @@ def read_record(upload) -> Any:
                 col=exc.colno,
             )
         ) from None
+    except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+        raise ImportProblem(_("This file holds a number far too long to be a score.")) from None
 
 
 def describe_problem(errors: Sequence[FieldError], data: Any) -> str:

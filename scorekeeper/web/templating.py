@@ -24,6 +24,7 @@ from ..rules import DealResult
 from ..rules.base import format_counts
 from ..rules.cards import SUIT_MARKS
 from ..service import new_token
+from . import secrecy
 from .present import (
     ago,
     house_rules,
@@ -35,6 +36,7 @@ from .present import (
     side_names,
     status_line,
 )
+from .secrecy import secret_link
 
 # How often (seconds) an open game page asks whether the game changed (htmx polling);
 # the app's LIVE_POLL_SECONDS changes it.
@@ -69,7 +71,8 @@ def qr_svg(url: str, title: str = "", svgclass: str = "qr") -> Markup:
     A scoring link (it carries the edit key) or a seat's private link (its token) is drawn each
     time: no secret goes into the cache.
     """
-    if "key=" in url or "/p/" in url:
+    if secret_link(url):
+        secrecy.mark()  # the answer showing it is never stored (web/secrecy.py)
         return Markup(draw_qr(url, title, svgclass))
     return Markup(
         cache.remember(cache.key("qr", url, title, svgclass), lambda: draw_qr(url, title, svgclass))

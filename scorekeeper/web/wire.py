@@ -25,6 +25,8 @@ from flask import Flask, Response, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_compress import Compress
 
+from . import secrecy
+
 YEAR = 365 * 24 * 3600
 compress = Compress()
 # Text worth compressing; images (PNG) and PDF files are compressed already.
@@ -148,6 +150,8 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_BR_LEVEL", 5)
     app.config.setdefault("COMPRESS_MIN_SIZE", 500)
     compress.init_app(app)
+    # After Flask-Compress: its hook then runs after this one, which reads the plain body.
+    secrecy.init_app(app)
     app.session_interface = SessionInterface()
     hashes = StaticHashes(app.static_folder or "static")
     packed = PackedStatic(app.static_folder or "static")

@@ -45,7 +45,13 @@ def pytest_collection_modifyitems(config, items):
 def live_server(database_url):
     """The app served on a free loopback port for the length of one test."""
     app = create_app(
-        {"SECRET_KEY": "browser-test", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False}
+        {
+            "SECRET_KEY": "browser-test",
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "AUTO_MIGRATE": False,
+            # Clubs' slugs as the tests name them ("/c/lodge"), without the random tail.
+            "CLUB_SLUG_TAIL": False,
+        }
     )
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

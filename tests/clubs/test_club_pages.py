@@ -72,7 +72,7 @@ def test_removing_a_member_stops_their_live_cookie_at_once(app, client):
     owner = as_member(app, made["member_key"])
     page = owner.get("/c/removal").get_data(as_text=True)
     member_id = re.search(r"/c/removal/members/(\d+)/remove", page).group(1)
-    assert owner.post(f"/c/removal/members/{member_id}/remove").status_code == 303
+    assert owner.post(f"/c/removal/members/{member_id}/remove", data={"confirmed": "yes"}).status_code == 303
     assert phone.get("/c/removal").status_code == 404
     assert phone.get("/c/removal/players").status_code == 404
     assert "Removal" not in phone.get("/").get_data(as_text=True)

@@ -12,6 +12,7 @@ import pytest
 from scorekeeper import create_app, limits
 from scorekeeper.db import db
 from scorekeeper.settings import SettingError
+from scorekeeper.web.common import KEY_COOKIE
 from tests.conftest import app_config
 from tests.web.table_helpers import FLAT, api_game, auth
 
@@ -159,11 +160,12 @@ def test_a_seats_token_on_its_own_route_is_no_failure_and_a_wrong_one_is(make_ap
     assert wrong.status_code == 429
 
 
-def test_a_blocked_address_gets_no_fast_304_for_a_right_cookie(make_app):
-    """Below Flask, an unchanged scorer's poll answers 304 after testing the cookie: from an
-    address over its failures it goes on to the view's 429, as a wrong cookie's poll would."""
+def test_a_blocked_address_gets_a_fast_304_for_a_proven_cookie_and_429_for_an_unproven_one(make_app):
+    """Below Flask, an unchanged scorer's poll answers 304 after testing the cookie. From an
+    address over its failures: still, for a key this address proved (the table already
+    playing); an unproven one goes on to the view's 429, as a wrong cookie's poll would."""
     app = make_app(LIMIT_FAILED_CREDENTIALS="2 per minute")
-    gid, key = api_game(phone(app))
+    gid, key = api_game(phone(app, ELSEWHERE))
     scorer = phone(app)
     assert scorer.get(f"/g/{gid}?key={key}").status_code == 303
     url = f"/g/{gid}/live?part=live&as=scorer"
@@ -171,8 +173,16 @@ def test_a_blocked_address_gets_no_fast_304_for_a_right_cookie(make_app):
     assert scorer.get(url, headers={"HX-Request": "true", "If-None-Match": etag}).status_code == 304
     for _ in range(2):
         phone(app).get(f"/g/{gid}?key=wrong")
+    assert phone(app).get(f"/g/{gid}?key=wrong").status_code == 429
     polled = scorer.get(url, headers={"HX-Request": "true", "If-None-Match": etag})
-    assert polled.status_code == 429
+    assert polled.status_code == 304
+    # The same right key as a cookie from an address that never presented it, once it is over.
+    copied = phone(app, "192.0.2.33")
+    copied.set_cookie(KEY_COOKIE, key, path=f"/g/{gid}")
+    other, _other_key = api_game(phone(app, ELSEWHERE))
+    for _ in range(2):  # guessing at another game: the cookie, sent to its own game only, is not tested
+        copied.get(f"/g/{other}?key=wrong")
+    assert copied.get(url, headers={"HX-Request": "true", "If-None-Match": etag}).status_code == 429
 
 
 def test_game_creation_is_limited_per_address_and_only_creations_count(make_app):
