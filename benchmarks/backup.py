@@ -77,7 +77,7 @@ def template_evening(app) -> dict[str, list[dict[str, Any]]]:
         "rounds": 3,
         "confirm": True,
     }
-    event = client.post("/api/clubs/template/events", json=night, headers=owner).get_json()
+    event = client.post(f"/api/clubs/{made['slug']}/events", json=night, headers=owner).get_json()
     director = {"Authorization": f"Bearer {event['director_key']}"}
     rng = random.Random(1)
     for number in (1, 2, 3):

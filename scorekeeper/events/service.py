@@ -302,9 +302,9 @@ def change_players(event: Event, add: Sequence[str], withdraw: Sequence[str]) ->
         if name.casefold() in names:
             raise refuse("add", N_("{name} is already a player of this event."), name=name)
     entrants = [*event.entrants, *new]
-    check_size(len(entrants), "add", most)  # the seating is planned for every entrant, withdrawn ones too
     withdrawn = sorted({*event.withdrawn, *gone})
     players = [e for e in range(len(entrants)) if e not in withdrawn]
+    check_size(len(players), "add", most)  # before any re-seating: a late arrival for a leaver fits
     size = event.settings["table_size"]
     if len(players) < size:
         raise refuse("withdraw", N_("At least {n} players must stay: one full table."), n=size)

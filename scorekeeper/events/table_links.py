@@ -34,7 +34,10 @@ def table_token(event_id: str, table: int) -> str:
 
 
 def token_matches(event: Event, table: int, token: str) -> bool:
-    return 1 <= table <= table_count(event) and hmac.compare_digest(table_token(event.id, table), token)
+    return 1 <= table <= table_count(event) and hmac.compare_digest(
+        table_token(event.id, table).encode(),
+        token.encode(),  # bytes: any text a URL may carry
+    )
 
 
 def table_count(event: Event) -> int:

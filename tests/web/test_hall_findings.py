@@ -90,7 +90,7 @@ def test_an_events_size_is_refused_before_any_seating_is_planned(app, client, mo
     refused = client.post(f"/api/clubs/{club['slug']}/events", json=body, headers=key)
     assert refused.status_code == 422
     assert [(e["field"], e["message"]) for e in refused.json["errors"]] == [
-        ("players", "At most 12 players.")
+        ("players", "An event seats at most 12 players; this one has 13.")
     ]
     monkeypatch.undo()
     made = client.post(f"/api/clubs/{club['slug']}/events", json={**body, "players": names[:12]}, headers=key)
@@ -98,12 +98,18 @@ def test_an_events_size_is_refused_before_any_seating_is_planned(app, client, mo
     event_id, director = made.json["id"], {"Authorization": f"Bearer {made.json['director_key']}"}
     monkeypatch.setattr(seating, "reseat_progressive", never)
     grown = client.post(f"/api/events/{event_id}/players", json={"add": ["Late"]}, headers=director)
-    assert grown.status_code == 422 and grown.json["errors"][0]["message"] == "At most 12 players."
+    assert (
+        grown.status_code == 422
+        and grown.json["errors"][0]["message"] == "An event seats at most 12 players; this one has 13."
+    )
     # The default is the spec's figure, and a list far past it is refused as quickly.
     app.config["EVENT_MAX_PLAYERS"] = 400
     huge = [f"N{n}" for n in range(5000)]
     refused = client.post(f"/api/clubs/{club['slug']}/events", json={**body, "players": huge}, headers=key)
-    assert refused.status_code == 422 and refused.json["errors"][0]["message"] == "At most 400 players."
+    assert (
+        refused.status_code == 422
+        and refused.json["errors"][0]["message"] == "An event seats at most 400 players; this one has 5000."
+    )
 
 
 def test_import_refuses_a_number_of_thousands_of_digits_with_a_message(client):
