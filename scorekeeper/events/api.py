@@ -14,8 +14,10 @@ from .. import limits
 from ..db import db
 from ..models import Club, Event, Game
 from ..read.visibility import Membership
+from ..service import house_gate
 from ..web import errors
 from ..web.auth import club_route, directs, presented_key, role_for
+from ..web.common import TOKEN
 from . import service
 
 # Under /api: an event's own calls live at /api/events/..., its creation in its club's URL.
@@ -39,6 +41,45 @@ def director_only(event: Event) -> None:
         abort(
             403, description="This call needs the event's director key: Authorization: Bearer <director_key>."
         )
+
+
+def if_match(event: Event) -> int | None:
+    """``If-Match: "<version>"``: the change applies only to that version of the event."""
+    if "If-Match" not in request.headers or request.if_match.star_tag:
+        return None
+    tags = request.if_match.as_set()
+    if not tags or not all(t and t.isdigit() and len(t) < 10 for t in tags):
+        abort(400, description='If-Match must be the event\'s ETag, e.g. If-Match: "7".')
+    versions = {int(t) for t in tags}
+    return event.version if event.version in versions else min(versions)
+
+
+def idempotency_key() -> str | None:
+    token = request.headers.get("Idempotency-Key")
+    if token is not None and not TOKEN.fullmatch(token):
+        abort(400, description="Idempotency-Key must be 8-64 characters: letters, digits, - and _.")
+    return token
+
+
+def stale(event: Event) -> ResponseReturnValue:
+    """409: another change came first; nothing of this one was done. The current document."""
+    db.session.rollback()
+    db.session.refresh(event)
+    response = jsonify(
+        {
+            "errors": [
+                {
+                    "field": None,
+                    "message": "The event changed at the same moment, so nothing was done: "
+                    "here is the event as it is now.",
+                }
+            ],
+            "record": service.document(event, director=True),
+        }
+    )
+    response.status_code = 409
+    response.set_etag(str(event.version))
+    return response
 
 
 def refused(exc: service.EventError) -> ResponseReturnValue:
@@ -81,7 +122,13 @@ def new_round(event_id: str) -> ResponseReturnValue:
     if not isinstance(close, bool):
         return jsonify({"errors": [{"field": "close", "message": "close is true or false."}]}), 422
     try:
-        rnd = service.start_round(event, close=close)
+        rnd = service.start_round(event, close=close, based_on=if_match(event), token=idempotency_key())
+    except house_gate.Repeat as done:
+        # The same call again (its Idempotency-Key): the round it started, as the first answer.
+        doc = service.document(event, director=True)
+        return jsonify(doc["rounds"][done.change.detail["round"] - 1]), 201
+    except house_gate.Stale:
+        return stale(event)
     except service.RoundOpen as exc:
         doc = service.document(event, director=True)
         return jsonify(
@@ -116,7 +163,9 @@ def players(event_id: str) -> ResponseReturnValue:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             return jsonify({"errors": [{"field": field, "message": f"{field} is a list of names."}]}), 422
     try:
-        service.change_players(event, add, withdraw)
+        service.change_players(event, add, withdraw, based_on=if_match(event))
+    except house_gate.Stale:
+        return stale(event)
     except service.EventError as exc:
         db.session.rollback()
         return refused(exc)

@@ -40,8 +40,9 @@ from ..games import GAMES
 from ..i18n import render
 from ..models import Club, Event, Game, utcnow
 from ..read.visibility import Membership
+from ..service import house_gate
 from ..web.auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs, game_route
-from ..web.common import keep_cookie
+from ..web.common import form_via, keep_cookie
 from ..web.games import game_context
 from ..web.table import describe_change
 from . import service
@@ -220,8 +221,19 @@ def start_round(event_id: str) -> ResponseReturnValue:
     form = StartRoundForm()
     if not form.validate_on_submit():
         abort(400)
+    via = form_via()
     try:
-        rnd = service.start_round(event, close=form.close.data)
+        rnd = service.start_round(event, close=form.close.data, based_on=via.version, token=via.token)
+    except house_gate.Repeat as done:
+        # The same form sent again (a double tap): the round it started.
+        flash(_("Round %(n)s has started.", n=done.change.detail["round"]), "ok")
+        return redirect(url_for(".show", event_id=event.id, _anchor="round"), 303)
+    except house_gate.Stale:
+        flash(
+            _("The event changed meanwhile (another director?): nothing was started. Here it is now."),
+            "error",
+        )
+        return redirect(url_for(".show", event_id=event.id), 303)
     except service.RoundOpen as exc:
         flash(
             _(

@@ -17,7 +17,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import cache, ratings, read, service
 from ..clubs import roster
@@ -26,6 +27,7 @@ from ..games import GAMES
 from ..keys import hash_key, key_matches
 from ..models import Change, Event, EventRound, EventTable, Game, utcnow
 from ..rules import N_, Msg, Setup, msg
+from ..service import house_gate
 from . import seating, standings
 from .checks import (  # the service refuses what the checks refuse, with their errors
     EventError,
@@ -122,8 +124,12 @@ def create_event(data: Any, club_id: int | None = None) -> tuple[Event, str]:
         version=1,
         club_id=club_id,
     )
-    db.session.add(event)
-    db.session.commit()
+
+    def build() -> tuple[Event, Event]:
+        db.session.add(event)
+        return event, event
+
+    house_gate.make(build, "create_event")
     return event, key
 
 
@@ -209,49 +215,82 @@ def round_done(rnd: EventRound, games: Mapping[str, Game]) -> bool:
     return all(read.game_view(games[t.game_id]).finished for t in rnd.tables if t.game_id in games)
 
 
-def start_round(event: Event, close: bool = False) -> EventRound:
-    """Start the next round: every table gets an ordinary game with the event's options."""
-    games = table_games(event)
-    current = event.rounds[-1] if event.rounds else None
-    if current is not None and not round_done(current, games):
-        if not close:
+def start_round(
+    event: Event,
+    close: bool = False,
+    based_on: int | None = None,
+    token: str | None = None,
+    by: str = "",
+) -> EventRound:
+    """Start the next round: every table gets an ordinary game with the event's options.
+
+    One transaction makes the round and its tables' games, or nothing. The start is claimed on
+    the version the director saw (``based_on``, else the event as this request read it): two
+    directors starting at once start one round; the other gets :class:`~.house_gate.Stale`
+    and no game is made for it. A repeated submission (``token``) raises
+    :class:`~.house_gate.Repeat` (its ``detail["round"]``: the round it started).
+    """
+    seen = event.version if based_on is None else based_on
+
+    def step() -> house_gate.Step[EventRound]:
+        games = table_games(event)
+        current = event.rounds[-1] if event.rounds else None
+        closing = current is not None and not round_done(current, games)
+        if closing and not close:
+            assert current is not None
             raise RoundOpen(current.number)
-        current.closed_at = utcnow()
-    number = len(event.rounds) + 1
-    if number > event.settings["rounds"]:
-        raise EventOver(number)
-    seats_plan = next_seating(event, number, games)
-    rules = GAMES[event.kind]
-    rnd = EventRound(event_id=event.id, number=number, sitting_out=list(seats_plan["sitting_out"]))
-    minutes = event.settings.get("minutes")
-    if minutes:
-        now = utcnow()
-        rnd.started_at, rnd.ends_at = now, now + timedelta(minutes=minutes)
-    tables = []
-    for number_at, seats in enumerate(seats_plan["tables"], start=1):
-        setup = Setup(tuple(seat_names(event, seats)), dict(event.options), 0)
-        errors = rules.check_setup(setup)
-        if errors:  # the options were checked at creation: only a changed rule could get here
-            raise EventError(errors)
-        game_id = service.new_id()
-        # A club event's table is a game of the club like any other (events.md, Screens):
-        # in its lists and its ratings.
-        game, _ = service.create_game(
-            rules, setup, game_id=game_id, key=table_key(game_id), club_id=event.club_id
-        )
-        tables.append(EventTable(number=number_at, game_id=game.id, seats=list(seats)))
-    rnd.tables = tables
-    event.rounds.append(rnd)
-    event.version += 1
-    db.session.commit()
-    return rnd
+        number = len(event.rounds) + 1
+        if number > event.settings["rounds"]:
+            raise EventOver(number)
+        seats_plan = next_seating(event, number, games)
+        rules = GAMES[event.kind]
+        setups = []
+        for seats in seats_plan["tables"]:
+            setup = Setup(tuple(seat_names(event, seats)), dict(event.options), 0)
+            errors = rules.check_setup(setup)
+            if errors:  # the options were checked at creation: only a changed rule could get here
+                raise EventError(errors)
+            setups.append((seats, setup))
+        rnd = EventRound(event_id=event.id, number=number, sitting_out=list(seats_plan["sitting_out"]))
+
+        def apply() -> Any:
+            now = utcnow()
+            if closing and current is not None:
+                current.closed_at = now
+            minutes = event.settings.get("minutes")
+            if minutes:
+                rnd.started_at, rnd.ends_at = now, now + timedelta(minutes=minutes)
+            tables = []
+            for number_at, (seats, setup) in enumerate(setups, start=1):
+                game_id = service.new_id()
+                # A club event's table is a game of the club like any other (events.md, Screens):
+                # in its lists and its ratings. Made in the round's transaction, not committed alone.
+                game = service.stage_game(
+                    rules, setup, game_id=game_id, key=table_key(game_id), club_id=event.club_id
+                )
+                tables.append(EventTable(number=number_at, game_id=game.id, seats=list(seats)))
+            rnd.tables = tables
+            event.rounds.append(rnd)
+            return {"round": number, "closed": closing}
+
+        return house_gate.Step(rnd, apply, "start_round")
+
+    return house_gate.change(event, step, based_on=seen, token=token, by=by)
 
 
-def close_round(event: Event) -> None:
+def close_round(event: Event, by: str = "") -> None:
+    def step() -> house_gate.Step[None]:
+        current = event.rounds[-1] if event.rounds else None
+
+        def apply() -> Any:
+            if current is not None and current.closed_at is None:
+                current.closed_at = utcnow()
+            return {"round": current.number if current is not None else None}
+
+        return house_gate.Step(None, apply, "close_round")
+
     if event.rounds and event.rounds[-1].closed_at is None:
-        event.rounds[-1].closed_at = utcnow()
-        event.version += 1
-        db.session.commit()
+        house_gate.change(event, step, by=by)
 
 
 def active(event: Event) -> list[int]:
@@ -273,8 +312,36 @@ def next_seating(event: Event, number: int, games: Mapping[str, Game]) -> dict[s
     return event.schedule[number - 1]
 
 
-def change_players(event: Event, add: Sequence[str], withdraw: Sequence[str]) -> None:
-    """Players join late or withdraw between rounds: later rounds are re-seated, earlier ones stand."""
+def change_players(
+    event: Event,
+    add: Sequence[str],
+    withdraw: Sequence[str],
+    based_on: int | None = None,
+    by: str = "",
+) -> None:
+    """Players join late or withdraw between rounds: later rounds are re-seated, earlier ones stand.
+
+    Through the house gate: two changes at once both apply (the later one is judged again on the
+    event the first left), unless one was based on a version (``If-Match``): then it is refused
+    with :class:`~.house_gate.Stale`."""
+
+    def step() -> house_gate.Step[None]:
+        entrants, withdrawn, schedule = _players_plan(event, add, withdraw)
+
+        def apply() -> Any:
+            event.entrants = entrants
+            event.withdrawn = withdrawn
+            event.schedule = schedule
+            return {"add": list(add), "withdraw": list(withdraw)}
+
+        return house_gate.Step(None, apply, "players")
+
+    house_gate.change(event, step, based_on=based_on, by=by)
+
+
+def _players_plan(
+    event: Event, add: Sequence[str], withdraw: Sequence[str]
+) -> tuple[list[Any], list[int], list[dict[str, Any]]]:
     if event.format == "pairs":
         raise refuse("add", N_("A pairs event keeps its pairs: players cannot be added or withdrawn."))
     names = {n.casefold(): i for i, n in enumerate(event.entrants)}
@@ -303,11 +370,7 @@ def change_players(event: Event, add: Sequence[str], withdraw: Sequence[str]) ->
         else:
             made = _reseat_mixer(players, size, remaining)
         schedule += [round_data(r) for r in made]
-    event.entrants = entrants
-    event.withdrawn = withdrawn
-    event.schedule = schedule
-    event.version += 1
-    db.session.commit()
+    return entrants, withdrawn, schedule
 
 
 def _as_round(number: int, data: Mapping[str, Any]) -> seating.Round:
@@ -349,38 +412,64 @@ def confirm_table(event: Event, table: EventTable, name: Any) -> str:
     """A player at the table confirms its result (events.md, Rounds: "a tap on the table's phone,
     naming who"), once its game has finished or its round closed. From then on only a director
     may correct the table. Returns the name as the table spells it; confirming again by the same
-    player changes nothing."""
+    player changes nothing. Through the house gate: of confirms at once by different players one
+    is kept, the others are judged again and refused (:class:`NotNow`, 409)."""
     if not event.settings.get("confirm"):
         raise NotNow(msg(N_("This event does not ask for confirmed results.")))
-    players = seat_names(event, table.seats)
-    given = name.strip().casefold() if isinstance(name, str) else None
-    match = next((p for p in players if p.casefold() == given), None)
-    if match is None:
-        raise refuse("by", N_("Choose who confirms: one of {names}."), names=", ".join(players))
-    if table.confirmed_by is not None:
-        if table.confirmed_by == match:
-            return match
-        raise NotNow(
-            msg(
-                N_("Table {table}'s result is already confirmed by {name}."),
-                table=table.number,
-                name=table.confirmed_by,
+
+    def step() -> house_gate.Step[str]:
+        players = seat_names(event, table.seats)
+        given = name.strip().casefold() if isinstance(name, str) else None
+        match = next((p for p in players if p.casefold() == given), None)
+        if match is None:
+            raise refuse("by", N_("Choose who confirms: one of {names}."), names=", ".join(players))
+        if table.confirmed_by is not None:
+            if table.confirmed_by == match:
+                raise _Already(match)
+            raise NotNow(
+                msg(
+                    N_("Table {table}'s result is already confirmed by {name}."),
+                    table=table.number,
+                    name=table.confirmed_by,
+                )
             )
-        )
-    game = db.session.get(Game, table.game_id)
-    state = read.table_state(table.game_id)  # the one rule of a closed round, the gate's too
-    over = state is not None and state.closed
-    if game is None or not (over or read.game_view(game).finished):
-        raise NotNow(
-            msg(
-                N_("Table {table} is still playing: its result is confirmed once its game has finished."),
-                table=table.number,
+        game = db.session.get(Game, table.game_id)
+        state = read.table_state(table.game_id)  # the one rule of a closed round, the gate's too
+        over = state is not None and state.closed
+        if game is None or not (over or read.game_view(game).finished):
+            raise NotNow(
+                msg(
+                    N_("Table {table} is still playing: its result is confirmed once its game has finished."),
+                    table=table.number,
+                )
             )
-        )
-    table.confirmed_by = match
-    event.version += 1  # the document shows who confirmed: a new one
-    db.session.commit()
-    return match
+
+        def apply() -> Any:
+            # A conditional update: of two confirms at once, one finds the table unconfirmed.
+            kept = house_gate.rows_changed(
+                update(EventTable)
+                .where(EventTable.id == table.id, EventTable.confirmed_by.is_(None))
+                .values(confirmed_by=match)
+            )
+            if kept != 1:
+                raise house_gate.Retry
+            set_committed_value(table, "confirmed_by", match)
+            return {"round": table.round.number, "table": table.number, "by": match}
+
+        return house_gate.Step(match, apply, "confirm")
+
+    try:
+        return house_gate.change(event, step, by=name if isinstance(name, str) else "")
+    except _Already as same:
+        return same.name
+
+
+class _Already(Exception):
+    """The same player confirmed already: nothing to write, the same answer."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
 
 
 def corrections(event: Event) -> list[dict[str, Any]]:

@@ -32,6 +32,7 @@ from .gate import (
     save_draft,
     set_allotment,
     set_options,
+    stage_game,
 )
 from .history import can_undo, created_by, find_change, history, latest_change, undo
 from .locks import TableLocked
@@ -76,5 +77,6 @@ __all__ = [
     "set_allotment",
     "set_options",
     "setup_of",
+    "stage_game",
     "undo",
 ]

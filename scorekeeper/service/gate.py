@@ -320,15 +320,44 @@ def create_game(
 
     ``result``: the game scored already (by the caller's check), else it is scored here for its summary.
     ``game_id`` and ``key``: given by an event, whose table keys derive from the game's id.
+    A submission whose token made a game already (the form sent twice at once) raises
+    :class:`AlreadyDone` with that game's creation: the token is unique among creations in the
+    database itself, so however many copies race, one game is made.
     """
-    via = via or Via()
     key = key or new_token(24)
+    try:
+        with one_writer():
+            game = stage_game(game_rules_, setup, deals, via, result, game_id, key, club_id)
+            db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        token = (via or Via()).token
+        done = db.session.scalar(select(Change).where(Change.kind == "create", Change.token == token))
+        if done is None:
+            raise
+        raise AlreadyDone(done) from None
+    return game, key
+
+
+def stage_game(
+    game_rules_: rules.Game,
+    setup: Setup,
+    deals: Sequence[Mapping[str, Any]] = (),
+    via: Via | None = None,
+    result: GameResult | None = None,
+    game_id: str | None = None,
+    key: str | None = None,
+    club_id: int | None = None,
+) -> Game:
+    """:func:`create_game`'s rows, added to the caller's transaction and not committed: an event's
+    round start makes its tables' games and the round in one transaction, or nothing."""
+    via = via or Via()
     game = Game(
         id=game_id or new_id(),
         kind=game_rules_.key,
         options=dict(setup.options),
         first_dealer=setup.first_dealer,
-        edit_key_hash=hash_key(key),
+        edit_key_hash=hash_key(key or new_token(24)),
         version=1,
         seats=[Seat(position=i, name=name) for i, name in enumerate(setup.players)],
         deals=[Deal(position=k, facts=dict(facts)) for k, facts in enumerate(deals)],
@@ -355,8 +384,7 @@ def create_game(
             device=(via.device or "")[:80],
         )
     )
-    db.session.commit()
-    return game, key
+    return game
 
 
 def _next_position(game: AnyGame, top: int | None) -> int:

@@ -4,16 +4,19 @@ Who may do what is :mod:`.auth`'s business."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 from datetime import UTC, datetime
 from typing import Any, Literal, overload
 
-from flask import abort, g, make_response, render_template, request
+from flask import abort, current_app, g, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from sqlalchemy.orm import joinedload, lazyload
 
 from ..db import db
+from ..keys import key_matches
 from ..models import AnyGame, Game, GameHead
 from ..service import Via, new_token
 
@@ -76,6 +79,24 @@ def keep_cookie(response: Any, name: str, value: str, max_age: int, path: str = 
 
 def drop_cookie(response: Any, name: str, path: str = "/") -> Any:
     response.delete_cookie(name, path=path, httponly=True, samesite="Lax", secure=request.is_secure)
+    return response
+
+
+def made_key(token: str | None) -> str | None:
+    """The edit key of the game a form's submission makes, derived from its token and the
+    server's secret: a copy of the submission that lost the race to create (a double tap)
+    answers the game the first one made, with the same key, nothing stored to find it."""
+    if not token:
+        return None
+    secret = str(current_app.secret_key or "").encode()
+    return hmac.new(secret, f"made:{token}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def remember_made(response, game: Game, token: str | None):
+    """Keep a made game's key on this device, when this submission's token is the one that made it."""
+    key = made_key(token)
+    if key is not None and key_matches(game.edit_key_hash, key):
+        return remember_key(response, game, key)
     return response
 
 

@@ -26,7 +26,9 @@ from .common import (
     form_via,
     keep_cookie,
     keep_opened,
+    made_key,
     remember_key,
+    remember_made,
 )
 
 bp = Blueprint("main", __name__)
@@ -87,7 +89,7 @@ def new(kind: str) -> ResponseReturnValue:
         again = service.created_by(via.token)
         if again is not None:
             # Sent again (a double tap, a retry): the game it made the first time.
-            return redirect(url_for("games.show", game_id=again.id), 303)
+            return made_already(again, via.token)
     if request.method == "POST" and form.validate_on_submit():
         options = form.options(game)
         if plugin is not None and plugin.setup_options is not None:
@@ -99,9 +101,17 @@ def new(kind: str) -> ResponseReturnValue:
             setup = later(game, form.players(), options, form.first_dealer.data)
         if setup is not None:
             chosen = me.in_club(form.club.data) if form.club.data else None
-            row, key = service.create_game(
-                game, setup, via=via, club_id=chosen.club_id if chosen is not None else None
-            )
+            try:
+                row, key = service.create_game(
+                    game,
+                    setup,
+                    via=via,
+                    key=made_key(via.token),
+                    club_id=chosen.club_id if chosen is not None else None,
+                )
+            except service.AlreadyDone as done:
+                # A copy of this submission made it a moment ago (the token is unique among creations).
+                return made_already(db.session.get(Game, done.change.game_id), via.token)
             remember_game(via.device_id, row.id)
             response = remember_key(redirect(url_for("games.show", game_id=row.id), 303), row, key)
             # The device's last choice is preselected next time (clubs.md, Pages).
@@ -113,6 +123,13 @@ def new(kind: str) -> ResponseReturnValue:
     return render_template(
         "new_game.html", game=game, form=form, known_names=known, submit_token=form_token()
     ), status
+
+
+def made_already(game: Game | None, token: str | None) -> ResponseReturnValue:
+    """The answer to a submission whose copy made the game: that game, with its key on this device."""
+    if game is None:
+        abort(404)
+    return remember_made(redirect(url_for("games.show", game_id=game.id), 303), game, token)
 
 
 def same_site_path(target: str) -> str:
