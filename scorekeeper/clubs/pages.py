@@ -34,8 +34,9 @@ from ..events.service import club_events
 from ..forms.base import choices
 from ..games import GAMES
 from ..i18n import counted, render
-from ..models import Club, Game, Member, Player, Seat
+from ..models import Club, Game, Member, MemberKey, Player, Seat
 from ..read.visibility import Membership, club_games
+from ..refusals import Refusal
 from ..rules import InvalidFacts
 from ..rules.base import MAX_NAME
 from ..web.auth import club_route, viewer
@@ -51,9 +52,9 @@ def refuse(message: str, status: int = 422) -> ResponseReturnValue:
     return render_template("error.html", code=status, error=None, message=message), status
 
 
-def said(exc: service.ClubError) -> str:
+def said(exc: Refusal) -> str:
     """A service refusal in the page's language."""
-    return _(exc.message, **exc.params)
+    return render(exc.message)
 
 
 def back(club: Club) -> ResponseReturnValue:
@@ -94,7 +95,7 @@ def new() -> ResponseReturnValue:
             else:
                 try:
                     made = service.create_club(form.name.data, form.player.data, form_via().device)
-                except service.ClubError as exc:
+                except Refusal as exc:
                     getattr(form, exc.field or "name", form.name).errors = [said(exc)]
                 else:
                     flash(_("%(club)s is made. Invite its members below.", club=made.club.name), "ok")
@@ -170,7 +171,7 @@ def join(slug: str, token: str) -> ResponseReturnValue:
             else:
                 try:
                     member, key = service.join(club, token, name, form_via().device)
-                except service.ClubError as exc:
+                except Refusal as exc:
                     if exc.status == 404:
                         abort(404)
                     form.name.errors = [*form.name.errors, said(exc)]
@@ -202,7 +203,7 @@ def make_invite(club: Club, me: Membership) -> ResponseReturnValue:
 def revoke_invite(club: Club, me: Membership, invite_id: int) -> ResponseReturnValue:
     try:
         service.revoke_invite_by_id(club, invite_id)
-    except service.ClubError:
+    except Refusal:
         abort(404)
     flash(_("Invite revoked: nobody new can join with it."), "ok")
     return back(club)
@@ -226,7 +227,7 @@ def remove_member(club: Club, me: Membership, member_id: int) -> ResponseReturnV
     by = db.session.get(Member, me.member_id)
     try:
         service.remove_member(club, member.name, by)
-    except service.ClubError as exc:
+    except Refusal as exc:
         return refuse(said(exc), exc.status)
     if leaving:
         flash(_("You have left %(club)s.", club=club.name), "ok")
@@ -241,7 +242,7 @@ def set_role(club: Club, me: Membership, member_id: int) -> ResponseReturnValue:
     member = member_of(club, member_id)
     try:
         service.set_role(club, member.name, request.form.get("role", ""))
-    except service.ClubError as exc:
+    except Refusal as exc:
         return refuse(said(exc), exc.status)
     return back(club)
 
@@ -262,8 +263,6 @@ def hand_over(club: Club, me: Membership, member_id: int) -> ResponseReturnValue
 def sign_out(club: Club, me: Membership, key_id: int) -> ResponseReturnValue:
     """Sign a device out: its owner-member or an admin. Signing out this device leaves its cookie
     holding a dead key, which is dropped here."""
-    from ..models import MemberKey
-
     row = db.session.get(MemberKey, key_id)
     member = db.session.get(Member, row.member_id) if row is not None else None
     if row is None or member is None or member.club_id != club.id:

@@ -41,7 +41,8 @@ from ..models import (
 )
 from ..pending import PendingEntry
 from ..read.visibility import Membership
-from ..rules.base import MAX_NAME
+from ..refusals import Clash, Denied, Missing, Refusal
+from ..rules.base import MAX_NAME, N_
 from ..service import house_gate, new_token
 from ..service.house_gate import Stale, Step
 
@@ -54,20 +55,6 @@ USE_STEP = timedelta(days=1)
 DEVICE_LINK_LIFE = timedelta(hours=1)
 MAX_CLUB_NAME = 80
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
-
-
-def N_(message: str) -> str:
-    """Marks a message for the catalogs; the view translates it with its parameters."""
-    return message
-
-
-class ClubError(Exception):
-    """A refused change, naming the field and the rule (as the API's errors do). ``status``: the
-    HTTP answer it maps to (404 for what the caller may not know exists)."""
-
-    def __init__(self, field: str | None, message: str, status: int = 422, **params: Any):
-        super().__init__(message % params if params else message)
-        self.field, self.message, self.params, self.status = field, message, params, status
 
 
 def slugify(name: str) -> str:
@@ -88,10 +75,10 @@ def _free_slug(name: str) -> str:
 
 def clean_name(value: Any, field: str = "name", limit: int = MAX_NAME) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ClubError(field, N_("A name is needed."))
+        raise Refusal(field, N_("A name is needed."))
     name = " ".join(value.split())
     if len(name) > limit or not name.isprintable():
-        raise ClubError(field, N_("A name has 1 to %(max)s characters."), max=limit)
+        raise Refusal(field, N_("A name has 1 to {max} characters."), max=limit)
     return name
 
 
@@ -182,8 +169,8 @@ def _made(build: Any, kind: str, by: str) -> Any:
     try:
         return house_gate.make(build, kind, by=by)
     except Stale:
-        raise ClubError(
-            "name", N_("Another club was made with this name at the same moment: try again."), 409
+        raise Clash(
+            "name", N_("Another club was made with this name at the same moment: try again.")
         ) from None
 
 
@@ -195,18 +182,18 @@ def _change(club: Club, plan: Any, by: str = "", token: str | None = None) -> An
     try:
         return house_gate.change(club, plan, token=token, by=by)
     except house_gate.Gone:
-        raise ClubError(None, N_("No such club."), 404) from None
+        raise Missing(None, N_("No such club.")) from None
     except Stale:
-        raise ClubError(None, N_("The club changed at the same moment: try again."), 409) from None
+        raise Clash(None, N_("The club changed at the same moment: try again.")) from None
 
 
 def make_invite(club: Club, role: Any = "member", expires: Any = None, by: str = "") -> str:
     if role not in ("member", "admin"):
-        raise ClubError("role", N_("An invite makes a member or an admin."))
+        raise Refusal("role", N_("An invite makes a member or an admin."))
     if expires is not None and (
         isinstance(expires, bool) or not isinstance(expires, int) or not 1 <= expires <= 3650
     ):
-        raise ClubError("expires", N_("An invite lasts 1 to 3650 days, or leave it out for no end."))
+        raise Refusal("expires", N_("An invite lasts 1 to 3650 days, or leave it out for no end."))
     token = new_token(16)
 
     def plan() -> Step[str]:
@@ -237,7 +224,7 @@ def revoke_invite(club: Club, token: str, by: str = "") -> None:
     def plan() -> Step[None]:
         invite = live_invite(club, token)
         if invite is None:
-            raise ClubError("invite", N_("No such invite."), 404)
+            raise Missing("invite", N_("No such invite."))
         return Step(None, lambda: _spend(invite), "revoke_invite")
 
     _change(club, plan, by)
@@ -250,7 +237,7 @@ def _spend(invite: Invite) -> dict[str, Any]:
         update(Invite).where(Invite.id == invite.id, Invite.revoked_at.is_(None)).values(revoked_at=utcnow())
     )
     if spent != 1:
-        raise ClubError("invite", N_("This invite is not valid (wrong, revoked or expired)."), 404)
+        raise Missing("invite", N_("This invite is not valid (wrong, revoked or expired)."))
     return {"invite": invite.id}
 
 
@@ -274,7 +261,7 @@ def revoke_invite_by_id(club: Club, invite_id: int, by: str = "") -> None:
     def plan() -> Step[None]:
         invite = db.session.get(Invite, invite_id)
         if invite is None or invite.club_id != club.id or invite.revoked_at is not None:
-            raise ClubError("invite", N_("No such invite."), 404)
+            raise Missing("invite", N_("No such invite."))
         return Step(None, lambda: _spend(invite), "revoke_invite")
 
     _change(club, plan, by)
@@ -324,12 +311,12 @@ def join(club: Club, token: Any, name: Any, label: str = "") -> tuple[Member, st
     def plan() -> Step[tuple[Member, str]]:
         invite = live_invite(club, raw)
         if invite is None:
-            raise ClubError("invite", N_("This invite is not valid (wrong, revoked or expired)."), 404)
+            raise Missing("invite", N_("This invite is not valid (wrong, revoked or expired)."))
         key = new_token(24)
         if invite.role.startswith("device:"):
             member = db.session.get(Member, int(invite.role.split(":", 1)[1]))
             if member is None or member.club_id != club.id:
-                raise ClubError("invite", N_("This invite is not valid (wrong, revoked or expired)."), 404)
+                raise Missing("invite", N_("This invite is not valid (wrong, revoked or expired)."))
             found = member
 
             def apply_device() -> Any:
@@ -340,12 +327,11 @@ def join(club: Club, token: Any, name: Any, label: str = "") -> tuple[Member, st
             return Step((found, key), apply_device, "device_join")
         clean = clean_name(name)
         if member_folded(club, clean) is not None:
-            raise ClubError(
+            raise Clash(
                 "name",
                 N_(
-                    "%(name)s is a member already. On a new phone of theirs, use “Add a device” on their club page."
+                    "{name} is a member already. On a new phone of theirs, use “Add a device” on their club page."
                 ),
-                409,
                 name=clean,
             )
         member = Member(club_id=club.id, name=clean, role=invite.role)
@@ -387,11 +373,11 @@ def remove_member(club: Club, name: str, by: Member | None = None) -> None:
     def plan() -> Step[None]:
         member = member_named(club, name)
         if member is None:
-            raise ClubError("name", N_("No such member."), 404)
+            raise Missing("name", N_("No such member."))
         if member.role == "owner":
-            raise ClubError("name", N_("The owner cannot be removed: hand the club over first."), 409)
+            raise Clash("name", N_("The owner cannot be removed: hand the club over first."))
         if by is not None and by.role == "admin" and member.role == "admin" and by.id != member.id:
-            raise ClubError("name", N_("Only the owner removes an admin."), 403)
+            raise Denied("name", N_("Only the owner removes an admin."))
 
         def apply() -> Any:
             db.session.execute(delete(MemberKey).where(MemberKey.member_id == member.id))
@@ -405,14 +391,14 @@ def remove_member(club: Club, name: str, by: Member | None = None) -> None:
 
 def set_role(club: Club, name: str, role: str, by: str = "") -> None:
     if role not in ("admin", "member"):
-        raise ClubError("role", N_("A member is an admin or a member."))
+        raise Refusal("role", N_("A member is an admin or a member."))
 
     def plan() -> Step[None]:
         member = member_named(club, name)
         if member is None:
-            raise ClubError("name", N_("No such member."), 404)
+            raise Missing("name", N_("No such member."))
         if member.role == "owner":
-            raise ClubError("name", N_("The owner stays owner until the club is handed over."), 409)
+            raise Clash("name", N_("The owner stays owner until the club is handed over."))
 
         def apply() -> Any:
             member.role = role
@@ -428,9 +414,9 @@ def hand_over(club: Club, owner: Member, name: str) -> None:
         member = member_named(club, name)
         current = db.session.get(Member, owner.id)
         if member is None:
-            raise ClubError("name", N_("No such member."), 404)
+            raise Missing("name", N_("No such member."))
         if current is None or current.role != "owner":
-            raise ClubError("name", N_("Only the owner hands the club over."), 403)
+            raise Denied("name", N_("Only the owner hands the club over."))
 
         def apply() -> Any:
             if member.id != current.id:
@@ -451,12 +437,12 @@ def keys_of(member: Member) -> list[MemberKey]:
 def sign_out(member: Member, key_id: int, by: str = "") -> None:
     club = db.session.get(Club, member.club_id)
     if club is None:
-        raise ClubError("device", N_("No such device."), 404)
+        raise Missing("device", N_("No such device."))
 
     def plan() -> Step[None]:
         row = db.session.get(MemberKey, key_id)
         if row is None or row.member_id != member.id:
-            raise ClubError("device", N_("No such device."), 404)
+            raise Missing("device", N_("No such device."))
 
         def apply() -> Any:
             db.session.execute(delete(MemberKey).where(MemberKey.id == key_id))

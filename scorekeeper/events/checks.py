@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..games import GAMES
+from ..refusals import Refusal, refuse
 from ..rules import N_, FieldError, check_setup, msg
 from . import seating
 
@@ -24,18 +25,6 @@ NAME_LENGTH = 80
 PLAYER_NAME = 40
 MAX_ENTRANTS = 400
 MAX_ROUNDS = 60
-
-
-class EventError(Exception):
-    """An event refused: each problem names its field (422)."""
-
-    def __init__(self, errors: Sequence[FieldError]):
-        super().__init__(errors)
-        self.errors = list(errors)
-
-
-def refuse(field: str, text: str, **params: Any) -> EventError:
-    return EventError([FieldError(field, msg(text, **params))])
 
 
 # -- checking a new event -----------------------------------------------------------------
@@ -141,7 +130,7 @@ def check_event(data: Any) -> dict[str, Any]:
     # The house rules are checked once, as every table will be set up.
     errors, _ = check_setup(rules, [f"P{i}" for i in range(table_size)], options, 0)
     if errors:
-        raise EventError([FieldError("options", e.message) for e in errors])
+        raise Refusal(errors=[FieldError("options", e.message) for e in errors])
     options = {o.key: options.get(o.key, o.default) for o in rules.options}
     sit_out = data.get("sit_out", "average")
     if sit_out != "average" and (

@@ -40,6 +40,7 @@ from ..games import GAMES
 from ..i18n import render
 from ..models import Club, Event, Game, utcnow
 from ..read.visibility import Membership
+from ..refusals import Clash, Refusal
 from ..service import house_gate
 from ..web.auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs, game_route
 from ..web.common import form_via, keep_cookie
@@ -184,8 +185,7 @@ def new(club: Club, me: Membership) -> ResponseReturnValue:
         if form.validate_on_submit():
             try:
                 event, key = service.create_event(form.body(), club_id=club.id)
-            except service.EventError as exc:
-                db.session.rollback()
+            except Refusal as exc:
                 form.show_errors(exc.errors)
             else:
                 flash(_("%(name)s is made: you direct it from this page.", name=event.name), "ok")
@@ -238,13 +238,13 @@ def start_round(event_id: str) -> ResponseReturnValue:
         flash(
             _(
                 "Round %(n)s is still being played: tick \u201cClose the round\u201d to close it first.",
-                n=exc.args[0],
+                n=exc.number,
             ),
             "error",
         )
         return redirect(url_for(".show", event_id=event.id), 303)
-    except service.EventOver:
-        flash(_("Every round of this event has been started."), "error")
+    except Refusal as exc:
+        flash(render(exc.message), "error")
         return redirect(url_for(".show", event_id=event.id), 303)
     flash(_("Round %(n)s has started.", n=rnd.number), "ok")
     return redirect(url_for(".show", event_id=event.id, _anchor="round"), 303)
@@ -261,8 +261,7 @@ def players(event_id: str) -> ResponseReturnValue:
     add = [line.strip() for line in (form.add.data or "").splitlines() if line.strip()]
     try:
         service.change_players(event, add, form.withdraw.data or [])
-    except service.EventError as exc:
-        db.session.rollback()
+    except Refusal as exc:
         page = context(event)
         form.add.errors = [render(e.message) for e in exc.errors]
         page.update(start_form=StartRoundForm(formdata=None), players_form=form)
@@ -416,11 +415,11 @@ def confirm(game: Game) -> ResponseReturnValue:
         return confirm_refused(game, str(error))
     try:
         name = service.confirm_table(event, table, form.by.data)
-    except service.EventError as exc:
-        return confirm_refused(game, render(exc.errors[0].message))
-    except service.NotNow as exc:
+    except Clash as exc:  # not now: the table's page says why
         flash(render(exc.message), "error")
         return redirect(url_for("games.show", game_id=game.id, _anchor="event-table"), 303)
+    except Refusal as exc:
+        return confirm_refused(game, render(exc.message))
     flash(_("Table %(n)s's result is confirmed by %(name)s.", n=table.number, name=name), "ok")
     return redirect(url_for("games.show", game_id=game.id, _anchor="event-table"), 303)
 

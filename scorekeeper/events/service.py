@@ -26,35 +26,42 @@ from ..db import db
 from ..games import GAMES
 from ..keys import hash_key, key_matches
 from ..models import Change, Event, EventRound, EventTable, Game, utcnow
+from ..refusals import Clash, Refusal, refuse
 from ..rules import N_, Msg, Setup, msg
 from ..service import house_gate
 from . import seating, standings
 from .checks import (  # the service refuses what the checks refuse, with their errors
-    EventError,
     check_event,
     matches_data,
     plan,
     player_names,
-    refuse,
     round_data,
 )
 
 
-class RoundOpen(Exception):
+class RoundOpen(Clash):
     """A new round asked for while the current one is still being played (409)."""
 
+    def __init__(self, number: int):
+        super().__init__(
+            "close",
+            msg(
+                N_("Round {n} is still being played: finish its tables, or close it first."),
+                n=number,
+            ),
+        )
+        self.number = number
 
-class EventOver(Exception):
+
+def event_over() -> Clash:
     """No round left to start (409)."""
+    return Clash("rounds", msg(N_("Every round of this event has been started.")))
 
 
-class NotNow(Exception):
+def not_now(message: Msg) -> Clash:
     """A table's result that cannot be confirmed now (409): the event asks for no confirmation,
     the game is still being played, or another player confirmed it already."""
-
-    def __init__(self, message: Msg):
-        super().__init__(message.render())
-        self.message = message
+    return Clash("confirm", message)
 
 
 def new_id() -> str:
@@ -241,7 +248,7 @@ def start_round(
             raise RoundOpen(current.number)
         number = len(event.rounds) + 1
         if number > event.settings["rounds"]:
-            raise EventOver(number)
+            raise event_over()
         seats_plan = next_seating(event, number, games)
         rules = GAMES[event.kind]
         setups = []
@@ -249,7 +256,7 @@ def start_round(
             setup = Setup(tuple(seat_names(event, seats)), dict(event.options), 0)
             errors = rules.check_setup(setup)
             if errors:  # the options were checked at creation: only a changed rule could get here
-                raise EventError(errors)
+                raise Refusal(errors=errors)
             setups.append((seats, setup))
         rnd = EventRound(event_id=event.id, number=number, sitting_out=list(seats_plan["sitting_out"]))
 
@@ -415,7 +422,7 @@ def confirm_table(event: Event, table: EventTable, name: Any) -> str:
     player changes nothing. Through the house gate: of confirms at once by different players one
     is kept, the others are judged again and refused (:class:`NotNow`, 409)."""
     if not event.settings.get("confirm"):
-        raise NotNow(msg(N_("This event does not ask for confirmed results.")))
+        raise not_now(msg(N_("This event does not ask for confirmed results.")))
 
     def step() -> house_gate.Step[str]:
         players = seat_names(event, table.seats)
@@ -426,7 +433,7 @@ def confirm_table(event: Event, table: EventTable, name: Any) -> str:
         if table.confirmed_by is not None:
             if table.confirmed_by == match:
                 raise _Already(match)
-            raise NotNow(
+            raise not_now(
                 msg(
                     N_("Table {table}'s result is already confirmed by {name}."),
                     table=table.number,
@@ -437,7 +444,7 @@ def confirm_table(event: Event, table: EventTable, name: Any) -> str:
         state = read.table_state(table.game_id)  # the one rule of a closed round, the gate's too
         over = state is not None and state.closed
         if game is None or not (over or read.game_view(game).finished):
-            raise NotNow(
+            raise not_now(
                 msg(
                     N_("Table {table} is still playing: its result is confirmed once its game has finished."),
                     table=table.number,

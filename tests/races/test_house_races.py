@@ -140,7 +140,7 @@ def test_concurrent_round_starts_start_one_round_and_no_orphan_game(served):
         if status == 409:
             # The current state: the round the winner started.
             assert [r["status"] for r in body["record"]["rounds"]] == ["playing", "planned", "planned"]
-            assert set(body) == {"errors", "record"} and body["errors"][0]["field"] is None
+            assert set(body) == {"errors", "record"}
     assert count(app, select(func.count(EventRound.id))) == 1
     assert count(app, select(func.count(Game.id))) == 3  # 12 players: 3 tables, no orphan
     # Closing and starting at once from the same state ("close": true): still one round.
