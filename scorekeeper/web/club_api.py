@@ -12,16 +12,16 @@ from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
 from .. import limits, ratings, read
+from ..clubs import roster, service
 from ..db import db
 from ..games import GAMES
 from ..models import Club, Game, Member
 from ..read.visibility import Membership, club_games
-from ..web import errors
-from ..web.auth import club_route, presented_key, viewer
-from ..web.common import device_label
-from ..web.jsonbody import json_body
-from . import roster, service
-from .pages import creation_allowed
+from . import errors
+from .auth import club_route, presented_key, viewer
+from .club_pages import creation_allowed
+from .common import device_label
+from .jsonbody import json_body
 
 bp = Blueprint("clubs_api", __name__, url_prefix="/api/clubs")
 errors.init_api(bp)

@@ -29,6 +29,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import lazyload
 
 from .. import limits, read, records
+from ..clubs import roster, service
 from ..db import db
 from ..events.service import club_events
 from ..forms.base import choices
@@ -39,11 +40,11 @@ from ..read.visibility import Membership, club_games
 from ..refusals import Refusal
 from ..rules import InvalidFacts
 from ..rules.base import MAX_NAME
-from ..web.auth import club_route, viewer
-from ..web.common import form_via
-from . import roster, service
-from .forms import InviteForm, JoinForm, NewClubForm
-from .keys import forget_member_key, keep_member_key
+from .auth import club_route, viewer
+from .club_forms import InviteForm, JoinForm, NewClubForm
+from .common import form_via
+from .member_cookie import forget_member_key, keep_member_key
+from .records import games_list
 
 bp = Blueprint("clubs", __name__, cli_group="ratings")
 
@@ -134,8 +135,6 @@ def show(club: Club, me: Membership) -> ResponseReturnValue:
 @club_route()
 def games(club: Club, me: Membership) -> ResponseReturnValue:
     """Every game of the club, newest first (archived ones too), filtered as the list does."""
-    from ..web.records import games_list
-
     return games_list(club_games(viewer(), club.id, archived=None), roster.regular_names(club.id), club)
 
 

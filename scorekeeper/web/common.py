@@ -15,6 +15,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from sqlalchemy.orm import joinedload, lazyload
 
+from ..clubs.service import remember_game
 from ..db import db
 from ..keys import key_matches
 from ..models import AnyGame, Game, GameHead
@@ -168,8 +169,6 @@ def remember_opened(game_id: str) -> None:
     no cookie yet, only gets the game in a cookie beside its new device cookie, written by
     :func:`keep_opened` when the device comes back with both. A visitor that keeps no cookies
     (a link preview, a crawler, a load test) so never writes a row: reading a game stays a read."""
-    from ..clubs.service import remember_game  # the clubs room sits above the web's common parts
-
     known = request.cookies.get(DEVICE_COOKIE, "")
     if TOKEN.fullmatch(known):
         remember_game(known, game_id)
@@ -180,8 +179,6 @@ def remember_opened(game_id: str) -> None:
 
 def keep_opened() -> None:
     """Before a device's lists: the game it opened on its first visit goes under "My games"."""
-    from ..clubs.service import remember_game
-
     known = request.cookies.get(DEVICE_COOKIE, "")
     opened = request.cookies.get(OPENED_COOKIE, "")
     if opened and TOKEN.fullmatch(known) and GAME_ID.fullmatch(opened):

@@ -12,17 +12,17 @@ from flask.typing import ResponseReturnValue
 
 from .. import limits
 from ..db import db
+from ..events import service
 from ..models import Club, Event, Game
 from ..read.visibility import Membership
 from ..refusals import Denied, Missing, Refusal
 from ..rules import FieldError, msg
 from ..rules.base import N_
 from ..service import house_gate
-from ..web import errors
-from ..web.auth import club_route, directs, presented_key, role_for
-from ..web.common import TOKEN
-from ..web.jsonbody import json_body
-from . import service
+from . import errors
+from .auth import club_route, directs, presented_key, role_for
+from .common import TOKEN
+from .jsonbody import json_body
 
 # Under /api: an event's own calls live at /api/events/..., its creation in its club's URL.
 bp = Blueprint("events_api", __name__, url_prefix="/api")

@@ -36,18 +36,18 @@ from wtforms.widgets import CheckboxInput, ListWidget
 
 from .. import cache, limits
 from ..db import db
+from ..events import service
 from ..games import GAMES
 from ..i18n import render
 from ..models import Club, Event, Game, utcnow
 from ..read.visibility import Membership
 from ..refusals import Clash, Refusal
 from ..service import house_gate
-from ..web.auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs, game_route
-from ..web.common import form_via, keep_cookie
-from ..web.games import game_context
-from ..web.table import describe_change
-from . import service
-from .forms import EventForm
+from .auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs, game_route
+from .common import form_via, keep_cookie
+from .event_forms import EventForm
+from .games import game_context
+from .table import describe_change
 
 # No prefix: an event's pages are /e/<id>..., a new event is made from its club, /c/<slug>/events/new.
 bp = Blueprint("events", __name__)
