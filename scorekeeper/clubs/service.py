@@ -17,6 +17,7 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import delete, func, select, update
 
+from ..access import Membership
 from ..db import db
 from ..keys import hash_key
 from ..lru import per_app
@@ -40,7 +41,6 @@ from ..models import (
     utcnow,
 )
 from ..pending import PendingEntry
-from ..read.visibility import Membership
 from ..refusals import Clash, Denied, Missing, Refusal
 from ..rules.base import MAX_NAME, N_
 from ..service import house_gate, new_token

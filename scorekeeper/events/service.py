@@ -68,13 +68,6 @@ def new_id() -> str:
     return service.new_id()
 
 
-def club_events(club_id: int) -> list[Event]:
-    """A club's events, newest first (listed to its members only: the club page asks)."""
-    return list(
-        db.session.scalars(select(Event).where(Event.club_id == club_id).order_by(Event.created_at.desc()))
-    )
-
-
 def club_strengths(club_id: int | None, kind: str, names: Sequence[str]) -> dict[str, float]:
     """The club's rating (the leaderboard's ordinal, of the event's game) of each name that has
     one; a name matches a rated player's exactly, else regardless of case."""

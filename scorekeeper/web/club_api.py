@@ -12,11 +12,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
 from .. import limits, ratings, read
+from ..access import Membership, club_games
 from ..clubs import roster, service
 from ..db import db
 from ..games import GAMES
 from ..models import Club, Game, Member
-from ..read.visibility import Membership, club_games
 from . import errors
 from .auth import club_route, presented_key, viewer
 from .club_pages import creation_allowed

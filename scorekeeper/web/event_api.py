@@ -11,10 +11,10 @@ from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from .. import limits
+from ..access import Membership
 from ..db import db
 from ..events import service
 from ..models import Club, Event, Game
-from ..read.visibility import Membership
 from ..refusals import Denied, Missing, Refusal
 from ..rules import FieldError, msg
 from ..rules.base import N_

@@ -35,12 +35,12 @@ from wtforms.validators import InputRequired
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from .. import cache, limits
+from ..access import Membership
 from ..db import db
 from ..events import service
 from ..games import GAMES
 from ..i18n import render
 from ..models import Club, Event, Game, utcnow
-from ..read.visibility import Membership
 from ..refusals import Clash, Refusal
 from ..service import house_gate
 from .auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs, game_route

@@ -9,13 +9,13 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy.orm import lazyload
 
 from .. import limits, plugins, read, service
+from ..access import my_games
 from ..clubs import roster
 from ..clubs.service import remember_game
 from ..db import db
 from ..forms import new_game_form
 from ..games import GAMES
 from ..models import Game
-from ..read.visibility import my_games
 from ..rules.base import check_setup
 from .auth import viewer
 from .common import (

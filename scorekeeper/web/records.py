@@ -33,13 +33,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
 from .. import backup, cache, limits, pdf, read, records, service
+from ..access import my_games
 from ..clubs import roster
 from ..clubs.service import remember_game
 from ..db import db
 from ..games import GAMES
 from ..i18n import render
 from ..models import Club, Game, Seat
-from ..read.visibility import my_games
 from ..rules import FieldError, InvalidFacts
 from ..rules.base import MAX_NAME
 from .auth import game_route, role, viewer

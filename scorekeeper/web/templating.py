@@ -24,6 +24,7 @@ from ..rules import DealResult
 from ..rules.base import format_counts
 from ..rules.cards import SUIT_MARKS
 from ..service import new_token
+from .auth import may
 from .present import ago, join_names, option_text, pair_name, round_text, side_names, status_line
 
 # How often (seconds) an open game page asks whether the game changed (htmx polling);
@@ -138,4 +139,6 @@ def init_app(app: Flask) -> None:
         language=language,
         secrets_words=secrets_words,
         suit_marks=SUIT_MARKS,
+        # The access layer's predicates, by name (``may().run_club(club.id)``): asked, never re-decided.
+        may=may,
     )
