@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,10 +28,9 @@ from ..models import Change, Event, EventRound, EventTable, Game, utcnow
 from ..refusals import Clash, Refusal, refuse
 from ..rules import N_, Msg, Setup, msg
 from ..service import house_gate
-from . import seating, standings
+from . import formats, seating, standings
 from .checks import (  # the service refuses what the checks refuse, with their errors
     check_event,
-    matches_data,
     plan,
     player_names,
     round_data,
@@ -169,7 +167,7 @@ def where_i_sit(event: Event, entrant: int, doc: Mapping[str, Any]) -> list[dict
                 continue
             seat = seats.index(mine[0])
             row.update(table=table["table"], seat=seat + 1)
-            if len(seats) == 4 and event.format != "mixer":
+            if formats.of(event.format).partners_at(seats):
                 row["partner"] = seats[(seat + 2) % 4]
                 row["opponents"] = [seats[(seat + 1) % 4], seats[(seat + 3) % 4]]
             else:
@@ -187,15 +185,12 @@ def entrant_name(event: Event, entrant: int) -> str:
 
 
 def seat_names(event: Event, seats: Sequence[int]) -> list[str]:
-    """The players at a table, clockwise: in pairs, pair A's two at seats 0 and 2, pair B's at 1 and 3."""
-    if event.format == "pairs":
-        a, b = (event.entrants[e] for e in seats)
-        return [a[0], b[0], a[1], b[1]]
-    return [event.entrants[e] for e in seats]
+    """The players at a table, clockwise, as the event's format seats them."""
+    return formats.of(event.format).seat_names(event, seats)
 
 
 def seat_entrants(event: Event, seats: Sequence[int]) -> list[int]:
-    return [seats[0], seats[1], seats[0], seats[1]] if event.format == "pairs" else list(seats)
+    return formats.of(event.format).seat_entrants(seats)
 
 
 # -- rounds -----------------------------------------------------------------------------------
@@ -298,18 +293,8 @@ def active(event: Event) -> list[int]:
 
 
 def next_seating(event: Event, number: int, games: Mapping[str, Game]) -> dict[str, Any]:
-    """Round ``number``'s seating: planned ones as planned; Swiss from the standings now;
-    knockout from the winners of the round before."""
-    pairing = event.settings.get("pairing")
-    if event.format == "pairs" and number > 1 and pairing in ("swiss", "knockout"):
-        if pairing == "swiss":
-            order = [s.entrant for s in compute_standings(event, games) if s.entrant in active(event)]
-            met = {(min(t.seats), max(t.seats)) for r in event.rounds for t in r.tables}
-            byes: Counter = Counter(e for r in event.rounds for e in r.sitting_out)
-            return matches_data(seating.swiss_round(order, met, byes))
-        winners = [m.winner for m in _meetings(event, event.rounds[-1], games)]
-        return matches_data(seating.knockout_next_round([w for w in winners if w is not None]))
-    return event.schedule[number - 1]
+    """Round ``number``'s seating, as the event's format makes it when the round starts."""
+    return formats.of(event.format).next_seating(event, number, games)
 
 
 def change_players(
@@ -342,7 +327,8 @@ def change_players(
 def _players_plan(
     event: Event, add: Sequence[str], withdraw: Sequence[str]
 ) -> tuple[list[Any], list[int], list[dict[str, Any]]]:
-    if event.format == "pairs":
+    fmt = formats.of(event.format)
+    if not fmt.accepts_players:
         raise refuse("add", N_("A pairs event keeps its pairs: players cannot be added or withdrawn."))
     names = {n.casefold(): i for i, n in enumerate(event.entrants)}
     gone = []
@@ -365,10 +351,7 @@ def _players_plan(
     schedule = list(event.schedule[:started])
     if remaining > 0:
         before = [_as_round(i + 1, s) for i, s in enumerate(schedule)]
-        if event.format == "progressive":
-            made = seating.reseat_progressive(len(entrants), players, before, remaining)
-        else:
-            made = _reseat_mixer(players, size, remaining)
+        made = fmt.reseat(len(entrants), players, before, remaining, size)
         schedule += [round_data(r) for r in made]
     return entrants, withdrawn, schedule
 
@@ -376,19 +359,6 @@ def _players_plan(
 def _as_round(number: int, data: Mapping[str, Any]) -> seating.Round:
     tables = tuple(seating.Table(i + 1, tuple(t)) for i, t in enumerate(data["tables"]))
     return seating.Round(number, tables, tuple(data["sitting_out"]))
-
-
-def _reseat_mixer(players: Sequence[int], size: int, rounds: int) -> list[seating.Round]:
-    made = seating.mixer(len(players), size, rounds).rounds
-    relabel = dict(enumerate(players))
-    return [
-        seating.Round(
-            r.number,
-            tuple(seating.Table(t.number, tuple(relabel[p] for p in t.seats)) for t in r.tables),
-            tuple(relabel[p] for p in r.sitting_out),
-        )
-        for r in made
-    ]
 
 
 # -- confirming a table's result, and the corrections after the close --------------------------
@@ -500,72 +470,11 @@ def corrections(event: Event) -> list[dict[str, Any]]:
 # -- standings --------------------------------------------------------------------------------
 
 
-def _loners(facts: Sequence[Mapping[str, Any]]) -> Counter:
-    """Lone hands made per seat (Euchre): played alone for the making side, taking 3 or more."""
-    made: Counter = Counter()
-    for deal in facts:
-        alone = deal.get("alone")
-        if deal.get("thrown_in") or alone in (None, False) or deal.get("maker_tricks", 0) < 3:
-            continue
-        made[deal.get("maker") if alone is True else alone] += 1
-    return made
-
-
-def _meetings(event: Event, rnd: EventRound, games: Mapping[str, Game]) -> list[standings.Meeting]:
-    out = [standings.Meeting(e, None) for e in rnd.sitting_out]
-    for table in rnd.tables:
-        view = read.game_view(games[table.game_id])
-        totals = view.result.totals
-        a, b = table.seats
-        winner = None
-        if view.finished and len(view.result.winners) == 2:
-            winner = a if view.result.winners[0] in (0, 2) else b
-        elif totals[0] is not None and totals[1] is not None and totals[0] != totals[1]:
-            winner = a if totals[0] > totals[1] else b
-        elif event.settings.get("pairing") == "knockout":
-            winner = min(a, b)  # a closed round's knockout tie: the higher seed goes through
-        out.append(standings.Meeting(a, b, totals[0] or 0, totals[1] or 0, winner))
-    return out
-
-
 def compute_standings(event: Event, games: Mapping[str, Game] | None = None) -> list[standings.Standing]:
+    """The standings, as the event's format ranks them, from the tables' games now."""
     games = table_games(event) if games is None else games
     names = [entrant_name(event, e) for e in range(len(event.entrants))]
-    sit_out = event.settings.get("sit_out", "average")
-    if event.format == "pairs":
-        rounds = [_meetings(event, r, games) for r in event.rounds]
-        if event.settings.get("pairing") == "knockout":
-            return standings.knockout(names, rounds)
-        return standings.pairs(names, rounds)
-    if event.format == "progressive":
-        scores = []
-        for rnd in event.rounds:
-            played: dict[int, standings.Played] = {}
-            for table in rnd.tables:
-                view = read.game_view(games[table.game_id])
-                loners = (
-                    _loners([d.facts for d in view.result.deals]) if event.kind == "euchre" else Counter()
-                )
-                for seat, entrant in enumerate(table.seats):
-                    played[entrant] = standings.Played(view.result.totals[seat] or 0, loners[seat])
-            scores.append(standings.RoundScores(played, frozenset(rnd.sitting_out)))
-        return standings.progressive(names, scores, sit_out)
-    tables_by_round = []
-    for rnd in event.rounds:
-        results = []
-        for table in rnd.tables:
-            view = read.game_view(games[table.game_id])
-            totals = tuple(t or 0 for t in view.result.totals)
-            results.append(
-                standings.TableResult(
-                    tuple(table.seats),
-                    totals,
-                    view.result.low_wins,
-                    view.result.winners if view.finished else (),
-                )
-            )
-        tables_by_round.append(results)
-    return standings.mixer(names, tables_by_round, sit_out, [frozenset(r.sitting_out) for r in event.rounds])
+    return formats.of(event.format).standings(event, games, names)
 
 
 # -- the event document -----------------------------------------------------------------------
@@ -696,7 +605,5 @@ def _standing_json(event: Event, s: standings.Standing, render) -> dict[str, Any
     }
     for key, value in s.figures.items():
         out[key] = standings.plain(value)
-    if event.format == "mixer":
-        out["points"] = standings.plain(s.points)
     out["tiebreak"] = [render(note) for note in s.notes]
     return out

@@ -37,7 +37,7 @@ from wtforms.widgets import CheckboxInput, ListWidget
 from .. import cache, limits
 from ..access import Membership
 from ..db import db
-from ..events import service
+from ..events import formats, service
 from ..games import GAMES
 from ..i18n import render
 from ..models import Club, Event, Game, utcnow
@@ -138,6 +138,8 @@ def context(event: Event) -> dict[str, Any]:
     current = next((r for r in doc["rounds"] if r["status"] == "playing"), None)
     return {
         "event": event,
+        # The event's format plug-in: its title, standings columns (or fragment), whether players change.
+        "format": formats.of(event.format),
         "doc": doc,
         "current": current,
         "unconfirmed": unconfirmed(event, doc),
@@ -339,11 +341,8 @@ def results_csv(event_id: str) -> Response:
     out = io.StringIO()
     writer = csv.writer(out)
     rounds = len(doc["rounds"])
-    extra = [
-        k
-        for k in ("loners", "match_points", "for", "against", "game_points", "round_reached")
-        if doc["standings"] and k in doc["standings"][0]
-    ]
+    # The format's own columns beside the points (loners, match points, for, against...).
+    extra = [c.key for c in formats.of(event.format).columns(doc["pairing"]) if c.key != "points"]
     writer.writerow(
         ["rank", "name", "points", *extra, *(f"round {r + 1}" for r in range(rounds)), "tiebreak"]
     )
