@@ -23,7 +23,6 @@ from .gate import (
     append_deal,
     archive_game,
     correct_to_end,
-    create_game,
     delete_deal,
     delete_game,
     rename_seat,
@@ -32,10 +31,10 @@ from .gate import (
     save_draft,
     set_allotment,
     set_options,
-    stage_game,
 )
 from .history import can_undo, created_by, find_change, history, latest_change, undo
 from .locks import TableLocked
+from .new_game_gate import create_game, stage_game
 from .record import RecordError, check_record, new_id, new_token, parse_record
 from .seats import send_orders
 

@@ -143,10 +143,14 @@ def test_concurrent_round_starts_start_one_round_and_no_orphan_game(served):
             assert set(body) == {"errors", "record"}
     assert count(app, select(func.count(EventRound.id))) == 1
     assert count(app, select(func.count(Game.id))) == 3  # 12 players: 3 tables, no orphan
-    # Closing and starting at once from the same state ("close": true): still one round.
+    # Closing and starting at once from the state they saw ("close": true, with its ETag): still
+    # one round. (Without If-Match a close that reads the event after the winner started round 2
+    # is a later request, and closes that round: the version says which round a director saw.)
+    _s, headers, _doc = call(port, "GET", f"/api/events/{doc['id']}", headers=key)
+    seen = {**key, "If-Match": headers["ETag"]}
     results = all_at_once(
         [
-            lambda: call(port, "POST", f"/api/events/{doc['id']}/rounds", {"close": True}, key)
+            lambda: call(port, "POST", f"/api/events/{doc['id']}/rounds", {"close": True}, seen)
             for _ in range(5)
         ]
     )
