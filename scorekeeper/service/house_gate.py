@@ -106,6 +106,9 @@ def _claim(aggregate: Aggregate) -> None:
 
 
 def _reread(aggregate: Aggregate) -> None:
+    """After a lost race: everything this session read may be older than the winner's change
+    (an event's rounds and tables too), so all of it is read again when next used."""
+    db.session.expire_all()
     try:
         db.session.refresh(aggregate)
     except Exception:  # deleted meanwhile (InvalidRequestError / ObjectDeletedError)
@@ -128,6 +131,9 @@ def change(
     for attempt in range(RETRIES):
         done = recorded(token)
         if done is not None:
+            # The caller answers what the first one did: from the state it left, not the one
+            # this request read before it.
+            _reread(aggregate)
             raise Repeat(done)
         try:
             version = aggregate.version
@@ -165,6 +171,7 @@ def change(
         return step.result
     done = recorded(token)
     if done is not None:
+        _reread(aggregate)
         raise Repeat(done)
     raise Stale(aggregate, based_on)
 
