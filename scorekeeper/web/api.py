@@ -20,6 +20,7 @@ from sqlalchemy import select
 from .. import limits, read, service
 from ..db import db
 from ..models import AnyGame, Game
+from ..refusals import Missing
 from ..rules import N_, FieldError, GameResult, InvalidFacts, msg
 from . import errors, jsonbody
 from .auth import game_route, presented_key, private_token, role, seat_link_ok, viewer
@@ -29,7 +30,7 @@ from .record_json import record_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 errors.init_api(bp)
-NEEDS_KEY = "This call needs the game's edit key: Authorization: Bearer <edit_key>."
+NEEDS_KEY = N_("This call needs the game's edit key: Authorization: Bearer <edit_key>.")
 
 
 def json_body() -> object:
@@ -178,7 +179,7 @@ def deal_body(game: AnyGame) -> dict:
 
 def existing(game: Game, k: int) -> None:
     if not 0 <= k < len(game.deals):
-        abort(404, description=f"This game has no deal {k}.")
+        raise Missing(None, N_("This game has no deal {k}."), k=k)
 
 
 @bp.get("/games/<game_id>/seats")

@@ -17,6 +17,8 @@ from ..clubs import roster, service
 from ..db import db
 from ..games import GAMES
 from ..models import Club, Game, Member
+from ..refusals import Denied, Missing
+from ..rules.base import N_
 from . import errors
 from .auth import club_route, presented_key, viewer
 from .club_pages import creation_allowed
@@ -42,7 +44,7 @@ def create() -> ResponseReturnValue:
         if key:
             limits.failed_credential()
             abort(404)
-        abort(403, description="Making a club on this server needs the operator's ADMIN_KEY as Bearer.")
+        raise Denied(None, N_("Making a club on this server needs the operator's ADMIN_KEY as Bearer."))
     data = json_body()
     made = service.create_club(data.get("name"), data.get("player"), label())
     return jsonify(
@@ -66,7 +68,7 @@ def join(slug: str) -> ResponseReturnValue:
     limits.check_credentials()
     if club is None or not isinstance(token, str) or service.live_invite(club, token) is None:
         limits.failed_credential()
-        abort(404, description="No such club, or the invite is wrong, revoked or expired.")
+        raise Missing(None, N_("No such club, or the invite is wrong, revoked or expired."))
     member, key = service.join(club, token, data.get("name"), label())
     return jsonify({"member_key": key, "role": member.role, "player": member.name}), 201
 
@@ -133,7 +135,12 @@ def games(club: Club, me: Membership) -> ResponseReturnValue:
 def club_ratings(club: Club, me: Membership) -> ResponseReturnValue:
     game = request.args.get("game") or None
     if game is not None and game not in GAMES:
-        abort(404, description=f"No game called {game!r}: one of {', '.join(sorted(GAMES))}.")
+        raise Missing(
+            "game",
+            N_("No game called {game}: one of {games}."),
+            game=repr(game),
+            games=", ".join(sorted(GAMES)),
+        )
     board = roster.club_ratings(club.id, game)
     response = jsonify(ratings.as_api(board, game, roster.private_names(club.id)))
     response.headers["Cache-Control"] = "no-cache"

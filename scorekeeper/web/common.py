@@ -19,6 +19,7 @@ from ..clubs.service import remember_game
 from ..db import db
 from ..keys import key_matches
 from ..models import AnyGame, Game, GameHead
+from ..rules.base import N_
 from ..service import Via, new_token
 
 KEY_COOKIE = "edit_key"
@@ -232,12 +233,12 @@ def api_via(game: AnyGame) -> Via:
         # An empty tag ("") parses as None: every tag must be a version this API answered.
         tags = request.if_match.as_set()
         if not tags or not all(t and t.isdigit() and len(t) < 10 for t in tags):
-            abort(400, description='If-Match must be the game\'s ETag, e.g. If-Match: "7".')
+            abort(400, description=N_('If-Match must be the game\'s ETag, e.g. If-Match: "7".'))
         versions = {int(t) for t in tags}
         version = game.version if game.version in versions else min(versions)
     token = request.headers.get("Idempotency-Key")
     if token is not None and not TOKEN.fullmatch(token):
-        abort(400, description="Idempotency-Key must be 8-64 characters: letters, digits, - and _.")
+        abort(400, description=N_("Idempotency-Key must be 8-64 characters: letters, digits, - and _."))
     label = device_label(request.user_agent.string)
     # A director's correction at a locked event table: who (auth's game_route) and why (the
     # body's "reason", which is no part of a deal's facts).
