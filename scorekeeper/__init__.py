@@ -113,9 +113,9 @@ def _configure_csrf(app: Flask) -> None:
     """Every form post carries a CSRF token; the JSON API, which takes no cookie as a key, is exempt."""
     from flask_wtf.csrf import CSRFProtect
 
-    from .clubs import api as clubs_api
-    from .events import api as events_api
     from .web import api
+    from .web import club_api as clubs_api
+    from .web import event_api as events_api
 
     csrf = CSRFProtect(app)
     csrf.exempt(api.bp)
@@ -124,14 +124,13 @@ def _configure_csrf(app: Flask) -> None:
 
 
 def _configure_blueprints(app: Flask) -> None:
-    from .clubs import api as clubs_api
     from .clubs import cli as clubs_cli
-    from .clubs import pages as clubs_pages
-    from .events import api as events_api
-    from .events import pages as events_pages
-    from .events import season_views
-    from .events import table_pages as events_table_pages
-    from .web import api, docs, ends, games, main, pwa, records, table
+    from .web import api, docs, ends, games, main, pwa, records, season_views, table
+    from .web import club_api as clubs_api
+    from .web import club_pages as clubs_pages
+    from .web import event_api as events_api
+    from .web import event_pages as events_pages
+    from .web import event_table_pages as events_table_pages
     from .web import help as help_pages
     from .web import secrets as secrets_pages
     from .web.security import IntegerConverter

@@ -35,6 +35,7 @@ from flask.cli import with_appcontext
 from sqlalchemy import select
 
 from . import read, rules, service, snapshot
+from .clubs.service import find_club
 from .db import db
 from .games import GAMES
 from .i18n import counted
@@ -382,8 +383,6 @@ def export_command(everything: bool, club_slug: str | None, output, ids: tuple[s
     if not ids:
         club = None
         if club_slug is not None:
-            from .clubs.service import find_club
-
             club = find_club(club_slug)
             if club is None:
                 raise click.ClickException(f"No club {club_slug!r} (scorekeeper clubs list names them).")
@@ -557,8 +556,6 @@ def restore_club(slug: str | None, named: Any) -> Club | None:
     """Where a restore goes: the club asked for, else the one the backup names, else the default
     club (an install's games before clubs went there); None (personal games) if none is here."""
     from flask import current_app
-
-    from .clubs.service import find_club
 
     if slug is not None:
         club = find_club(slug)

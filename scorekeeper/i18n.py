@@ -74,6 +74,10 @@ def select_locale() -> str | None:
     chosen = request.args.get("lang")
     if chosen not in languages:
         chosen = request.cookies.get("lang")
+    if request.path.startswith("/api/"):
+        # The API's refusals speak the caller's Accept-Language only (game-record.md): a program
+        # gets the same answer whatever cookie a browser of the same site holds.
+        chosen = None
     if chosen not in languages:
         chosen = request.accept_languages.best_match(languages)
     return FORMATS.get(chosen, chosen) if chosen is not None else None

@@ -413,13 +413,14 @@ def refuses_credentials(app: Flask, remote_addr: str | None, presented: str | No
 
 
 def refused(error: Limited) -> ResponseReturnValue:
-    from .web.common import is_htmx
-
     if request.path.startswith("/api/"):
         response = jsonify({"errors": [{"field": None, "message": error.description}]})
     else:
         wait = format_timedelta(timedelta(seconds=error.wait), threshold=1)
-        template = "_error.html" if is_htmx() else "error.html"
+        # An htmx request for a fragment gets the fragment (web.common.is_htmx's rule; limits sit
+        # below the web, so it reads the two headers itself).
+        fragment = request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
+        template = "_error.html" if fragment else "error.html"
         message = page_message(error.what, wait)
         response = make_response(render_template(template, code=429, message=message))
     response.status_code = 429

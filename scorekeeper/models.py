@@ -6,6 +6,7 @@ computes them from these rows, so a corrected deal rescores what follows.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Protocol
@@ -23,8 +24,9 @@ from sqlalchemy import (
     func,
     inspect,
     select,
+    text,
 )
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from sqlalchemy.orm.attributes import set_committed_value
 
 from .db import Model, Prepared, db
@@ -127,6 +129,15 @@ class Change(Model):
     __tablename__ = "game_change"
     __table_args__ = (
         UniqueConstraint("game_id", "token"),
+        # A creation's token is unique in the whole database: the new-game form sent four times
+        # at once makes one game (the others find it), however many workers answer.
+        Index(
+            "uq_game_change_create_token",
+            "token",
+            unique=True,
+            sqlite_where=text("kind = 'create'"),
+            postgresql_where=text("kind = 'create'"),
+        ),
         # The highest position a game's history used, read by every write: one index lookup;
         # and the changes since a version, read by a worker that missed them.
         Index("ix_game_change_game_position", "game_id", "position"),
@@ -204,23 +215,43 @@ class GameSummary(Model):
 # Credentials (invites, member keys, devices) are stored as their hashes only, like edit keys.
 
 
+def folded(name: str) -> str:
+    """A name as clubs.md compares names: Unicode compatibility forms and case folded
+    ("Zoe", "ZOE" and "Ｚｏｅ" are one name), the same on every database."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
 class Club(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(String(40), unique=True)
     name: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The club's members, invites and devices change under this version (the house gate claims it).
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
 
 
 class Member(Model):
-    """A person of a club, by the player name they picked; ``role``: owner, admin or member."""
+    """A person of a club, by the player name they picked; ``role``: owner, admin or member.
 
-    __table_args__ = (UniqueConstraint("club_id", "name", name="uq_member_club_name"),)
+    ``folded`` is the name as compared (:func:`folded`), unique per club in the database itself:
+    two joins as "Zoe" and "zoe" at the same instant make one member, whatever the database."""
+
+    __table_args__ = (
+        UniqueConstraint("club_id", "name", name="uq_member_club_name"),
+        UniqueConstraint("club_id", "folded", name="uq_member_club_folded"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(40))
+    folded: Mapped[str] = mapped_column(String(200))
     role: Mapped[str] = mapped_column(String(10))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    @validates("name")
+    def _fold(self, _key: str, name: str) -> str:
+        self.folded = folded(name)
+        return name
 
 
 class MemberKey(Model):
@@ -340,6 +371,28 @@ class EventTable(Model):
     confirmed_by: Mapped[str | None] = mapped_column(String(40), nullable=True, default=None)
 
     round: Mapped[EventRound] = relationship(back_populates="tables")
+
+
+class HouseChange(Model):
+    """One change to a club (its members, invites, devices, players) or an event (its rounds,
+    tables, players, confirmations), as the house gate recorded it: who, what, at which version.
+
+    ``token``: the submission's idempotency token, unique: a repeated form or API call finds the
+    change it made (and its ``detail``, the first answer) instead of making another.
+    """
+
+    __tablename__ = "house_change"
+    __table_args__ = (Index("ix_house_change_club", "club_id"), Index("ix_house_change_event", "event_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    club_id: Mapped[int | None] = mapped_column(nullable=True, default=None)
+    event_id: Mapped[str | None] = mapped_column(String(32), nullable=True, default=None)
+    version: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(30))
+    detail: Mapped[Any] = mapped_column(JSON, nullable=True, default=None)
+    token: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, default=None)
+    by: Mapped[str] = mapped_column(String(80), default="")
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class GameHead:

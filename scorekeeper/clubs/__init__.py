@@ -1,8 +1,9 @@
-"""Clubs: many groups on one server, each apart (``../shared/spec/clubs.md``).
+"""Clubs: many groups on one server, each apart (``../shared/spec/clubs.md``). The domain only:
 
-- :mod:`.service`: clubs, members, invites and device keys (the only writer of them);
+- :mod:`.service`: clubs, members, invites and device keys (every change through the house gate);
 - :mod:`.roster`: a club's players and ratings, derived from its games;
-- :mod:`.pages` and :mod:`.api`: the thin views; :mod:`.cli`: ``scorekeeper clubs``.
+- :mod:`.cli`: ``scorekeeper clubs``.
 
-Who sees what is decided in the read side (:mod:`scorekeeper.read.visibility`), not here.
+Its pages and JSON API are views under :mod:`scorekeeper.web` (``club_pages``, ``club_api``).
+Who sees what is decided in the read side (:mod:`scorekeeper.access`), not here.
 """

@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 
 from ..db import db
 from ..models import Club, Game, Member
+from ..refusals import Refusal
 from . import service
 
 bp = Blueprint("clubs_cli", __name__, cli_group="clubs")
@@ -51,8 +52,8 @@ def create_command(name: str, url: str | None) -> None:
         # The command line holds no device: the club starts with no member, and its first admin
         # joins by the link printed here.
         club = service.new_club(name)
-    except service.ClubError as exc:
-        raise click.ClickException(exc.message % exc.params if exc.params else exc.message) from None
+    except Refusal as exc:
+        raise click.ClickException(exc.message.render()) from None
     click.echo(f"Made {club.name} ({club.slug}). Its first admin joins with:")
     _print_invite(club, service.make_invite(club, "admin"), url)
 

@@ -18,7 +18,7 @@ restored backup's old game (its dates kept) slots into its place in time.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,9 +28,10 @@ from sqlalchemy import func, select
 from .. import ratings, read, service
 from ..db import db
 from ..games import GAMES
-from ..models import Change, Game, Member, Player, Seat
+from ..models import Change, Club, Game, Member, Player, Seat
 from ..ratings import Match, Ratings
 from ..rules import InvalidFacts
+from ..service import house_gate
 
 _LOCK = threading.Lock()
 
@@ -163,13 +164,29 @@ def regular_names(club_id: int | None, limit: int = 300) -> list[str]:
     return sorted(seated | kept, key=str.casefold)[:limit]
 
 
+def _players_change(club_id: int, kind: str, write: Callable[[], Any]) -> None:
+    """A change to the club's kept players list, through the house gate (the club's version):
+    two admins marking one name at once make one row."""
+    club = db.session.get(Club, club_id)
+    if club is None:
+        return
+
+    def plan() -> house_gate.Step[None]:
+        return house_gate.Step(None, write, kind)
+
+    house_gate.change(club, plan)
+
+
 def set_private(club_id: int, name: str, private: bool) -> None:
-    row = db.session.scalar(select(Player).where(Player.club_id == club_id, Player.name == name))
-    if row is None:
-        row = Player(club_id=club_id, name=name)
-        db.session.add(row)
-    row.private = private
-    db.session.commit()
+    def write() -> Any:
+        row = db.session.scalar(select(Player).where(Player.club_id == club_id, Player.name == name))
+        if row is None:
+            row = Player(club_id=club_id, name=name)
+            db.session.add(row)
+        row.private = private
+        return {"player": name, "private": private}
+
+    _players_change(club_id, "private", write)
 
 
 class NameClash(Exception):
@@ -220,20 +237,24 @@ def rename_everywhere(club_id: int, old: str, new: str, via: service.Via) -> Ren
             service.rename_seat(game, seat, old, new, service.Via(None, group, via.device_id, via.device))
         except service.AlreadyDone:
             continue
-    rows = {
-        p.name: p
-        for p in db.session.scalars(
-            select(Player).where(Player.club_id == club_id, Player.name.in_([old, new]))
-        )
-    }
-    if old in rows:
-        if new in rows:
-            # Merging: private if either spelling was, so nobody shows up who asked not to.
-            rows[new].private = rows[new].private or rows[old].private
-            db.session.delete(rows[old])
-        else:
-            rows[old].name = new
-        db.session.commit()
+
+    def write() -> Any:
+        rows = {
+            p.name: p
+            for p in db.session.scalars(
+                select(Player).where(Player.club_id == club_id, Player.name.in_([old, new]))
+            )
+        }
+        if old in rows:
+            if new in rows:
+                # Merging: private if either spelling was, so nobody shows up who asked not to.
+                rows[new].private = rows[new].private or rows[old].private
+                db.session.delete(rows[old])
+            else:
+                rows[old].name = new
+        return {"old": old, "new": new, "games": len(games)}
+
+    _players_change(club_id, "rename", write)
     return Renamed(group, len(games))
 
 
@@ -282,12 +303,17 @@ def undo_rename(club_id: int, group: str, via: service.Via) -> int:
         undone += 1
     if undone and changes:
         old, new = changes[0].before["name"], changes[0].after["name"]
-        row = db.session.scalar(select(Player).where(Player.club_id == club_id, Player.name == new))
-        if (
-            row is not None
-            and row.private
-            and db.session.scalar(select(Player).where(Player.club_id == club_id, Player.name == old)) is None
-        ):
-            db.session.add(Player(club_id=club_id, name=old, private=True))
-            db.session.commit()
+
+        def write() -> Any:
+            row = db.session.scalar(select(Player).where(Player.club_id == club_id, Player.name == new))
+            if (
+                row is not None
+                and row.private
+                and db.session.scalar(select(Player).where(Player.club_id == club_id, Player.name == old))
+                is None
+            ):
+                db.session.add(Player(club_id=club_id, name=old, private=True))
+            return {"undone": group}
+
+        _players_change(club_id, "undo_rename", write)
     return undone

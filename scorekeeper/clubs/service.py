@@ -16,8 +16,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 
+from ..access import Membership
 from ..db import db
 from ..keys import hash_key
 from ..lru import per_app
@@ -31,17 +32,20 @@ from ..models import (
     EventTable,
     Game,
     GameSummary,
+    HouseChange,
     Invite,
     Member,
     MemberKey,
     Player,
     Seat,
+    folded,
     utcnow,
 )
 from ..pending import PendingEntry
-from ..read.visibility import Membership
-from ..rules.base import MAX_NAME, UNSAFE_NAME, unsafe_name
-from ..service import new_token
+from ..refusals import Clash, Denied, Missing, Refusal
+from ..rules.base import MAX_NAME, N_, UNSAFE_NAME, unsafe_name
+from ..service import house_gate, new_token
+from ..service.house_gate import Stale, Step
 
 ROLES = ("owner", "admin", "member")
 # A member key unused this long stops working (clubs.md: 400 days of disuse).
@@ -52,20 +56,6 @@ USE_STEP = timedelta(days=1)
 DEVICE_LINK_LIFE = timedelta(hours=1)
 MAX_CLUB_NAME = 80
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
-
-
-def N_(message: str) -> str:
-    """Marks a message for the catalogs; the view translates it with its parameters."""
-    return message
-
-
-class ClubError(Exception):
-    """A refused change, naming the field and the rule (as the API's errors do). ``status``: the
-    HTTP answer it maps to (404 for what the caller may not know exists)."""
-
-    def __init__(self, field: str | None, message: str, status: int = 422, **params: Any):
-        super().__init__(message % params if params else message)
-        self.field, self.message, self.params, self.status = field, message, params, status
 
 
 def slugify(name: str) -> str:
@@ -99,12 +89,12 @@ def _free_slug(name: str) -> str:
 
 def clean_name(value: Any, field: str = "name", limit: int = MAX_NAME) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ClubError(field, N_("A name is needed."))
+        raise Refusal(field, N_("A name is needed."))
     if unsafe_name(value.strip()):  # before the spaces are collapsed: a newline is refused, not joined
-        raise ClubError(field, UNSAFE_NAME)
+        raise Refusal(field, UNSAFE_NAME)
     name = " ".join(value.split())
     if len(name) > limit:
-        raise ClubError(field, N_("A name has 1 to %(max)s characters."), max=limit)
+        raise Refusal(field, N_("A name has 1 to {max} characters."), max=limit)
     return name
 
 
@@ -116,16 +106,20 @@ def find_club(slug_or_name: str) -> Club | None:
     return club
 
 
-def _issue_key(member: Member, label: str) -> str:
-    key = new_token(24)
+def _issue_key(member: Member, label: str, key: str | None = None) -> str:
+    key = key or new_token(24)
     db.session.add(MemberKey(member_id=member.id, key_hash=hash_key(key), label=label[:80]))
     return key
 
 
 def _new_invite(
-    club: Club, role: str = "member", days: int | None = None, member: Member | None = None
+    club: Club,
+    role: str = "member",
+    days: int | None = None,
+    member: Member | None = None,
+    token: str | None = None,
 ) -> str:
-    token = new_token(16)
+    token = token or new_token(16)
     expires = None
     if member is not None:
         expires = utcnow() + DEVICE_LINK_LIFE
@@ -151,37 +145,81 @@ class Made:
 
 
 def create_club(name: Any, owner: Any = None, label: str = "") -> Made:
-    """A new club, its owner (by the player name given, else "Owner") and a member invite."""
-    club = new_club(name)
+    """A new club, its owner (by the player name given, else "Owner") and a member invite, in one
+    transaction. Two clubs of one name made at once get two slugs (the gate tries again when the
+    slug was taken meanwhile)."""
+    clean = clean_name(name, "name", MAX_CLUB_NAME)
     owner_name = clean_name(owner, "player") if owner not in (None, "") else "Owner"
-    member = Member(club_id=club.id, name=owner_name, role="owner")
-    db.session.add(member)
-    db.session.flush()
-    key = _issue_key(member, label)
-    invite = _new_invite(club)
-    db.session.commit()
-    return Made(club, member, key, invite)
+
+    def build() -> tuple[Club, Made]:
+        club = _add_club(clean)
+        member = Member(club_id=club.id, name=owner_name, role="owner")
+        db.session.add(member)
+        db.session.flush()
+        key = _issue_key(member, label)
+        invite = _new_invite(club)
+        return club, Made(club, member, key, invite)
+
+    return _made(build, "create_club", owner_name)
 
 
 def new_club(name: Any) -> Club:
     """A club with no member yet (the operator's command line: an admin joins by its link)."""
     clean = clean_name(name, "name", MAX_CLUB_NAME)
-    club = Club(slug=_free_slug(clean), name=clean)
+
+    def build() -> tuple[Club, Club]:
+        club = _add_club(clean)
+        return club, club
+
+    return _made(build, "create_club", "operator")
+
+
+def _add_club(clean: str) -> Club:
+    club = Club(slug=_free_slug(clean), name=clean, version=1)
     db.session.add(club)
     db.session.flush()
     return club
 
 
-def make_invite(club: Club, role: Any = "member", expires: Any = None) -> str:
+def _made(build: Any, kind: str, by: str) -> Any:
+    try:
+        return house_gate.make(build, kind, by=by)
+    except Stale:
+        raise Clash(
+            "name", N_("Another club was made with this name at the same moment: try again.")
+        ) from None
+
+
+def _change(club: Club, plan: Any, by: str = "", token: str | None = None) -> Any:
+    """Every change to a club, its members, invites and devices: through the house gate.
+
+    A change raced by another is judged again on the newer club; a refusal the second look
+    finds (the name taken meanwhile, the one-time link spent) is answered as such."""
+    try:
+        return house_gate.change(club, plan, token=token, by=by)
+    except house_gate.Gone:
+        raise Missing(None, N_("No such club.")) from None
+    except Stale:
+        raise Clash(None, N_("The club changed at the same moment: try again.")) from None
+
+
+def make_invite(club: Club, role: Any = "member", expires: Any = None, by: str = "") -> str:
     if role not in ("member", "admin"):
-        raise ClubError("role", N_("An invite makes a member or an admin."))
+        raise Refusal("role", N_("An invite makes a member or an admin."))
     if expires is not None and (
         isinstance(expires, bool) or not isinstance(expires, int) or not 1 <= expires <= 3650
     ):
-        raise ClubError("expires", N_("An invite lasts 1 to 3650 days, or leave it out for no end."))
-    token = _new_invite(club, role, expires)
-    db.session.commit()
-    return token
+        raise Refusal("expires", N_("An invite lasts 1 to 3650 days, or leave it out for no end."))
+    token = new_token(16)
+
+    def plan() -> Step[str]:
+        def apply() -> Any:
+            _new_invite(club, role, expires, token=token)
+            return {"role": role, "expires": expires}
+
+        return Step(token, apply, "invite")
+
+    return _change(club, plan, by)
 
 
 def live_invite(club: Club, token: str) -> Invite | None:
@@ -198,12 +236,25 @@ def live_invite(club: Club, token: str) -> Invite | None:
     return invite
 
 
-def revoke_invite(club: Club, token: str) -> None:
-    invite = live_invite(club, token)
-    if invite is None:
-        raise ClubError("invite", N_("No such invite."), 404)
-    invite.revoked_at = utcnow()
-    db.session.commit()
+def revoke_invite(club: Club, token: str, by: str = "") -> None:
+    def plan() -> Step[None]:
+        invite = live_invite(club, token)
+        if invite is None:
+            raise Missing("invite", N_("No such invite."))
+        return Step(None, lambda: _spend(invite), "revoke_invite")
+
+    _change(club, plan, by)
+
+
+def _spend(invite: Invite) -> dict[str, Any]:
+    """Revoke an invite, or spend a one-time link, by a conditional UPDATE: of two uses at once,
+    one finds it open; the other's whole change is refused (404, as any closed invite)."""
+    spent = house_gate.rows_changed(
+        update(Invite).where(Invite.id == invite.id, Invite.revoked_at.is_(None)).values(revoked_at=utcnow())
+    )
+    if spent != 1:
+        raise Missing("invite", N_("This invite is not valid (wrong, revoked or expired)."))
+    return {"invite": invite.id}
 
 
 def open_invites(club: Club) -> list[Invite]:
@@ -222,12 +273,14 @@ def open_invites(club: Club) -> list[Invite]:
     )
 
 
-def revoke_invite_by_id(club: Club, invite_id: int) -> None:
-    invite = db.session.get(Invite, invite_id)
-    if invite is None or invite.club_id != club.id or invite.revoked_at is not None:
-        raise ClubError("invite", N_("No such invite."), 404)
-    invite.revoked_at = utcnow()
-    db.session.commit()
+def revoke_invite_by_id(club: Club, invite_id: int, by: str = "") -> None:
+    def plan() -> Step[None]:
+        invite = db.session.get(Invite, invite_id)
+        if invite is None or invite.club_id != club.id or invite.revoked_at is not None:
+            raise Missing("invite", N_("No such invite."))
+        return Step(None, lambda: _spend(invite), "revoke_invite")
+
+    _change(club, plan, by)
 
 
 def members(club: Club) -> list[Member]:
@@ -238,6 +291,11 @@ def members(club: Club) -> list[Member]:
 
 def member_named(club: Club, name: str) -> Member | None:
     return db.session.scalar(select(Member).where(Member.club_id == club.id, Member.name == name))
+
+
+def member_folded(club: Club, name: str) -> Member | None:
+    """The member whose name is ``name`` once case and compatibility forms are folded."""
+    return db.session.scalar(select(Member).where(Member.club_id == club.id, Member.folded == folded(name)))
 
 
 def players(club: Club) -> list[str]:
@@ -251,99 +309,149 @@ def players(club: Club) -> list[str]:
 
 def free_players(club: Club) -> list[str]:
     """The players a newcomer may pick: the club's players no member has taken yet."""
-    taken = {m.name.casefold() for m in members(club)}
-    return [name for name in players(club) if name.casefold() not in taken]
+    taken = {m.folded for m in members(club)}
+    return [name for name in players(club) if folded(name) not in taken]
 
 
 def join(club: Club, token: Any, name: Any, label: str = "") -> tuple[Member, str]:
     """A device joins by an invite: as the player it picks (not yet taken) or a new name.
 
-    A one-time device link (:func:`device_link`) instead signs this device in as its member.
+    A one-time device link (:func:`device_link`) instead signs this device in as its member,
+    once: the link is spent by a conditional update, so four uses at once give one key.
     Refused with 404 for any invite that is not open (wrong, revoked, expired): existence is
-    not revealed.
+    not revealed. Two joins with one name (folded: Zoe, zoe, ZOE) make one member: the folded
+    name is unique in the database, and the loser, judged again, is told the name is taken.
     """
-    invite = live_invite(club, token if isinstance(token, str) else "")
-    if invite is None:
-        raise ClubError("invite", N_("This invite is not valid (wrong, revoked or expired)."), 404)
-    if invite.role.startswith("device:"):
-        member = db.session.get(Member, int(invite.role.split(":", 1)[1]))
-        if member is None or member.club_id != club.id:
-            raise ClubError("invite", N_("This invite is not valid (wrong, revoked or expired)."), 404)
-        invite.revoked_at = utcnow()  # one device per link
-        key = _issue_key(member, label)
-        db.session.commit()
-        return member, key
-    clean = clean_name(name)
-    if any(m.name.casefold() == clean.casefold() for m in members(club)):
-        raise ClubError(
-            "name",
-            N_(
-                "%(name)s is a member already. On a new phone of theirs, use “Add a device” on their club page."
-            ),
-            409,
-            name=clean,
-        )
-    member = Member(club_id=club.id, name=clean, role=invite.role)
-    db.session.add(member)
-    db.session.flush()
-    key = _issue_key(member, label)
-    db.session.commit()
-    return member, key
+    raw = token if isinstance(token, str) else ""
+
+    def plan() -> Step[tuple[Member, str]]:
+        invite = live_invite(club, raw)
+        if invite is None:
+            raise Missing("invite", N_("This invite is not valid (wrong, revoked or expired)."))
+        key = new_token(24)
+        if invite.role.startswith("device:"):
+            member = db.session.get(Member, int(invite.role.split(":", 1)[1]))
+            if member is None or member.club_id != club.id:
+                raise Missing("invite", N_("This invite is not valid (wrong, revoked or expired)."))
+            found = member
+
+            def apply_device() -> Any:
+                _spend(invite)
+                _issue_key(found, label, key)
+                return {"device": found.name}
+
+            return Step((found, key), apply_device, "device_join")
+        clean = clean_name(name)
+        if member_folded(club, clean) is not None:
+            raise Clash(
+                "name",
+                N_(
+                    "{name} is a member already. On a new phone of theirs, use “Add a device” on their club page."
+                ),
+                name=clean,
+            )
+        member = Member(club_id=club.id, name=clean, role=invite.role)
+
+        def apply_join() -> Any:
+            db.session.add(member)
+            db.session.flush()
+            _issue_key(member, label, key)
+            return {"member": member.name, "role": member.role}
+
+        return Step((member, key), apply_join, "join")
+
+    return _change(club, plan, clean_or(name))
+
+
+def clean_or(name: Any) -> str:
+    return name.strip()[:40] if isinstance(name, str) else ""
 
 
 def device_link(member: Member) -> str:
     """A one-time invite that signs one more device in as ``member`` (an hour to use it)."""
     club = db.session.get(Club, member.club_id)
     assert club is not None
-    token = _new_invite(club, member=member)
-    db.session.commit()
-    return token
+    token = new_token(16)
+
+    def plan() -> Step[str]:
+        def apply() -> Any:
+            _new_invite(club, member=member, token=token)
+            return {"member": member.name}
+
+        return Step(token, apply, "device_link")
+
+    return _change(club, plan, member.name)
 
 
 def remove_member(club: Club, name: str, by: Member | None = None) -> None:
     """Remove a member: their keys go with them, so their devices stop at once."""
-    member = member_named(club, name)
-    if member is None:
-        raise ClubError("name", N_("No such member."), 404)
-    if member.role == "owner":
-        raise ClubError("name", N_("The owner cannot be removed: hand the club over first."), 409)
-    if by is not None and by.role == "admin" and member.role == "admin" and by.id != member.id:
-        raise ClubError("name", N_("Only the owner removes an admin."), 403)
-    db.session.execute(delete(MemberKey).where(MemberKey.member_id == member.id))
-    db.session.delete(member)
-    db.session.commit()
+
+    def plan() -> Step[None]:
+        member = member_named(club, name)
+        if member is None:
+            raise Missing("name", N_("No such member."))
+        if member.role == "owner":
+            raise Clash("name", N_("The owner cannot be removed: hand the club over first."))
+        if by is not None and by.role == "admin" and member.role == "admin" and by.id != member.id:
+            raise Denied("name", N_("Only the owner removes an admin."))
+
+        def apply() -> Any:
+            db.session.execute(delete(MemberKey).where(MemberKey.member_id == member.id))
+            db.session.delete(member)
+            return {"member": name}
+
+        return Step(None, apply, "remove_member")
+
+    _change(club, plan, by.name if by is not None else "")
 
 
 def set_role(club: Club, name: str, role: str, by: Member | None = None) -> None:
     """Make or unmake an admin. As with removing (:func:`remove_member`), another admin is the
     owner's to unmake: else an admin removes an admin in two steps."""
     if role not in ("admin", "member"):
-        raise ClubError("role", N_("A member is an admin or a member."))
-    member = member_named(club, name)
-    if member is None:
-        raise ClubError("name", N_("No such member."), 404)
-    if member.role == "owner":
-        raise ClubError("name", N_("The owner stays owner until the club is handed over."), 409)
-    if (
-        by is not None
-        and by.role == "admin"
-        and member.role == "admin"
-        and by.id != member.id
-        and role != "admin"
-    ):
-        raise ClubError("name", N_("Only the owner unmakes an admin."), 403)
-    member.role = role
-    db.session.commit()
+        raise Refusal("role", N_("A member is an admin or a member."))
+
+    def plan() -> Step[None]:
+        member = member_named(club, name)
+        if member is None:
+            raise Missing("name", N_("No such member."))
+        if member.role == "owner":
+            raise Clash("name", N_("The owner stays owner until the club is handed over."))
+        if (
+            by is not None
+            and by.role == "admin"
+            and member.role == "admin"
+            and by.id != member.id
+            and role != "admin"
+        ):
+            raise Denied("name", N_("Only the owner unmakes an admin."))
+
+        def apply() -> Any:
+            member.role = role
+            return {"member": name, "role": role}
+
+        return Step(None, apply, "role")
+
+    _change(club, plan, by.name if by is not None else "")
 
 
 def hand_over(club: Club, owner: Member, name: str) -> None:
-    member = member_named(club, name)
-    if member is None:
-        raise ClubError("name", N_("No such member."), 404)
-    if member.id == owner.id:
-        return
-    member.role, owner.role = "owner", "admin"
-    db.session.commit()
+    def plan() -> Step[None]:
+        member = member_named(club, name)
+        current = db.session.get(Member, owner.id)
+        if member is None:
+            raise Missing("name", N_("No such member."))
+        if current is None or current.role != "owner":
+            raise Denied("name", N_("Only the owner hands the club over."))
+
+        def apply() -> Any:
+            if member.id != current.id:
+                member.role, current.role = "owner", "admin"
+            return {"member": name}
+
+        return Step(None, apply, "hand_over")
+
+    _change(club, plan, owner.name)
 
 
 def keys_of(member: Member) -> list[MemberKey]:
@@ -352,12 +460,23 @@ def keys_of(member: Member) -> list[MemberKey]:
     )
 
 
-def sign_out(member: Member, key_id: int) -> None:
-    row = db.session.get(MemberKey, key_id)
-    if row is None or row.member_id != member.id:
-        raise ClubError("device", N_("No such device."), 404)
-    db.session.delete(row)
-    db.session.commit()
+def sign_out(member: Member, key_id: int, by: str = "") -> None:
+    club = db.session.get(Club, member.club_id)
+    if club is None:
+        raise Missing("device", N_("No such device."))
+
+    def plan() -> Step[None]:
+        row = db.session.get(MemberKey, key_id)
+        if row is None or row.member_id != member.id:
+            raise Missing("device", N_("No such device."))
+
+        def apply() -> Any:
+            db.session.execute(delete(MemberKey).where(MemberKey.id == key_id))
+            return {"member": member.name}
+
+        return Step(None, apply, "sign_out")
+
+    _change(club, plan, by or member.name)
 
 
 def memberships(keys: list[str]) -> list[Membership]:
@@ -379,10 +498,14 @@ def memberships(keys: list[str]) -> list[Membership]:
     ).all()
     stale = [key.id for key, _m, _c in rows if key.used_at < now - USE_STEP]
     if stale:
-        db.session.query(MemberKey).filter(MemberKey.id.in_(stale)).update(
-            {MemberKey.used_at: now}, synchronize_session=False
+        house_gate.keep(
+            lambda: db.session.execute(
+                update(MemberKey)
+                .where(MemberKey.id.in_(stale))
+                .values(used_at=now)
+                .execution_options(synchronize_session=False)
+            )
         )
-        db.session.commit()
     return [Membership(c.id, c.slug, c.name, m.id, m.name, m.role, k.id) for k, m, c in rows]
 
 
@@ -407,42 +530,49 @@ def remember_game(device_id: str | None, game_id: str) -> None:
     written.put((found, game_id), True)
     row = db.session.get(DeviceGame, (found, game_id))
     if row is None:
-        db.session.add(DeviceGame(device_hash=found, game_id=game_id))
-        try:
-            db.session.commit()
-        except Exception:  # the same device opening the game twice at once: one row is enough
-            db.session.rollback()
+        # The same device opening the game twice at once: one row is enough.
+        house_gate.keep(lambda: db.session.add(DeviceGame(device_hash=found, game_id=game_id)))
 
 
 # -- deleting a club ----------------------------------------------------------------------------
 
 
-def delete_club(club: Club) -> dict[str, int]:
-    """Delete a club and everything that is only its: games, events, players, members, invites.
+def delete_club(club: Club, by: str = "") -> dict[str, int]:
+    """Delete a club and everything that is only its: games, events, players, members, invites,
+    and its history (one row stays: that it was deleted), in one transaction.
 
     Row by row rather than by the database's cascades, which SQLite leaves off.
     """
-    game_ids = list(db.session.scalars(select(Game.id).where(Game.club_id == club.id)))
-    event_ids = list(db.session.scalars(select(Event.id).where(Event.club_id == club.id)))
-    round_ids = select(EventRound.id).where(EventRound.event_id.in_(event_ids))
-    db.session.execute(delete(EventTable).where(EventTable.round_id.in_(round_ids)))
-    db.session.execute(delete(EventRound).where(EventRound.event_id.in_(event_ids)))
-    db.session.execute(delete(Event).where(Event.id.in_(event_ids)))
-    for start in range(0, len(game_ids), 500):
-        chunk = game_ids[start : start + 500]
-        db.session.execute(delete(EventTable).where(EventTable.game_id.in_(chunk)))
-        for table in (Change, GameSummary, PendingEntry, DeviceGame, Deal, Seat):
-            db.session.execute(delete(table).where(table.game_id.in_(chunk)))
-        db.session.execute(delete(Game).where(Game.id.in_(chunk)))
-    member_ids = select(Member.id).where(Member.club_id == club.id)
-    db.session.execute(delete(MemberKey).where(MemberKey.member_id.in_(member_ids)))
-    db.session.execute(delete(Member).where(Member.club_id == club.id))
-    db.session.execute(delete(Invite).where(Invite.club_id == club.id))
-    players_gone = len(db.session.scalars(select(Player.id).where(Player.club_id == club.id)).all())
-    db.session.execute(delete(Player).where(Player.club_id == club.id))
-    db.session.delete(club)
-    db.session.commit()
-    return {"games": len(game_ids), "events": len(event_ids), "players": players_gone}
+
+    def plan() -> Step[dict[str, int]]:
+        game_ids = list(db.session.scalars(select(Game.id).where(Game.club_id == club.id)))
+        event_ids = list(db.session.scalars(select(Event.id).where(Event.club_id == club.id)))
+        players_gone = len(db.session.scalars(select(Player.id).where(Player.club_id == club.id)).all())
+        counts = {"games": len(game_ids), "events": len(event_ids), "players": players_gone}
+
+        def apply() -> Any:
+            round_ids = select(EventRound.id).where(EventRound.event_id.in_(event_ids))
+            db.session.execute(delete(EventTable).where(EventTable.round_id.in_(round_ids)))
+            db.session.execute(delete(EventRound).where(EventRound.event_id.in_(event_ids)))
+            db.session.execute(delete(Event).where(Event.id.in_(event_ids)))
+            for start in range(0, len(game_ids), 500):
+                chunk = game_ids[start : start + 500]
+                db.session.execute(delete(EventTable).where(EventTable.game_id.in_(chunk)))
+                for table in (Change, GameSummary, PendingEntry, DeviceGame, Deal, Seat):
+                    db.session.execute(delete(table).where(table.game_id.in_(chunk)))
+                db.session.execute(delete(Game).where(Game.id.in_(chunk)))
+            member_ids = select(Member.id).where(Member.club_id == club.id)
+            db.session.execute(delete(MemberKey).where(MemberKey.member_id.in_(member_ids)))
+            db.session.execute(delete(Member).where(Member.club_id == club.id))
+            db.session.execute(delete(Invite).where(Invite.club_id == club.id))
+            db.session.execute(delete(Player).where(Player.club_id == club.id))
+            db.session.execute(delete(HouseChange).where(HouseChange.club_id == club.id))
+            db.session.delete(club)
+            return counts
+
+        return Step(counts, apply, "delete_club")
+
+    return _change(club, plan, by)
 
 
 def club_of(game_club_id: int | None) -> Club | None:

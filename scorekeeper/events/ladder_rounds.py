@@ -12,7 +12,7 @@ from typing import Any
 from .. import read
 from ..models import Event, EventRound, Game
 from . import ladder, standings
-from .checks import round_data
+from .entrants import round_data
 from .seating import Round, Table
 
 
@@ -49,7 +49,7 @@ def compute_standings(
     event: Event,
     games: Mapping[str, Game],
     names: Sequence[str],
-    loners_of: Callable[[Sequence[Mapping[str, Any]]], Counter],
+    loners_of: Callable[[Sequence[Mapping[str, Any]]], Counter] | None,
 ) -> list[standings.Standing]:
     """Total points, then rounds won, then (Euchre) lone hands made, then shared rank."""
     rounds = []
@@ -58,7 +58,7 @@ def compute_standings(
         won: set[int] = set()
         for table in rnd.tables:
             view = read.game_view(games[table.game_id])
-            loners = loners_of([d.facts for d in view.result.deals]) if event.kind == "euchre" else Counter()
+            loners = loners_of([d.facts for d in view.result.deals]) if loners_of is not None else Counter()
             for seat, entrant in enumerate(table.seats):
                 played[entrant] = standings.Played(view.result.totals[seat] or 0, loners[seat])
             first = first_pair_won(view)

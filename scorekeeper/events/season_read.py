@@ -17,9 +17,9 @@ from sqlalchemy import select
 from ..db import db
 from ..games import GAMES
 from ..models import Event, utcnow
+from ..refusals import refuse
 from ..rules import N_
 from . import season, service
-from .checks import EventError, refuse
 from .standings import plain
 
 
@@ -49,7 +49,7 @@ def default_game(club_id: int) -> str:
 def parse(args: Mapping[str, str], club_id: int, today: date | None = None) -> Query:
     """The query string checked: ``game``, ``from``, ``to`` (ISO dates), ``best``; by default the
     club's usual game and the calendar year so far. A value that is none of these is refused by
-    field (:class:`EventError`), never guessed."""
+    field (:class:`~scorekeeper.refusals.Refusal`), never guessed."""
     today = today or utcnow().date()
     game = (args.get("game") or "").strip() or default_game(club_id)
     if game not in GAMES:
@@ -128,4 +128,4 @@ def document(made: season.Season, query: Query, render) -> dict[str, Any]:
     }
 
 
-__all__ = ["EventError", "Query", "default_game", "document", "parse", "results", "table"]
+__all__ = ["Query", "default_game", "document", "parse", "results", "table"]

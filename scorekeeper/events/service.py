@@ -11,13 +11,13 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .. import cache, ratings, read, service
 from ..clubs import roster
@@ -25,47 +25,47 @@ from ..db import db
 from ..games import GAMES
 from ..keys import hash_key, key_matches
 from ..models import Change, Event, EventRound, EventTable, Game, utcnow
+from ..refusals import Clash, Refusal, refuse
 from ..rules import N_, Msg, Setup, msg
-from . import ladder, ladder_rounds, seating, standings, table_links
+from ..service import house_gate
+from . import formats, seating, standings, table_links
 from .checks import (  # the service refuses what the checks refuse, with their errors
     MAX_ENTRANTS,
-    EventError,
     check_event,
     check_size,
-    matches_data,
     plan,
     player_names,
-    refuse,
     round_data,
 )
 
 
-class RoundOpen(Exception):
+class RoundOpen(Clash):
     """A new round asked for while the current one is still being played (409)."""
 
+    def __init__(self, number: int):
+        super().__init__(
+            "close",
+            msg(
+                N_("Round {n} is still being played: finish its tables, or close it first."),
+                n=number,
+            ),
+        )
+        self.number = number
 
-class EventOver(Exception):
+
+def event_over() -> Clash:
     """No round left to start (409)."""
+    return Clash("rounds", msg(N_("Every round of this event has been started.")))
 
 
-class NotNow(Exception):
+def not_now(message: Msg) -> Clash:
     """A table's result that cannot be confirmed now (409): the event asks for no confirmation,
     the game is still being played, or another player confirmed it already."""
-
-    def __init__(self, message: Msg):
-        super().__init__(message.render())
-        self.message = message
+    return Clash("confirm", message)
 
 
 def new_id() -> str:
     return service.new_id()
-
-
-def club_events(club_id: int) -> list[Event]:
-    """A club's events, newest first (listed to its members only: the club page asks)."""
-    return list(
-        db.session.scalars(select(Event).where(Event.club_id == club_id).order_by(Event.created_at.desc()))
-    )
 
 
 def club_strengths(club_id: int | None, kind: str, names: Sequence[str]) -> dict[str, float]:
@@ -130,8 +130,12 @@ def create_event(data: Any, club_id: int | None = None) -> tuple[Event, str]:
         version=1,
         club_id=club_id,
     )
-    db.session.add(event)
-    db.session.commit()
+
+    def build() -> tuple[Event, Event]:
+        db.session.add(event)
+        return event, event
+
+    house_gate.make(build, "create_event")
     return event, key
 
 
@@ -174,7 +178,7 @@ def where_i_sit(event: Event, entrant: int, doc: Mapping[str, Any]) -> list[dict
                 continue
             seat = seats.index(mine[0])
             row.update(table=table["table"], seat=seat + 1)
-            if len(seats) == 4 and event.format != "mixer":
+            if formats.of(event.format).partners_at(seats):
                 row["partner"] = seats[(seat + 2) % 4]
                 row["opponents"] = [seats[(seat + 1) % 4], seats[(seat + 3) % 4]]
             else:
@@ -192,15 +196,12 @@ def entrant_name(event: Event, entrant: int) -> str:
 
 
 def seat_names(event: Event, seats: Sequence[int]) -> list[str]:
-    """The players at a table, clockwise: in pairs, pair A's two at seats 0 and 2, pair B's at 1 and 3."""
-    if event.format == "pairs":
-        a, b = (event.entrants[e] for e in seats)
-        return [a[0], b[0], a[1], b[1]]
-    return [event.entrants[e] for e in seats]
+    """The players at a table, clockwise, as the event's format seats them."""
+    return formats.of(event.format).seat_names(event, seats)
 
 
 def seat_entrants(event: Event, seats: Sequence[int]) -> list[int]:
-    return [seats[0], seats[1], seats[0], seats[1]] if event.format == "pairs" else list(seats)
+    return formats.of(event.format).seat_entrants(seats)
 
 
 # -- rounds -----------------------------------------------------------------------------------
@@ -220,49 +221,82 @@ def round_done(rnd: EventRound, games: Mapping[str, Game]) -> bool:
     return all(read.game_view(games[t.game_id]).finished for t in rnd.tables if t.game_id in games)
 
 
-def start_round(event: Event, close: bool = False) -> EventRound:
-    """Start the next round: every table gets an ordinary game with the event's options."""
-    games = table_games(event)
-    current = event.rounds[-1] if event.rounds else None
-    if current is not None and not round_done(current, games):
-        if not close:
+def start_round(
+    event: Event,
+    close: bool = False,
+    based_on: int | None = None,
+    token: str | None = None,
+    by: str = "",
+) -> EventRound:
+    """Start the next round: every table gets an ordinary game with the event's options.
+
+    One transaction makes the round and its tables' games, or nothing. The start is claimed on
+    the version the director saw (``based_on``, else the event as this request read it): two
+    directors starting at once start one round; the other gets :class:`~.house_gate.Stale`
+    and no game is made for it. A repeated submission (``token``) raises
+    :class:`~.house_gate.Repeat` (its ``detail["round"]``: the round it started).
+    """
+    seen = event.version if based_on is None else based_on
+
+    def step() -> house_gate.Step[EventRound]:
+        games = table_games(event)
+        current = event.rounds[-1] if event.rounds else None
+        closing = current is not None and not round_done(current, games)
+        if closing and not close:
+            assert current is not None
             raise RoundOpen(current.number)
-        current.closed_at = utcnow()
-    number = len(event.rounds) + 1
-    if number > event.settings["rounds"]:
-        raise EventOver(number)
-    seats_plan = next_seating(event, number, games)
-    rules = GAMES[event.kind]
-    rnd = EventRound(event_id=event.id, number=number, sitting_out=list(seats_plan["sitting_out"]))
-    minutes = event.settings.get("minutes")
-    if minutes:
-        now = utcnow()
-        rnd.started_at, rnd.ends_at = now, now + timedelta(minutes=minutes)
-    tables = []
-    for number_at, seats in enumerate(seats_plan["tables"], start=1):
-        setup = Setup(tuple(seat_names(event, seats)), dict(event.options), 0)
-        errors = rules.check_setup(setup)
-        if errors:  # the options were checked at creation: only a changed rule could get here
-            raise EventError(errors)
-        game_id = service.new_id()
-        # A club event's table is a game of the club like any other (events.md, Screens):
-        # in its lists and its ratings.
-        game, _ = service.create_game(
-            rules, setup, game_id=game_id, key=table_key(game_id), club_id=event.club_id
-        )
-        tables.append(EventTable(number=number_at, game_id=game.id, seats=list(seats)))
-    rnd.tables = tables
-    event.rounds.append(rnd)
-    event.version += 1
-    db.session.commit()
-    return rnd
+        number = len(event.rounds) + 1
+        if number > event.settings["rounds"]:
+            raise event_over()
+        seats_plan = next_seating(event, number, games)
+        rules = GAMES[event.kind]
+        setups = []
+        for seats in seats_plan["tables"]:
+            setup = Setup(tuple(seat_names(event, seats)), dict(event.options), 0)
+            errors = rules.check_setup(setup)
+            if errors:  # the options were checked at creation: only a changed rule could get here
+                raise Refusal(errors=errors)
+            setups.append((seats, setup))
+        rnd = EventRound(event_id=event.id, number=number, sitting_out=list(seats_plan["sitting_out"]))
+
+        def apply() -> Any:
+            now = utcnow()
+            if closing and current is not None:
+                current.closed_at = now
+            minutes = event.settings.get("minutes")
+            if minutes:
+                rnd.started_at, rnd.ends_at = now, now + timedelta(minutes=minutes)
+            tables = []
+            for number_at, (seats, setup) in enumerate(setups, start=1):
+                game_id = service.new_id()
+                # A club event's table is a game of the club like any other (events.md, Screens):
+                # in its lists and its ratings. Made in the round's transaction, not committed alone.
+                game = service.stage_game(
+                    rules, setup, game_id=game_id, key=table_key(game_id), club_id=event.club_id
+                )
+                tables.append(EventTable(number=number_at, game_id=game.id, seats=list(seats)))
+            rnd.tables = tables
+            event.rounds.append(rnd)
+            return {"round": number, "closed": closing}
+
+        return house_gate.Step(rnd, apply, "start_round")
+
+    return house_gate.change(event, step, based_on=seen, token=token, by=by)
 
 
-def close_round(event: Event) -> None:
+def close_round(event: Event, by: str = "") -> None:
+    def step() -> house_gate.Step[None]:
+        current = event.rounds[-1] if event.rounds else None
+
+        def apply() -> Any:
+            if current is not None and current.closed_at is None:
+                current.closed_at = utcnow()
+            return {"round": current.number if current is not None else None}
+
+        return house_gate.Step(None, apply, "close_round")
+
     if event.rounds and event.rounds[-1].closed_at is None:
-        event.rounds[-1].closed_at = utcnow()
-        event.version += 1
-        db.session.commit()
+        house_gate.change(event, step, by=by)
 
 
 def active(event: Event) -> list[int]:
@@ -270,25 +304,42 @@ def active(event: Event) -> list[int]:
 
 
 def next_seating(event: Event, number: int, games: Mapping[str, Game]) -> dict[str, Any]:
-    """Round ``number``'s seating: planned ones as planned; Swiss from the standings now;
-    knockout from the winners of the round before."""
-    if event.format == "ladder" and number > 1:  # seated from the round before's results
-        return ladder_rounds.next_seating(event, number, games, active(event))
-    pairing = event.settings.get("pairing")
-    if event.format == "pairs" and number > 1 and pairing in ("swiss", "knockout"):
-        if pairing == "swiss":
-            order = [s.entrant for s in compute_standings(event, games) if s.entrant in active(event)]
-            met = {(min(t.seats), max(t.seats)) for r in event.rounds for t in r.tables}
-            byes: Counter = Counter(e for r in event.rounds for e in r.sitting_out)
-            return matches_data(seating.swiss_round(order, met, byes))
-        winners = [m.winner for m in _meetings(event, event.rounds[-1], games)]
-        return matches_data(seating.knockout_next_round([w for w in winners if w is not None]))
-    return event.schedule[number - 1]
+    """Round ``number``'s seating, as the event's format makes it when the round starts."""
+    return formats.of(event.format).next_seating(event, number, games)
 
 
-def change_players(event: Event, add: Sequence[str], withdraw: Sequence[str]) -> None:
-    """Players join late or withdraw between rounds: later rounds are re-seated, earlier ones stand."""
-    if event.format == "pairs":
+def change_players(
+    event: Event,
+    add: Sequence[str],
+    withdraw: Sequence[str],
+    based_on: int | None = None,
+    by: str = "",
+) -> None:
+    """Players join late or withdraw between rounds: later rounds are re-seated, earlier ones stand.
+
+    Through the house gate: two changes at once both apply (the later one is judged again on the
+    event the first left), unless one was based on a version (``If-Match``): then it is refused
+    with :class:`~.house_gate.Stale`."""
+
+    def step() -> house_gate.Step[None]:
+        entrants, withdrawn, schedule = _players_plan(event, add, withdraw)
+
+        def apply() -> Any:
+            event.entrants = entrants
+            event.withdrawn = withdrawn
+            event.schedule = schedule
+            return {"add": list(add), "withdraw": list(withdraw)}
+
+        return house_gate.Step(None, apply, "players")
+
+    house_gate.change(event, step, based_on=based_on, by=by)
+
+
+def _players_plan(
+    event: Event, add: Sequence[str], withdraw: Sequence[str]
+) -> tuple[list[Any], list[int], list[dict[str, Any]]]:
+    fmt = formats.of(event.format)
+    if not fmt.accepts_players:
         raise refuse("add", N_("A pairs event keeps its pairs: players cannot be added or withdrawn."))
     names = {n.casefold(): i for i, n in enumerate(event.entrants)}
     gone = []
@@ -313,36 +364,16 @@ def change_players(event: Event, add: Sequence[str], withdraw: Sequence[str]) ->
     schedule = list(event.schedule[:started])
     if remaining > 0:
         before = [_as_round(i + 1, s) for i, s in enumerate(schedule)]
-        if event.format == "ladder":  # round 1 as given; later ones are seated as they start
-            made = [] if started else [ladder.first_round(players, event.settings.get("shuffle", False))]
-        elif event.format == "progressive":
-            made = seating.reseat_progressive(len(entrants), players, before, remaining)
-        else:
-            made = _reseat_mixer(players, size, remaining)
+        made = fmt.reseat(
+            len(entrants), players, before, remaining, size, event.settings.get("shuffle", False)
+        )
         schedule += [round_data(r) for r in made]
-    event.entrants = entrants
-    event.withdrawn = withdrawn
-    event.schedule = schedule
-    event.version += 1
-    db.session.commit()
+    return entrants, withdrawn, schedule
 
 
 def _as_round(number: int, data: Mapping[str, Any]) -> seating.Round:
     tables = tuple(seating.Table(i + 1, tuple(t)) for i, t in enumerate(data["tables"]))
     return seating.Round(number, tables, tuple(data["sitting_out"]))
-
-
-def _reseat_mixer(players: Sequence[int], size: int, rounds: int) -> list[seating.Round]:
-    made = seating.mixer(len(players), size, rounds).rounds
-    relabel = dict(enumerate(players))
-    return [
-        seating.Round(
-            r.number,
-            tuple(seating.Table(t.number, tuple(relabel[p] for p in t.seats)) for t in r.tables),
-            tuple(relabel[p] for p in r.sitting_out),
-        )
-        for r in made
-    ]
 
 
 # -- confirming a table's result, and the corrections after the close --------------------------
@@ -366,38 +397,64 @@ def confirm_table(event: Event, table: EventTable, name: Any) -> str:
     """A player at the table confirms its result (events.md, Rounds: "a tap on the table's phone,
     naming who"), once its game has finished or its round closed. From then on only a director
     may correct the table. Returns the name as the table spells it; confirming again by the same
-    player changes nothing."""
+    player changes nothing. Through the house gate: of confirms at once by different players one
+    is kept, the others are judged again and refused (:class:`~scorekeeper.refusals.Clash`, 409)."""
     if not event.settings.get("confirm"):
-        raise NotNow(msg(N_("This event does not ask for confirmed results.")))
-    players = seat_names(event, table.seats)
-    given = name.strip().casefold() if isinstance(name, str) else None
-    match = next((p for p in players if p.casefold() == given), None)
-    if match is None:
-        raise refuse("by", N_("Choose who confirms: one of {names}."), names=", ".join(players))
-    if table.confirmed_by is not None:
-        if table.confirmed_by == match:
-            return match
-        raise NotNow(
-            msg(
-                N_("Table {table}'s result is already confirmed by {name}."),
-                table=table.number,
-                name=table.confirmed_by,
+        raise not_now(msg(N_("This event does not ask for confirmed results.")))
+
+    def step() -> house_gate.Step[str]:
+        players = seat_names(event, table.seats)
+        given = name.strip().casefold() if isinstance(name, str) else None
+        match = next((p for p in players if p.casefold() == given), None)
+        if match is None:
+            raise refuse("by", N_("Choose who confirms: one of {names}."), names=", ".join(players))
+        if table.confirmed_by is not None:
+            if table.confirmed_by == match:
+                raise _Already(match)
+            raise not_now(
+                msg(
+                    N_("Table {table}'s result is already confirmed by {name}."),
+                    table=table.number,
+                    name=table.confirmed_by,
+                )
             )
-        )
-    game = db.session.get(Game, table.game_id)
-    state = read.table_state(table.game_id)  # the one rule of a closed round, the gate's too
-    over = state is not None and state.closed
-    if game is None or not (over or read.game_view(game).finished):
-        raise NotNow(
-            msg(
-                N_("Table {table} is still playing: its result is confirmed once its game has finished."),
-                table=table.number,
+        game = db.session.get(Game, table.game_id)
+        state = read.table_state(table.game_id)  # the one rule of a closed round, the gate's too
+        over = state is not None and state.closed
+        if game is None or not (over or read.game_view(game).finished):
+            raise not_now(
+                msg(
+                    N_("Table {table} is still playing: its result is confirmed once its game has finished."),
+                    table=table.number,
+                )
             )
-        )
-    table.confirmed_by = match
-    event.version += 1  # the document shows who confirmed: a new one
-    db.session.commit()
-    return match
+
+        def apply() -> Any:
+            # A conditional update: of two confirms at once, one finds the table unconfirmed.
+            kept = house_gate.rows_changed(
+                update(EventTable)
+                .where(EventTable.id == table.id, EventTable.confirmed_by.is_(None))
+                .values(confirmed_by=match)
+            )
+            if kept != 1:
+                raise house_gate.Retry
+            set_committed_value(table, "confirmed_by", match)
+            return {"round": table.round.number, "table": table.number, "by": match}
+
+        return house_gate.Step(match, apply, "confirm")
+
+    try:
+        return house_gate.change(event, step, by=name if isinstance(name, str) else "")
+    except _Already as same:
+        return same.name
+
+
+class _Already(Exception):
+    """The same player confirmed already: nothing to write, the same answer."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
 
 
 def corrections(event: Event) -> list[dict[str, Any]]:
@@ -428,74 +485,11 @@ def corrections(event: Event) -> list[dict[str, Any]]:
 # -- standings --------------------------------------------------------------------------------
 
 
-def _loners(facts: Sequence[Mapping[str, Any]]) -> Counter:
-    """Lone hands made per seat (Euchre): played alone for the making side, taking 3 or more."""
-    made: Counter = Counter()
-    for deal in facts:
-        alone = deal.get("alone")
-        if deal.get("thrown_in") or alone in (None, False) or deal.get("maker_tricks", 0) < 3:
-            continue
-        made[deal.get("maker") if alone is True else alone] += 1
-    return made
-
-
-def _meetings(event: Event, rnd: EventRound, games: Mapping[str, Game]) -> list[standings.Meeting]:
-    out = [standings.Meeting(e, None) for e in rnd.sitting_out]
-    for table in rnd.tables:
-        view = read.game_view(games[table.game_id])
-        totals = view.result.totals
-        a, b = table.seats
-        winner = None
-        if view.finished and len(view.result.winners) == 2:
-            winner = a if view.result.winners[0] in (0, 2) else b
-        elif totals[0] is not None and totals[1] is not None and totals[0] != totals[1]:
-            winner = a if totals[0] > totals[1] else b
-        elif event.settings.get("pairing") == "knockout":
-            winner = min(a, b)  # a closed round's knockout tie: the higher seed goes through
-        out.append(standings.Meeting(a, b, totals[0] or 0, totals[1] or 0, winner))
-    return out
-
-
 def compute_standings(event: Event, games: Mapping[str, Game] | None = None) -> list[standings.Standing]:
+    """The standings, as the event's format ranks them, from the tables' games now."""
     games = table_games(event) if games is None else games
     names = [entrant_name(event, e) for e in range(len(event.entrants))]
-    sit_out = event.settings.get("sit_out", "average")
-    if event.format == "pairs":
-        rounds = [_meetings(event, r, games) for r in event.rounds]
-        if event.settings.get("pairing") == "knockout":
-            return standings.knockout(names, rounds)
-        return standings.pairs(names, rounds)
-    if event.format == "ladder":
-        return ladder_rounds.compute_standings(event, games, names, _loners)
-    if event.format == "progressive":
-        scores = []
-        for rnd in event.rounds:
-            played: dict[int, standings.Played] = {}
-            for table in rnd.tables:
-                view = read.game_view(games[table.game_id])
-                loners = (
-                    _loners([d.facts for d in view.result.deals]) if event.kind == "euchre" else Counter()
-                )
-                for seat, entrant in enumerate(table.seats):
-                    played[entrant] = standings.Played(view.result.totals[seat] or 0, loners[seat])
-            scores.append(standings.RoundScores(played, frozenset(rnd.sitting_out)))
-        return standings.progressive(names, scores, sit_out)
-    tables_by_round = []
-    for rnd in event.rounds:
-        results = []
-        for table in rnd.tables:
-            view = read.game_view(games[table.game_id])
-            totals = tuple(t or 0 for t in view.result.totals)
-            results.append(
-                standings.TableResult(
-                    tuple(table.seats),
-                    totals,
-                    view.result.low_wins,
-                    view.result.winners if view.finished else (),
-                )
-            )
-        tables_by_round.append(results)
-    return standings.mixer(names, tables_by_round, sit_out, [frozenset(r.sitting_out) for r in event.rounds])
+    return formats.of(event.format).standings(event, games, names)
 
 
 # -- the event document -----------------------------------------------------------------------
@@ -635,7 +629,5 @@ def _standing_json(event: Event, s: standings.Standing, render) -> dict[str, Any
     }
     for key, value in s.figures.items():
         out[key] = standings.plain(value)
-    if event.format == "mixer":
-        out["points"] = standings.plain(s.points)
     out["tiebreak"] = [render(note) for note in s.notes]
     return out

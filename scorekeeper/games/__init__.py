@@ -14,15 +14,26 @@ from __future__ import annotations
 
 from ..rules import Game
 from .abracadabra.rules import Abracadabra
+from .euchre.event import TRAITS as EUCHRE_AT_EVENTS
 from .euchre.rules import Euchre
 from .secret_agent.rules import SecretAgent
 from .secrets.rules import Secrets
+from .spades.event import TRAITS as SPADES_AT_EVENTS
 from .spades.rules import Spades
 from .tally.rules import Tally
+from .traits import NONE, EventTraits
 
 GAMES: dict[str, Game] = {
     game.key: game for game in (SecretAgent(), Euchre(), Spades(), Secrets(), Abracadabra(), Tally())
 }
+
+# What each game brings to an event (games/<key>/event.py); the others play mixers only.
+EVENT_TRAITS: dict[str, EventTraits] = {"euchre": EUCHRE_AT_EVENTS, "spades": SPADES_AT_EVENTS}
+
+
+def event_traits(kind: str) -> EventTraits:
+    return EVENT_TRAITS.get(kind, NONE)
+
 
 # The folders holding each game's templates (``templates/games/<key>/...`` inside them).
 TEMPLATE_FOLDERS = tuple(f"{__path__[0]}/{key}/templates" for key in GAMES)
@@ -33,4 +44,4 @@ def get(key: str) -> Game | None:
     return GAMES.get(key)
 
 
-__all__ = ["GAMES", "TEMPLATE_FOLDERS", "get"]
+__all__ = ["EVENT_TRAITS", "GAMES", "TEMPLATE_FOLDERS", "event_traits", "get"]

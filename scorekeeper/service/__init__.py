@@ -24,7 +24,6 @@ from .gate import (
     append_deals,
     archive_game,
     correct_to_end,
-    create_game,
     delete_deal,
     delete_game,
     rename_seat,
@@ -36,6 +35,7 @@ from .gate import (
 )
 from .history import can_undo, created_by, find_change, history, latest_change, undo
 from .locks import TableLocked
+from .new_game_gate import create_game, stage_game
 from .record import RecordError, check_record, new_id, new_token, parse_record
 from .seats import send_orders
 
@@ -78,5 +78,6 @@ __all__ = [
     "set_allotment",
     "set_options",
     "setup_of",
+    "stage_game",
     "undo",
 ]

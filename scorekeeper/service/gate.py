@@ -22,15 +22,13 @@ from sqlalchemy.orm.exc import ObjectDeletedError
 
 from .. import rules
 from ..db import Prepared, db, one_writer
-from ..keys import hash_key
-from ..models import AnyGame, Change, Deal, Game, GameSummary, Seat, utcnow
+from ..models import AnyGame, Change, Deal, Game, GameSummary, utcnow
 from ..pending import ORDERS, PendingEntry, orders_row
 from ..read import summarize
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
 from ..scoring import game_rules, replay, score
 from .locks import correction_at, directors_act
-from .record import new_id, new_token
 
 
 @dataclass(frozen=True)
@@ -311,60 +309,6 @@ def keep_summary(game: AnyGame, columns: dict[str, Any] | None) -> None:
             "last_activity": game.updated_at,
         },
     )
-
-
-def create_game(
-    game_rules_: rules.Game,
-    setup: Setup,
-    deals: Sequence[Mapping[str, Any]] = (),
-    via: Via | None = None,
-    result: GameResult | None = None,
-    game_id: str | None = None,
-    key: str | None = None,
-    club_id: int | None = None,
-) -> tuple[Game, str]:
-    """Store a new game (already checked) and return it with its edit key (``club_id``: the club's
-    game, else a personal one).
-
-    ``result``: the game scored already (by the caller's check), else it is scored here for its summary.
-    ``game_id`` and ``key``: given by an event, whose table keys derive from the game's id.
-    """
-    via = via or Via()
-    key = key or new_token(24)
-    game = Game(
-        id=game_id or new_id(),
-        kind=game_rules_.key,
-        options=dict(setup.options),
-        first_dealer=setup.first_dealer,
-        edit_key_hash=hash_key(key),
-        version=1,
-        seats=[Seat(position=i, name=name) for i, name in enumerate(setup.players)],
-        deals=[Deal(position=k, facts=dict(facts)) for k, facts in enumerate(deals)],
-        club_id=club_id,
-    )
-    db.session.add(game)
-    db.session.flush()  # the game row first: its history and summary refer to it
-    if result is None:
-        try:
-            result = replay(game)
-        except (InvalidFacts, LookupError):
-            result = None  # a set-up still waiting for its seats' parts (Hidden Secrets): no summary yet
-    if result is not None:
-        keep_summary(game, summary_columns(game, result))
-    db.session.add(
-        Change(
-            game_id=game.id,
-            version=1,
-            kind="create",
-            after=len(game.deals),
-            # A replayed submission (a double-tapped Rematch) finds the game it created.
-            token=via.token,
-            device_id=via.device_id,
-            device=(via.device or "")[:80],
-        )
-    )
-    db.session.commit()
-    return game, key
 
 
 def _next_position(game: AnyGame, top: int | None) -> int:

@@ -20,28 +20,21 @@ from sqlalchemy import select
 from .. import limits, read, service
 from ..db import db
 from ..models import AnyGame, Game
+from ..refusals import Missing
 from ..rules import N_, FieldError, GameResult, InvalidFacts, msg
-from . import errors
+from . import errors, jsonbody
 from .auth import game_route, presented_key, private_token, role, seat_link_ok, viewer
 from .common import GAME_ID, api_via, bare_etag, device_label
+from .errors import errors_response
 from .record_json import record_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 errors.init_api(bp)
-NEEDS_KEY = "This call needs the game's edit key: Authorization: Bearer <edit_key>."
-
-
-def errors_response(
-    errors: tuple[FieldError, ...] | list[FieldError], status: int = 422
-) -> ResponseReturnValue:
-    return jsonify({"errors": [e.as_json() for e in errors]}), status
+NEEDS_KEY = N_("This call needs the game's edit key: Authorization: Bearer <edit_key>.")
 
 
 def json_body() -> object:
-    body = request.get_json(silent=True)
-    if body is None:
-        abort(400, description="The body must be JSON.")
-    return body
+    return jsonbody.json_body(object_only=False, required=True)
 
 
 @bp.post("/games")
@@ -124,15 +117,16 @@ def write(game: AnyGame, status: int, change: Callable[[service.Via], GameResult
         response.headers["Idempotent-Replayed"] = "true"
         return response
     except service.Conflict:
-        response = jsonify(
-            {
-                "error": "Conflict",
-                "message": "The game has changed since the version in If-Match, so nothing was written. "
-                "Here is the newer record: send the write again with its ETag if it still applies.",
-                "record": read.public_record(game),
-            }
+        problem = FieldError(
+            "",
+            msg(
+                N_(
+                    "The game has changed since the version in If-Match, so nothing was written. "
+                    "Here is the newer record: send the write again with its ETag if it still applies."
+                )
+            ),
         )
-        response.status_code = 409
+        response = errors_response([problem], 409, record=read.public_record(game))
         response.set_etag(str(game.version))
         return response
     except InvalidFacts as exc:
@@ -183,7 +177,7 @@ def deal_body(game: AnyGame) -> dict:
 
 def existing(game: Game, k: int) -> None:
     if not 0 <= k < len(game.deals):
-        abort(404, description=f"This game has no deal {k}.")
+        raise Missing(None, N_("This game has no deal {k}."), k=k)
 
 
 @bp.get("/games/<game_id>/seats")

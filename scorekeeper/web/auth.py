@@ -29,12 +29,12 @@ from flask import abort, current_app, g, request
 from sqlalchemy import select
 
 from .. import limits
+from ..access import Access, Membership, Viewer
 from ..clubs import service as clubs
 from ..db import db
 from ..keys import hash_key, key_matches
 from ..models import AnyGame, Club, Event, MemberKey
 from ..read import SCORER, VIEWER, Role, TableState, event_of, seat_role, table_state
-from ..read.visibility import Membership, Viewer
 from .common import DEVICE_COOKIE, KEY_COOKIE, MEMBER_COOKIE, MEMBER_KEYS_MAX, TOKEN, load_game
 
 # The blueprints that answer JSON: their credentials come in the Authorization header only.
@@ -85,7 +85,7 @@ def role_for(game: AnyGame, judged: bool = True) -> Role:
             # at the request's end), never excused by a valid member cookie beside it.
             limits.failed_credential(key)
     # Only a caller who shows some member key is looked up: a plain viewer costs no query.
-    if game.club_id is not None and member_keys() and viewer().may_correct(game.club_id):
+    if game.club_id is not None and member_keys() and may().correct_game(game):
         return SCORER
     # An event table's director scores it too (and alone may correct it once it is locked).
     if table_director(game) is not None:
@@ -109,9 +109,7 @@ def director_name(event: Event, key: str | None, judged: bool = True) -> str | N
     if event.id not in memo:
         name = None
         if event.club_id is not None and member_keys():
-            found = viewer().of(event.club_id)
-            if found is not None and found.admin:
-                name = found.name
+            name = may().director_name(event)
         if name is None and key:
             limits.check_credentials(key)
             if key_matches(event.director_key_hash, key):
@@ -186,7 +184,7 @@ def member_keys() -> list[str]:
 
 
 def viewer() -> Viewer:
-    """The caller as the visibility rule sees it (read.visibility): its device and live memberships."""
+    """The caller as the visibility rule sees it (scorekeeper.access): its device and live memberships."""
     found = g.get("viewer")
     if found is None:
         device = request.cookies.get(DEVICE_COOKIE, "")
@@ -222,6 +220,11 @@ def judged_memberships(keys: list[str]) -> list[Membership]:
     return found
 
 
+def may() -> Access:
+    """The access layer's predicates for this request's caller (resolved once: :func:`viewer`)."""
+    return Access(viewer())
+
+
 def club_route(need: str = "member") -> Callable:
     """Load the URL's club for a caller who belongs to it, and call the view with the club and
     the caller's membership in place of ``slug``.
@@ -238,7 +241,8 @@ def club_route(need: str = "member") -> Callable:
             membership = viewer().in_club(slug) if SLUG.fullmatch(slug) else None
             if membership is None:
                 abort(404)
-            if (need == "admin" and not membership.admin) or (need == "owner" and not membership.owner):
+            allowed = {"member": may().see_club, "admin": may().run_club, "owner": may().own_club}[need]
+            if not allowed(membership.club_id):
                 abort(403)
             club = db.session.get(Club, membership.club_id)
             if club is None:

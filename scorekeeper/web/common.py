@@ -4,17 +4,22 @@ Who may do what is :mod:`.auth`'s business."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 from datetime import UTC, datetime
 from typing import Any, Literal, overload
 
-from flask import abort, g, make_response, render_template, request
+from flask import abort, current_app, g, make_response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from sqlalchemy.orm import joinedload, lazyload
 
+from ..clubs.service import remember_game
 from ..db import db
+from ..keys import key_matches
 from ..models import AnyGame, Game, GameHead
+from ..rules.base import N_
 from ..service import Via, new_token
 
 KEY_COOKIE = "edit_key"
@@ -79,6 +84,24 @@ def keep_cookie(response: Any, name: str, value: str, max_age: int, path: str = 
 
 def drop_cookie(response: Any, name: str, path: str = "/") -> Any:
     response.delete_cookie(name, path=path, httponly=True, samesite="Lax", secure=request.is_secure)
+    return response
+
+
+def made_key(token: str | None) -> str | None:
+    """The edit key of the game a form's submission makes, derived from its token and the
+    server's secret: a copy of the submission that lost the race to create (a double tap)
+    answers the game the first one made, with the same key, nothing stored to find it."""
+    if not token:
+        return None
+    secret = str(current_app.secret_key or "").encode()
+    return hmac.new(secret, f"made:{token}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def remember_made(response, game: Game, token: str | None):
+    """Keep a made game's key on this device, when this submission's token is the one that made it."""
+    key = made_key(token)
+    if key is not None and key_matches(game.edit_key_hash, key):
+        return remember_key(response, game, key)
     return response
 
 
@@ -150,8 +173,6 @@ def remember_opened(game_id: str) -> None:
     no cookie yet, only gets the game in a cookie beside its new device cookie, written by
     :func:`keep_opened` when the device comes back with both. A visitor that keeps no cookies
     (a link preview, a crawler, a load test) so never writes a row: reading a game stays a read."""
-    from ..clubs.service import remember_game  # the clubs room sits above the web's common parts
-
     known = request.cookies.get(DEVICE_COOKIE, "")
     if TOKEN.fullmatch(known):
         remember_game(known, game_id)
@@ -162,8 +183,6 @@ def remember_opened(game_id: str) -> None:
 
 def keep_opened() -> None:
     """Before a device's lists: the game it opened on its first visit goes under "My games"."""
-    from ..clubs.service import remember_game
-
     known = request.cookies.get(DEVICE_COOKIE, "")
     opened = request.cookies.get(OPENED_COOKIE, "")
     if opened and TOKEN.fullmatch(known) and GAME_ID.fullmatch(opened):
@@ -231,12 +250,12 @@ def api_via(game: AnyGame) -> Via:
         # An empty tag ("") parses as None: every tag must be a version this API answered.
         tags = {bare_etag(t) for t in request.if_match.as_set()}
         if not tags or not all(t and t.isdigit() and len(t) < 10 for t in tags):
-            abort(400, description='If-Match must be the game\'s ETag, e.g. If-Match: "7".')
+            abort(400, description=N_('If-Match must be the game\'s ETag, e.g. If-Match: "7".'))
         versions = {int(t) for t in tags if t}
         version = game.version if game.version in versions else min(versions)
     token = request.headers.get("Idempotency-Key")
     if token is not None and not TOKEN.fullmatch(token):
-        abort(400, description="Idempotency-Key must be 8-64 characters: letters, digits, - and _.")
+        abort(400, description=N_("Idempotency-Key must be 8-64 characters: letters, digits, - and _."))
     label = device_label(request.user_agent.string)
     # A director's correction at a locked event table: who (auth's game_route) and why (the
     # body's "reason", which is no part of a deal's facts).

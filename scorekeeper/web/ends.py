@@ -15,18 +15,19 @@ from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from .. import limits, plugins, read, service
 from ..clubs import roster
 from ..clubs.service import remember_game
+from ..db import db
 from ..forms import new_game_form
 from ..models import Game
 from ..rules.base import check_setup
 from .auth import game_route, role, viewer
-from .common import form_token, form_via, remember_key
+from .common import form_token, form_via, made_key, remember_key, remember_made
 
 bp = Blueprint("ends", __name__, url_prefix="/g")
 
@@ -40,7 +41,7 @@ def rematch(game: Game) -> ResponseReturnValue:
     again = service.created_by(via.token)
     if again is not None:
         # A double tap: the rematch is already there.
-        return redirect(url_for("games.show", game_id=again.id), 303)
+        return remember_made(redirect(url_for("games.show", game_id=again.id), 303), again, via.token)
     nxt = read.game_view(game, role()).next_game
     kind = service.game_rules(game)
     errors, setup = check_setup(kind, list(nxt.players), dict(nxt.options), nxt.first_dealer)
@@ -52,7 +53,13 @@ def rematch(game: Game) -> ResponseReturnValue:
         # The rules changed since (an option retired): the form shows what to fix.
         return again_page(game, 422)
     # The rematch is the same table's: the same club (or personal), and on this device's list.
-    row, key = service.create_game(kind, setup, via=via, club_id=game.club_id)
+    try:
+        row, key = service.create_game(kind, setup, via=via, key=made_key(via.token), club_id=game.club_id)
+    except service.AlreadyDone as done:
+        made = db.session.get(Game, done.change.game_id)
+        if made is None:
+            abort(404)
+        return remember_made(redirect(url_for("games.show", game_id=made.id), 303), made, via.token)
     remember_game(via.device_id, row.id)
     flash(_("Rematch: a new game with the same players and options."), "ok")
     return remember_key(redirect(url_for("games.show", game_id=row.id), 303), row, key)

@@ -8,28 +8,91 @@ write was on its way (``DealGone``/``GameGone``) is a 404 wherever it surfaces.
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask, jsonify, render_template, request
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from flask import Blueprint, Flask, Response, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import Forbidden, HTTPException, NotFound
+from werkzeug.exceptions import HTTPException, NotFound
 
 from ..i18n import render
+from ..refusals import Refusal
+from ..rules import FieldError, InvalidFacts
+from ..rules.base import N_
 from ..service import DealGone, GameGone, TableLocked
 from .common import is_htmx
 
 PAGE_CODES = (400, 403, 404, 405, 409, 413, 422, 500)
-GONE = "This game or deal is not there any more."
+GONE = N_("This game or deal is not there any more.")
+# What an error says when nothing more particular is known (the pages' words, in the catalogs).
+GENERIC = {
+    400: N_("The page was out of date or the request was malformed. Go back, reload and try again."),
+    403: N_(
+        "Only the scorer's device can change this game. Open the scoring link on this device to take over."
+    ),
+    404: N_("There is nothing at this address. Check the link."),
+    405: N_("That action is not available here."),
+    409: N_("Someone else changed this game meanwhile. Reload to see the newest state."),
+    413: N_("That is too large to accept."),
+    422: N_("That entry breaks the rules."),
+    500: N_("Something went wrong on our side. Your entry was not saved."),
+}
 
 
-def json_error(error) -> ResponseReturnValue:
-    """API clients get JSON, never a page to parse."""
+def is_api() -> bool:
+    return request.path.startswith("/api/")
+
+
+def error_json(error: FieldError) -> dict[str, Any]:
+    """One problem as the API lists it, in the caller's language: its field, and its deal."""
+    # "deal" always, as game-record.md has it since version 1 (null: no deal is meant); a
+    # rule's seat is named in its message already.
+    return {"deal": error.deal, "field": error.field or None, "message": render(error.message)}
+
+
+def errors_response(errors: Iterable[FieldError], status: int = 422, **extra: Any) -> Response:
+    """The API's one refusal shape: ``{"errors": [{"field", "message"}]}`` (a stale write's 409
+    adds ``record``), never cached."""
+    response = jsonify({"errors": [error_json(e) for e in errors], **extra})
+    response.status_code = status
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def refused(
+    exc: Refusal | InvalidFacts, page: Callable[[str], ResponseReturnValue] | None = None
+) -> ResponseReturnValue:
+    """Answer a refusal: the API's JSON errors, or a page. ``page(message)`` draws the page the
+    user was on with the message where the eye is (a form keeps what was typed); without one, the
+    error page says it."""
+    status = getattr(exc, "status", 422)
+    if is_api():
+        return errors_response(exc.errors, status)
+    message = " ".join(render(e.message) for e in exc.errors)
+    if page is not None:
+        return page(message)
+    template = "_error.html" if is_htmx() else "error.html"
+    return render_template(template, code=status, error=None, message=message), status
+
+
+def _described(error: HTTPException) -> str:
+    """An HTTP error's words: what the view said (``abort(..., description=...)``), else the status's."""
+    own = getattr(error, "description", None)
+    if own and own != type(error).description:
+        return render(own)
+    return render(GENERIC.get(getattr(error, "code", 500) or 500, ""))
+
+
+def json_error(error: HTTPException) -> ResponseReturnValue:
+    """API clients get JSON in the one shape, never a page to parse."""
     code = getattr(error, "code", 500) or 500
-    return jsonify(
-        {"error": getattr(error, "name", "Error"), "message": getattr(error, "description", "")}
-    ), code
+    response = jsonify({"errors": [{"field": None, "message": _described(error)}]})
+    response.status_code = code
+    return response
 
 
 def page_error(error) -> ResponseReturnValue:
-    if request.path.startswith("/api/"):
+    if is_api():
         return json_error(error)
     code = getattr(error, "code", 500) or 500
     template = "_error.html" if is_htmx() else "error.html"
@@ -44,10 +107,7 @@ def gone(error: LookupError) -> ResponseReturnValue:
 def locked(error: TableLocked) -> ResponseReturnValue:
     """A write at an event's table whose round closed (or whose result was confirmed), from
     someone who is not its director: 403, saying who may and how (the write gate's rule)."""
-    if request.path.startswith("/api/"):
-        return json_error(Forbidden(error.message.render()))
-    template = "_error.html" if is_htmx() else "error.html"
-    return render_template(template, code=403, error=None, message=render(error.message)), 403
+    return refused(Refusal(None, error.message, 403))
 
 
 def init_app(app: Flask) -> None:
@@ -56,10 +116,12 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(DealGone, gone)
     app.register_error_handler(GameGone, gone)
     app.register_error_handler(TableLocked, locked)
+    app.register_error_handler(Refusal, lambda exc: refused(exc))
 
 
 def init_api(bp: Blueprint) -> None:
     bp.register_error_handler(HTTPException, json_error)
     bp.register_error_handler(TableLocked, locked)
+    bp.register_error_handler(Refusal, lambda exc: refused(exc))
     bp.register_error_handler(DealGone, lambda error: json_error(NotFound(GONE)))
     bp.register_error_handler(GameGone, lambda error: json_error(NotFound(GONE)))

@@ -9,13 +9,13 @@ from flask.typing import ResponseReturnValue
 from sqlalchemy.orm import lazyload
 
 from .. import limits, plugins, read, service
+from ..access import my_games
 from ..clubs import roster
 from ..clubs.service import remember_game
 from ..db import db
 from ..forms import new_game_form
 from ..games import GAMES
 from ..models import Game
-from ..read.visibility import my_games
 from ..rules.base import check_setup
 from .auth import viewer
 from .common import (
@@ -26,7 +26,9 @@ from .common import (
     form_via,
     keep_cookie,
     keep_opened,
+    made_key,
     remember_key,
+    remember_made,
 )
 
 bp = Blueprint("main", __name__)
@@ -91,7 +93,7 @@ def new(kind: str) -> ResponseReturnValue:
         again = service.created_by(via.token)
         if again is not None:
             # Sent again (a double tap, a retry): the game it made the first time.
-            return redirect(url_for("games.show", game_id=again.id), 303)
+            return made_already(again, via.token)
     if request.method == "POST" and form.validate_on_submit():
         options = form.options(game)
         if plugin is not None and plugin.setup_options is not None:
@@ -103,9 +105,17 @@ def new(kind: str) -> ResponseReturnValue:
             setup = later(game, form.players(), options, form.first_dealer.data)
         if setup is not None:
             chosen = me.in_club(form.club.data) if form.club.data else None
-            row, key = service.create_game(
-                game, setup, via=via, club_id=chosen.club_id if chosen is not None else None
-            )
+            try:
+                row, key = service.create_game(
+                    game,
+                    setup,
+                    via=via,
+                    key=made_key(via.token),
+                    club_id=chosen.club_id if chosen is not None else None,
+                )
+            except service.AlreadyDone as done:
+                # A copy of this submission made it a moment ago (the token is unique among creations).
+                return made_already(db.session.get(Game, done.change.game_id), via.token)
             remember_game(via.device_id, row.id)
             response = remember_key(redirect(url_for("games.show", game_id=row.id), 303), row, key)
             # The device's last choice is preselected next time (clubs.md, Pages).
@@ -117,6 +127,13 @@ def new(kind: str) -> ResponseReturnValue:
     return render_template(
         "new_game.html", game=game, form=form, known_names=known, submit_token=form_token()
     ), status
+
+
+def made_already(game: Game | None, token: str | None) -> ResponseReturnValue:
+    """The answer to a submission whose copy made the game: that game, with its key on this device."""
+    if game is None:
+        abort(404)
+    return remember_made(redirect(url_for("games.show", game_id=game.id), 303), game, token)
 
 
 def same_site_path(target: str) -> str:

@@ -33,13 +33,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
 from .. import backup, cache, dbcopy, limits, pdf, read, records, service
+from ..access import my_games
 from ..clubs import roster
 from ..clubs.service import remember_game
 from ..db import db
 from ..games import GAMES
 from ..i18n import render
 from ..models import Club, Game, Seat
-from ..read.visibility import my_games
 from ..rules import FieldError, InvalidFacts
 from ..rules.base import MAX_NAME
 from .auth import game_route, role, viewer
@@ -85,7 +85,7 @@ def list_games() -> ResponseReturnValue:
 
 def games_list(base: Any, known_names: list[str], club: Club | None) -> ResponseReturnValue:
     """A list of games, newest first, filtered by game kind, player and archived; ``base`` is the
-    visibility rule's query of the games the caller may list (read.visibility)."""
+    visibility rule's query of the games the caller may list (scorekeeper.access)."""
     kind = request.args.get("kind", "")
     if kind not in GAMES:
         kind = ""

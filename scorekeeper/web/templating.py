@@ -25,6 +25,7 @@ from ..rules.base import format_counts
 from ..rules.cards import SUIT_MARKS
 from ..service import new_token
 from . import secrecy
+from .auth import may
 from .present import (
     ago,
     house_rules,
@@ -153,4 +154,6 @@ def init_app(app: Flask) -> None:
         language=language,
         secrets_words=secrets_words,
         suit_marks=SUIT_MARKS,
+        # The access layer's predicates, by name (``may().run_club(club.id)``): asked, never re-decided.
+        may=may,
     )

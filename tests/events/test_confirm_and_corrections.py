@@ -111,7 +111,7 @@ def test_an_opponent_confirms_by_the_api_and_then_only_the_director_corrects(app
         client.delete(f"{game}/0", headers=auth(table["edit_key"])),
     ):
         assert refused.status_code == 403
-        assert f"confirmed by {table['seats'][1]}" in refused.get_json()["message"]
+        assert f"confirmed by {table['seats'][1]}" in refused.get_json()["errors"][0]["message"]
     assert game_state(app, table["game"]) == before
     # The director may, with a reason: the standings follow at once.
     assert points(client, event_id)[table["seats"][0]] == 1
@@ -185,7 +185,7 @@ def test_after_the_close_the_scorer_is_refused_on_the_api_and_pages_and_nothing_
         client.put(f"{game}/0", json=MARCH_13, headers=auth(table["edit_key"])),
         client.delete(f"{game}/0", headers=auth(table["edit_key"])),
     ):
-        assert refused.status_code == 403 and refused.get_json()["message"] == CLOSED
+        assert refused.status_code == 403 and refused.get_json()["errors"][0]["message"] == CLOSED
     # The pages: the lock said, no entry form, and a write answers the same message (no 500).
     phone = app.test_client()
     phone.get(f"/g/{table['game']}?key={table['edit_key']}")

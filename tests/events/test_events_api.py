@@ -5,6 +5,7 @@ import pytest
 from scorekeeper.db import db
 from scorekeeper.events import service as events
 from scorekeeper.models import Event
+from scorekeeper.refusals import Refusal
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 # A made hand of Euchre for the pair at seats 0+2 (1 point) and a march for 1+3 (2 points).
@@ -97,7 +98,7 @@ def test_a_correction_after_the_close_changes_the_standings(app, client):
     refused = client.put(
         f"/api/games/{table['game']}/deals/0", json=MARCH_13, headers=auth(table["edit_key"])
     )
-    assert refused.status_code == 403 and "Round 1 is closed" in refused.get_json()["message"]
+    assert refused.status_code == 403 and "Round 1 is closed" in refused.get_json()["errors"][0]["message"]
     # ...its director may, giving a reason.
     fixed = client.put(
         f"/api/games/{table['game']}/deals/0",
@@ -188,7 +189,7 @@ def test_bad_events_are_refused_naming_the_field(app):
                 "table_size",
             ),
         ]:
-            with pytest.raises(events.EventError) as caught:
+            with pytest.raises(Refusal) as caught:
                 events.create_event(body)
             assert caught.value.errors[0].field == field, (body, caught.value.errors)
         assert db.session.query(Event).count() == 0

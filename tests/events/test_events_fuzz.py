@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.events import checks
 from scorekeeper.events import service as events
+from scorekeeper.refusals import Refusal
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=12),
@@ -38,7 +39,7 @@ def test_a_new_events_check_names_the_field_or_accepts(app, body):
     with app.app_context():
         try:
             checked = events.check_event(body if not isinstance(body, dict) else {**BASE, **body})
-        except events.EventError as exc:
+        except Refusal as exc:
             assert exc.errors and all(e.field for e in exc.errors)
             assert all(e.message.render() for e in exc.errors)
         else:
@@ -97,7 +98,7 @@ def test_any_event_address_answers_without_a_500(client, tail):
 
 
 def test_a_name_listed_twice_is_named_as_typed():
-    with pytest.raises(checks.EventError) as refused:
+    with pytest.raises(Refusal) as refused:
         checks.player_names(["Ann", "Bob", "ANN"], "players")
     assert refused.value.errors[0].field == "players"
     assert "Ann is listed twice" in refused.value.errors[0].message.render()

@@ -73,7 +73,8 @@ def test_ladder_standings_explain_rounds_won(app, client):
 
 
 def test_ladder_refusals(app, client):
-    from scorekeeper.events.checks import EventError, check_event
+    from scorekeeper.events.checks import check_event
+    from scorekeeper.refusals import Refusal
 
     base = {"name": "L", "format": "ladder", "game": "euchre", "players": NAMES}
     for bad, field in (
@@ -84,7 +85,7 @@ def test_ladder_refusals(app, client):
     ):
         try:
             check_event(bad)
-        except EventError as exc:
+        except Refusal as exc:
             assert exc.errors[0].field == field
         else:
             raise AssertionError(bad)

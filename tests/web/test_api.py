@@ -131,4 +131,4 @@ def test_missing_things_and_non_json(client, created):
     assert client.put(f"/api/games/{gid}/deals/5", json=FLAT, headers=auth(key)).status_code == 404
     assert client.delete(f"/api/games/{gid}/deals/1", headers=auth(key)).status_code == 404
     response = client.post("/api/games", data="not json", content_type="application/json")
-    assert response.status_code == 400 and response.json["error"]
+    assert response.status_code == 400 and response.json["errors"][0]["message"]

@@ -118,7 +118,7 @@ def test_the_api_reproduces_openskill_for_a_hand_checked_evening(client):
     assert tally_board["game"] == "tally" and numbers(tally_board) == numbers(answer)
     assert board(client, "euchre") == {"game": "euchre", "model": "openskill.PlackettLuce", "players": []}
     missing = client.get(f"/api/clubs/{SLUG}/ratings?game=chess", headers=auth())
-    assert missing.status_code == 404 and "chess" in missing.json["message"]
+    assert missing.status_code == 404 and "chess" in missing.json["errors"][0]["message"]
 
 
 def test_low_wins_ranks_the_lowest_first(client):

@@ -24,7 +24,7 @@ def deep_in(key: str) -> str:
 def test_creating_a_game_from_deep_json_is_400(app, client, body):
     response = client.post("/api/games", data=body, content_type="application/json")
     assert response.status_code == 400
-    assert "nested too deeply" in response.get_json()["message"]
+    assert "nested too deeply" in response.get_json()["errors"][0]["message"]
     assert count(app) == 0
 
 
@@ -34,7 +34,9 @@ def test_a_deep_deal_is_400_and_changes_nothing(app, client):
     path = f"/api/games/{created['id']}/deals"
     for body in (DEEP, '{"tricks": ' + DEEP + "}"):
         response = client.post(path, data=body, content_type="application/json", headers=headers)
-        assert response.status_code == 400 and "nested too deeply" in response.get_json()["message"]
+        assert (
+            response.status_code == 400 and "nested too deeply" in response.get_json()["errors"][0]["message"]
+        )
         put = client.put(f"{path}/0", data=body, content_type="application/json", headers=headers)
         assert put.status_code in (400, 404)
     assert client.get(f"/api/games/{created['id']}").get_json()["deals"] == []

@@ -306,7 +306,7 @@ def test_requests_over_the_size_limit_are_413_with_a_styled_page(client, new_gam
     fragment = client.post(f"{path}/deals", data={"tricks_0": big}, headers={"HX-Request": "true"})
     assert fragment.status_code == 413 and "<html" not in fragment.get_data(as_text=True)
     api = client.post("/api/games", data=big, content_type="application/json")
-    assert api.status_code == 413 and api.json["error"]
+    assert api.status_code == 413 and api.json["errors"][0]["message"]
     # One form field may not be huge either.
     assert client.post(f"{path}/deals", data={"tricks_0": "x" * 100_000}).status_code == 413
 

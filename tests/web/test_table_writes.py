@@ -111,7 +111,7 @@ def test_api_etag_if_match_and_409(client):
     assert ok.status_code == 201 and ok.headers["ETag"] == '"2"'
     refused = client.post(f"/api/games/{gid}/deals", json=SWEEP, headers={**auth(key), "If-Match": stale})
     assert refused.status_code == 409 and refused.headers["ETag"] == '"2"'
-    assert "changed" in refused.json["message"] and refused.json["record"]["deals"] == [FLAT]
+    assert "changed" in refused.json["errors"][0]["message"] and refused.json["record"]["deals"] == [FLAT]
     for call in (
         lambda h: client.put(f"/api/games/{gid}/deals/0", json=SWEEP, headers=h),
         lambda h: client.delete(f"/api/games/{gid}/deals/0", headers=h),

@@ -28,9 +28,9 @@ def test_an_empty_if_match_tag_is_a_400_naming_the_header(client, tag):
         response = call()
         assert response.status_code in (400, 404), response.status_code
         if response.status_code == 400:
-            assert "If-Match" in response.get_json()["message"]
+            assert "If-Match" in response.get_json()["errors"][0]["message"]
     answer = client.post(f"/api/games/{gid}/deals", json=FLAT, headers=headers)
-    assert answer.status_code == 400 and "If-Match" in answer.get_json()["message"]
+    assert answer.status_code == 400 and "If-Match" in answer.get_json()["errors"][0]["message"]
     assert client.get(f"/api/games/{gid}").get_json()["deals"] == []
 
 
@@ -83,7 +83,7 @@ def test_the_api_takes_the_edit_key_from_the_authorization_header_only(client):
     client.set_cookie("edit_key", key, path="/")
     client.set_cookie("edit_key", key, path=f"/api/games/{gid}")
     refused = client.post(f"/api/games/{gid}/deals", json=FLAT)
-    assert refused.status_code == 403 and "Authorization" in refused.get_json()["message"]
+    assert refused.status_code == 403 and "Authorization" in refused.get_json()["errors"][0]["message"]
     assert client.delete(f"/api/games/{gid}/deals/0").status_code in (403, 404)
     assert client.get(f"/api/games/{gid}").get_json()["deals"] == []
     ok = client.post(f"/api/games/{gid}/deals", json=FLAT, headers={"Authorization": f"Bearer {key}"})

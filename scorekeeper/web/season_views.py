@@ -10,15 +10,16 @@ from flask import Blueprint, Response, jsonify, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
+from ..access import Membership
+from ..events import season_read
+from ..events.standings import plain
 from ..games import GAMES
 from ..i18n import render
 from ..models import Club
-from ..read.visibility import Membership
 from ..records import csv_text, safe_cell
-from ..web import errors
-from ..web.auth import club_route
-from . import season_read
-from .standings import plain
+from ..refusals import Refusal
+from . import errors
+from .auth import club_route
 
 bp = Blueprint("season", __name__)
 api = Blueprint("season_api", __name__, url_prefix="/api")
@@ -33,7 +34,7 @@ def page(club: Club, me: Membership) -> ResponseReturnValue:
     args = {k: request.args.get(k, "") for k in ("game", "from", "to", "best")}
     try:
         query = season_read.parse(args, club.id)
-    except season_read.EventError as exc:
+    except Refusal as exc:
         problems = {e.field: render(e.message) for e in exc.errors}
         return render_template(
             "events/season.html", club=club, args=args, problems=problems, games=GAMES, made=None
@@ -64,7 +65,7 @@ def csv(club: Club, me: Membership) -> ResponseReturnValue:
     Every text cell is neutralised against spreadsheet formulas (a name like "=1+2")."""
     try:
         query = season_read.parse(request.args, club.id)
-    except season_read.EventError as exc:
+    except Refusal as exc:
         return render(exc.errors[0].message), 422, {"Content-Type": "text/plain; charset=utf-8"}
     made = season_read.table(club.id, query)
     head = [_("Rank"), _("Name"), _("Points"), _("Events played")]
@@ -93,7 +94,7 @@ def csv(club: Club, me: Membership) -> ResponseReturnValue:
 def document(club: Club, me: Membership) -> ResponseReturnValue:
     try:
         query = season_read.parse(request.args, club.id)
-    except season_read.EventError as exc:
+    except Refusal as exc:
         return jsonify(
             {"errors": [{"field": e.field, "message": render(e.message)} for e in exc.errors]}
         ), 422

@@ -36,20 +36,23 @@ from wtforms.validators import InputRequired
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from .. import cache, limits, pdf
+from ..access import Membership
 from ..clubs import roster
 from ..db import db
+from ..events import formats, prints, service, table_links
 from ..games import GAMES
 from ..i18n import render
 from ..models import Club, Event, Game, utcnow
-from ..read.visibility import Membership
 from ..records import SafeWriter
-from ..web.auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs, game_route
-from ..web.common import keep_cookie
-from ..web.games import game_context
-from ..web.table import describe_change
-from ..web.templating import pdf_printer, pdf_unavailable
-from . import prints, service, table_links, table_pages
-from .forms import EventForm, merge_names
+from ..refusals import Clash, Refusal
+from ..service import house_gate
+from . import event_table_pages as table_pages
+from .auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs, game_route
+from .common import form_via, keep_cookie
+from .event_forms import EventForm, merge_names
+from .games import game_context
+from .table import describe_change
+from .templating import pdf_printer, pdf_unavailable
 
 # No prefix: an event's pages are /e/<id>..., a new event is made from its club, /c/<slug>/events/new.
 bp = Blueprint("events", __name__)
@@ -141,6 +144,8 @@ def context(event: Event) -> dict[str, Any]:
     current = next((r for r in doc["rounds"] if r["status"] == "playing"), None)
     return {
         "event": event,
+        # The event's format plug-in: its title, standings columns (or fragment), whether players change.
+        "format": formats.of(event.format),
         "doc": doc,
         "current": current,
         "unconfirmed": unconfirmed(event, doc),
@@ -189,8 +194,7 @@ def new(club: Club, me: Membership) -> ResponseReturnValue:
         if form.validate_on_submit():
             try:
                 event, key = service.create_event(form.body(), club_id=club.id)
-            except service.EventError as exc:
-                db.session.rollback()
+            except Refusal as exc:
                 form.show_errors(exc.errors)
             else:
                 flash(_("%(name)s is made: you direct it from this page.", name=event.name), "ok")
@@ -226,19 +230,30 @@ def start_round(event_id: str) -> ResponseReturnValue:
     form = StartRoundForm()
     if not form.validate_on_submit():
         abort(400)
+    via = form_via()
     try:
-        rnd = service.start_round(event, close=form.close.data)
+        rnd = service.start_round(event, close=form.close.data, based_on=via.version, token=via.token)
+    except house_gate.Repeat as done:
+        # The same form sent again (a double tap): the round it started.
+        flash(_("Round %(n)s has started.", n=done.change.detail["round"]), "ok")
+        return redirect(url_for(".show", event_id=event.id, _anchor="round"), 303)
+    except house_gate.Stale:
+        flash(
+            _("The event changed meanwhile (another director?): nothing was started. Here it is now."),
+            "error",
+        )
+        return redirect(url_for(".show", event_id=event.id), 303)
     except service.RoundOpen as exc:
         flash(
             _(
                 "Round %(n)s is still being played: tick \u201cClose the round\u201d to close it first.",
-                n=exc.args[0],
+                n=exc.number,
             ),
             "error",
         )
         return redirect(url_for(".show", event_id=event.id), 303)
-    except service.EventOver:
-        flash(_("Every round of this event has been started."), "error")
+    except Refusal as exc:
+        flash(render(exc.message), "error")
         return redirect(url_for(".show", event_id=event.id), 303)
     flash(_("Round %(n)s has started.", n=rnd.number), "ok")
     return redirect(url_for(".show", event_id=event.id, _anchor="round"), 303)
@@ -256,8 +271,7 @@ def players(event_id: str) -> ResponseReturnValue:
     add = merge_names(form.join.data or [], typed)
     try:
         service.change_players(event, add, form.withdraw.data or [])
-    except service.EventError as exc:
-        db.session.rollback()
+    except Refusal as exc:
         page = context(event)
         form.add.errors = [render(e.message) for e in exc.errors]
         page.update(start_form=StartRoundForm(formdata=None), players_form=form)
@@ -383,11 +397,8 @@ def results_csv(event_id: str) -> Response:
     out = io.StringIO()
     writer = SafeWriter(out)  # names and reasons a player typed never run as a formula
     rounds = len(doc["rounds"])
-    extra = [
-        k
-        for k in ("wins", "loners", "match_points", "for", "against", "game_points", "round_reached")
-        if doc["standings"] and k in doc["standings"][0]
-    ]
+    # The format's own columns beside the points (loners, match points, for, against...).
+    extra = [c.key for c in formats.of(event.format).columns(doc["pairing"]) if c.key != "points"]
     writer.writerow(
         ["rank", "name", "points", *extra, *(f"round {r + 1}" for r in range(rounds)), "tiebreak"]
     )
@@ -459,11 +470,11 @@ def confirm(game: Game) -> ResponseReturnValue:
         return confirm_refused(game, str(error))
     try:
         name = service.confirm_table(event, table, form.by.data)
-    except service.EventError as exc:
-        return confirm_refused(game, render(exc.errors[0].message))
-    except service.NotNow as exc:
+    except Clash as exc:  # not now: the table's page says why
         flash(render(exc.message), "error")
         return redirect(after_confirm(event, table.number, game), 303)
+    except Refusal as exc:
+        return confirm_refused(game, render(exc.message))
     flash(_("Table %(n)s's result is confirmed by %(name)s.", n=table.number, name=name), "ok")
     return redirect(after_confirm(event, table.number, game), 303)
 

@@ -20,13 +20,13 @@ from flask_babel import get_locale
 
 from .. import limits
 from ..db import db
+from ..events import service, table_links
 from ..i18n import render
 from ..models import Event, Game, utcnow
 from ..read import SCORER, VIEWER
-from ..web.auth import resolve_table
-from ..web.common import remember_key
-from ..web.games import game_context
-from . import service, table_links
+from .auth import resolve_table
+from .common import remember_key
+from .games import game_context
 
 bp = Blueprint("event_table_pages", __name__)
 

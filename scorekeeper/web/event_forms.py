@@ -22,17 +22,14 @@ from wtforms import (
     ValidationError,
 )
 
+from ..events.formats import FORMATS
 from ..forms.base import choices, lenient_int, strip
 from ..games import GAMES
 from ..i18n import render
 from ..rules import FieldError
 
-FORMAT_LABELS = {
-    "progressive": _l("Progressive (partners change every round)"),
-    "pairs": _l("Pairs (fixed partnerships)"),
-    "mixer": _l("Mixer (everyone for themselves, new tables each round)"),
-    "ladder": _l("Ladder, king's table (winners move up a table, losers down, partners split)"),
-}
+# Every registered format, in the registry's order, labelled as it labels itself.
+FORMAT_LABELS = {key: _l(fmt.label) for key, fmt in FORMATS.items()}
 PAIRING_LABELS = {
     "round_robin": _l("Round robin (every pair meets every other)"),
     "swiss": _l("Swiss (paired by the standings)"),

@@ -6,40 +6,27 @@ are ``{"errors": [{"field", "message"}]}`` as everywhere in the API.
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, abort, jsonify, request
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
 from .. import limits, ratings, read
+from ..access import Membership, club_games
+from ..clubs import roster, service
 from ..db import db
 from ..games import GAMES
-from ..models import Club, Game
-from ..read.visibility import Membership, club_games
-from ..web import errors
-from ..web.auth import club_route, presented_key, viewer
-from ..web.common import device_label
-from . import roster, service
-from .pages import creation_allowed
+from ..models import Club, Game, Member
+from ..refusals import Clash, Denied, Missing
+from ..rules.base import N_
+from . import errors
+from .auth import club_route, presented_key, viewer
+from .club_pages import creation_allowed
+from .common import device_label
+from .jsonbody import json_body
 
 bp = Blueprint("clubs_api", __name__, url_prefix="/api/clubs")
 errors.init_api(bp)
-
-
-def body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        abort(400, description="The body must be a JSON object.")
-    return data
-
-
-def refused(exc: service.ClubError) -> ResponseReturnValue:
-    return jsonify({"errors": [{"field": exc.field, "message": _(exc.message, **exc.params)}]}), exc.status
 
 
 def label() -> str:
@@ -57,12 +44,9 @@ def create() -> ResponseReturnValue:
         if key:
             limits.failed_credential(key)
             abort(404)
-        abort(403, description="Making a club on this server needs the operator's ADMIN_KEY as Bearer.")
-    data = body()
-    try:
-        made = service.create_club(data.get("name"), data.get("player"), label())
-    except service.ClubError as exc:
-        return refused(exc)
+        raise Denied(None, N_("Making a club on this server needs the operator's ADMIN_KEY as Bearer."))
+    data = json_body()
+    made = service.create_club(data.get("name"), data.get("player"), label())
     return jsonify(
         {
             "slug": made.club.slug,
@@ -78,22 +62,17 @@ def create() -> ResponseReturnValue:
 @bp.post("/<slug>/join")
 @limits.limit("joins")
 def join(slug: str) -> ResponseReturnValue:
-    data = body()
+    data = json_body()
     club = db.session.scalar(select(Club).where(Club.slug == slug)) if service.SLUG.fullmatch(slug) else None
     token = data.get("invite")
     limits.check_credentials(token if isinstance(token, str) else None)
     if club is None or not isinstance(token, str) or service.live_invite(club, token) is None:
         limits.failed_credential(token if isinstance(token, str) else None)
-        abort(404, description="No such club, or the invite is wrong, revoked or expired.")
+        raise Missing(None, N_("No such club, or the invite is wrong, revoked or expired."))
     if presented_key() and viewer().of(club.id) is not None:
         # The caller's key is this club's already: one device joins a club once, under one name.
-        return refused(
-            service.ClubError(None, "This device is a member of %(club)s already.", 409, club=club.name)
-        )
-    try:
-        member, key = service.join(club, token, data.get("name"), label())
-    except service.ClubError as exc:
-        return refused(exc)
+        raise Clash(None, N_("This device is a member of {club} already."), club=club.name)
+    member, key = service.join(club, token, data.get("name"), label())
     return jsonify({"member_key": key, "role": member.role, "player": member.name}), 201
 
 
@@ -115,33 +94,22 @@ def show(club: Club, me: Membership) -> ResponseReturnValue:
 @bp.post("/<slug>/invites")
 @club_route("admin")
 def make_invite(club: Club, me: Membership) -> ResponseReturnValue:
-    data = body()
-    try:
-        token = service.make_invite(club, data.get("role", "member"), data.get("expires"))
-    except service.ClubError as exc:
-        return refused(exc)
+    data = json_body()
+    token = service.make_invite(club, data.get("role", "member"), data.get("expires"))
     return jsonify({"invite": token}), 201
 
 
 @bp.delete("/<slug>/invites/<token>")
 @club_route("admin")
 def revoke_invite(club: Club, me: Membership, token: str) -> ResponseReturnValue:
-    try:
-        service.revoke_invite(club, token)
-    except service.ClubError as exc:
-        return refused(exc)
+    service.revoke_invite(club, token)
     return "", 204
 
 
 @bp.delete("/<slug>/members/<name>")
 @club_route("admin")
 def remove_member(club: Club, me: Membership, name: str) -> ResponseReturnValue:
-    from ..models import Member
-
-    try:
-        service.remove_member(club, name, db.session.get(Member, me.member_id))
-    except service.ClubError as exc:
-        return refused(exc)
+    service.remove_member(club, name, db.session.get(Member, me.member_id))
     return "", 204
 
 
@@ -170,7 +138,12 @@ def games(club: Club, me: Membership) -> ResponseReturnValue:
 def club_ratings(club: Club, me: Membership) -> ResponseReturnValue:
     game = request.args.get("game") or None
     if game is not None and game not in GAMES:
-        abort(404, description=f"No game called {game!r}: one of {', '.join(sorted(GAMES))}.")
+        raise Missing(
+            "game",
+            N_("No game called {game}: one of {games}."),
+            game=repr(game),
+            games=", ".join(sorted(GAMES)),
+        )
     board = roster.club_ratings(club.id, game)
     response = jsonify(ratings.as_api(board, game, roster.private_names(club.id)))
     response.headers["Cache-Control"] = "no-cache"

@@ -31,20 +31,21 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import lazyload
 
 from .. import limits, read, records
+from ..access import Membership, club_events, club_games, club_seats
+from ..clubs import roster, service
 from ..db import db
-from ..events.service import club_events
 from ..forms.base import choices
 from ..games import GAMES
 from ..i18n import counted, render
-from ..models import Club, Game, Member, Player, Seat
-from ..read.visibility import Membership, club_games
+from ..models import Club, Game, Member, MemberKey, Player, Seat
+from ..refusals import Refusal
 from ..rules import InvalidFacts
 from ..rules.base import MAX_NAME
-from ..web.auth import club_route, viewer
-from ..web.common import form_via
-from . import roster, service
-from .forms import InviteForm, JoinForm, NewClubForm
-from .keys import forget_member_key, keep_member_key
+from .auth import club_route, may, viewer
+from .club_forms import InviteForm, JoinForm, NewClubForm
+from .common import form_via
+from .member_cookie import forget_member_key, keep_member_key
+from .records import games_list
 
 bp = Blueprint("clubs", __name__, cli_group="ratings")
 
@@ -53,9 +54,9 @@ def refuse(message: str, status: int = 422) -> ResponseReturnValue:
     return render_template("error.html", code=status, error=None, message=message), status
 
 
-def said(exc: service.ClubError) -> str:
+def said(exc: Refusal) -> str:
     """A service refusal in the page's language."""
-    return _(exc.message, **exc.params)
+    return render(exc.message)
 
 
 def back(club: Club) -> ResponseReturnValue:
@@ -96,7 +97,7 @@ def new() -> ResponseReturnValue:
             else:
                 try:
                     made = service.create_club(form.name.data, form.player.data, form_via().device)
-                except service.ClubError as exc:
+                except Refusal as exc:
                     getattr(form, exc.field or "name", form.name).errors = [said(exc)]
                 else:
                     flash(_("%(club)s is made. Invite its members below.", club=made.club.name), "ok")
@@ -118,7 +119,7 @@ def show(club: Club, me: Membership) -> ResponseReturnValue:
     for game, summary in read.list_views(games):
         (finished if summary.finished else in_progress).append((game, summary, summary))
     everyone = service.members(club)
-    devices = {m.id: service.keys_of(m) for m in everyone if me.admin or m.id == me.member_id}
+    devices = {m.id: service.keys_of(m) for m in everyone if may().see_devices(club.id, m.id)}
     made = session.get("new_invite")
     first_invite = None
     if isinstance(made, list) and len(made) == 2 and made[0] == club.slug:
@@ -132,10 +133,10 @@ def show(club: Club, me: Membership) -> ResponseReturnValue:
         in_progress=in_progress[:30],
         finished=finished[:30],
         games=GAMES,
-        events=club_events(club.id),
+        events=db.session.scalars(club_events(viewer(), club.id)).all(),
         members=everyone,
         devices=devices,
-        invites=service.open_invites(club) if me.admin else [],
+        invites=service.open_invites(club) if may().see_invites(club.id) else [],
         invite_form=InviteForm(),
     )
     if first_invite is None:
@@ -149,8 +150,6 @@ def show(club: Club, me: Membership) -> ResponseReturnValue:
 @club_route()
 def games(club: Club, me: Membership) -> ResponseReturnValue:
     """Every game of the club, newest first (archived ones too), filtered as the list does."""
-    from ..web.records import games_list
-
     return games_list(club_games(viewer(), club.id, archived=None), roster.regular_names(club.id), club)
 
 
@@ -190,7 +189,7 @@ def join(slug: str, token: str) -> ResponseReturnValue:
             else:
                 try:
                     member, key = service.join(club, token, name, form_via().device)
-                except service.ClubError as exc:
+                except Refusal as exc:
                     if exc.status == 404:
                         abort(404)
                     form.name.errors = [*form.name.errors, said(exc)]
@@ -222,7 +221,7 @@ def make_invite(club: Club, me: Membership) -> ResponseReturnValue:
 def revoke_invite(club: Club, me: Membership, invite_id: int) -> ResponseReturnValue:
     try:
         service.revoke_invite_by_id(club, invite_id)
-    except service.ClubError:
+    except Refusal:
         abort(404)
     flash(_("Invite revoked: nobody new can join with it."), "ok")
     return back(club)
@@ -262,7 +261,8 @@ def remove_member(club: Club, me: Membership, member_id: int) -> ResponseReturnV
     """An admin removes a member, or a member leaves; their devices stop at once."""
     member = member_of(club, member_id)
     leaving = member.id == me.member_id
-    if not (me.admin or leaving):
+    # Who may remove whom in detail (the owner, another admin) the service says, with its reason.
+    if not (may().run_club(club.id) or leaving):
         abort(403)
     if not leaving and member.role == "admin" and not me.owner:
         # Refused before the question is asked (the service refuses it all the same).
@@ -286,7 +286,7 @@ def remove_member(club: Club, me: Membership, member_id: int) -> ResponseReturnV
     by = db.session.get(Member, me.member_id)
     try:
         service.remove_member(club, member.name, by)
-    except service.ClubError as exc:
+    except Refusal as exc:
         return refuse(said(exc), exc.status)
     if leaving:
         flash(_("You have left %(club)s.", club=club.name), "ok")
@@ -303,7 +303,7 @@ def set_role(club: Club, me: Membership, member_id: int) -> ResponseReturnValue:
         service.set_role(
             club, member.name, request.form.get("role", ""), db.session.get(Member, me.member_id)
         )
-    except service.ClubError as exc:
+    except Refusal as exc:
         return refuse(said(exc), exc.status)
     return back(club)
 
@@ -334,13 +334,11 @@ def hand_over(club: Club, me: Membership, member_id: int) -> ResponseReturnValue
 def sign_out(club: Club, me: Membership, key_id: int) -> ResponseReturnValue:
     """Sign a device out: its owner-member or an admin. Signing out this device leaves its cookie
     holding a dead key, which is dropped here."""
-    from ..models import MemberKey
-
     row = db.session.get(MemberKey, key_id)
     member = db.session.get(Member, row.member_id) if row is not None else None
     if row is None or member is None or member.club_id != club.id:
         abort(404)
-    if not (me.admin or member.id == me.member_id):
+    if not may().sign_out(club.id, member.id):
         abort(403)
     if member.id != me.member_id and member.role in ("admin", "owner") and not me.owner:
         # Signing out every device of an admin would remove them: the owner's to do, as removing is.
@@ -444,14 +442,8 @@ def with_player(name: str):
 @club_route()
 def players(club: Club, me: Membership) -> ResponseReturnValue:
     """Everyone who has sat at one of the club's games, most recently seen first."""
-    last = func.max(Game.updated_at)
     rows = db.session.execute(
-        select(Seat.name, func.count(Seat.id), last)
-        .join(Game, Game.id == Seat.game_id)
-        .where(Game.club_id == club.id, Game.deleted_at.is_(None))
-        .group_by(Seat.name)
-        .order_by(last.desc(), Seat.name)
-        .limit(1000)
+        club_seats(viewer(), club.id).order_by(func.max(Game.updated_at).desc(), Seat.name).limit(1000)
     ).all()
     return render_template("clubs/players.html", club=club, me=me, players=rows)
 
@@ -498,14 +490,7 @@ def player_rating(club: Club, name: str) -> dict[str, object]:
 @club_route("admin")
 def tidy(club: Club, me: Membership) -> ResponseReturnValue:
     """Rename, merge and mark private: the admins' page for the club's players list."""
-    counts = dict(
-        db.session.execute(
-            select(Seat.name, func.count(Seat.id))
-            .join(Game, Game.id == Seat.game_id)
-            .where(Game.club_id == club.id, Game.deleted_at.is_(None))
-            .group_by(Seat.name)
-        ).all()
-    )
+    counts = {name: played for name, played, _last in db.session.execute(club_seats(viewer(), club.id))}
     private = roster.private_names(club.id)
     names = roster.regular_names(club.id, 1000)
     return render_template(

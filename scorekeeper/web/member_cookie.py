@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import request
 
-from ..web.common import MEMBER_COOKIE, MEMBER_KEYS_MAX, MEMBER_MAX_AGE, TOKEN, drop_cookie, keep_cookie
-from . import service
+from ..clubs import service
+from .common import MEMBER_COOKIE, MEMBER_KEYS_MAX, MEMBER_MAX_AGE, TOKEN, drop_cookie, keep_cookie
 
 
 def _set(response: Any, keys: list[str]) -> Any:

@@ -7,9 +7,9 @@ from flask_wtf import FlaskForm
 from wtforms import IntegerField, RadioField, SelectField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
+from ..clubs.service import MAX_CLUB_NAME
 from ..forms.base import choices
 from ..rules.base import MAX_NAME
-from .service import MAX_CLUB_NAME
 
 
 class NewClubForm(FlaskForm):

@@ -1,0 +1,192 @@
+"""Who sees and does what (clubs.md, events.md): every such decision of the house, here and
+nowhere else, as named predicates (:class:`Access`) and the list queries they allow.
+
+- A personal game (no club) is listed only to the devices that created, scored or opened it;
+  a club's games, players, ratings, events and members are listed to its members only.
+- Anyone with a game's link may open it (its id is unguessable); a club, its lists and its
+  member pages open to its members only, and answer 404 to everyone else, like a club that
+  does not exist.
+
+The web resolves the caller's credentials once per request into a :class:`Viewer` (the device,
+and the memberships its live keys prove; ``web.auth.viewer``); the lists and predicates below
+take that viewer. Views and templates ask them by name (``may.run_club(club_id)``) and never
+filter by ``club_id`` or compare roles themselves. Below the web: no Flask here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Select, false, func, select
+
+from .models import DeviceGame, Event, Game, Member, Seat
+
+
+@dataclass(frozen=True)
+class Membership:
+    """One club the caller belongs to, as a live key proved."""
+
+    club_id: int
+    slug: str
+    club_name: str
+    member_id: int
+    name: str
+    role: str
+    key_id: int
+
+    @property
+    def admin(self) -> bool:
+        return self.role in ("owner", "admin")
+
+    @property
+    def owner(self) -> bool:
+        return self.role == "owner"
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """The caller: its device's hash (None: a device that never showed one) and its clubs."""
+
+    device_hash: str | None = None
+    memberships: tuple[Membership, ...] = field(default=())
+
+    def of(self, club_id: int | None) -> Membership | None:
+        """The caller's membership of this club, or None: a club it may not see at all."""
+        if club_id is None:
+            return None
+        return next((m for m in self.memberships if m.club_id == club_id), None)
+
+    def in_club(self, slug: str) -> Membership | None:
+        return next((m for m in self.memberships if m.slug == slug), None)
+
+    def may_correct(self, club_id: int | None) -> bool:
+        """A club's owner and admins may correct or delete any game of their club."""
+        return Access(self).run_club(club_id)
+
+
+NOBODY = Viewer()
+
+
+def my_games(viewer: Viewer, archived: bool | None = False) -> Select:
+    """This device's games (created, scored or opened here), newest first; nobody else's.
+
+    ``archived``: False leaves archived games out (the home page), None keeps them (the list).
+    """
+    query = select(Game).where(Game.deleted_at.is_(None))
+    if viewer.device_hash is None:
+        query = query.where(false())
+    else:
+        query = query.where(
+            Game.id.in_(select(DeviceGame.game_id).where(DeviceGame.device_hash == viewer.device_hash))
+        )
+    if archived is not None:
+        query = query.where(Game.archived.is_(archived))
+    return query.order_by(Game.updated_at.desc())
+
+
+def club_games(viewer: Viewer, club_id: int, archived: bool | None = False) -> Select:
+    """A club's games for one of its members; for anyone else, nothing."""
+    query = select(Game).where(Game.deleted_at.is_(None), Game.club_id == club_id)
+    if viewer.of(club_id) is None:
+        query = query.where(false())
+    if archived is not None:
+        query = query.where(Game.archived.is_(archived))
+    return query.order_by(Game.updated_at.desc())
+
+
+@dataclass(frozen=True)
+class Access:
+    """The named predicates, for one caller (``may`` in the views and templates)."""
+
+    viewer: Viewer
+
+    def member(self, club_id: int | None) -> Membership | None:
+        """The caller's membership of this club; None: a club it may not see (404, as none)."""
+        return self.viewer.of(club_id)
+
+    def see_club(self, club_id: int | None) -> bool:
+        """A club, its games, players, ratings, events and members: its members only."""
+        return self.member(club_id) is not None
+
+    def run_club(self, club_id: int | None) -> bool:
+        """Invites, members' roles, the players list's tidying, correcting any of the club's
+        games, directing its events: the owner and admins."""
+        found = self.member(club_id)
+        return found is not None and found.admin
+
+    def own_club(self, club_id: int | None) -> bool:
+        """Handing the club over, deleting it: the owner."""
+        found = self.member(club_id)
+        return found is not None and found.owner
+
+    def see_invites(self, club_id: int | None) -> bool:
+        return self.run_club(club_id)
+
+    def see_devices(self, club_id: int | None, member_id: int) -> bool:
+        """A member's devices: that member, and the club's admins."""
+        found = self.member(club_id)
+        return found is not None and (found.admin or found.member_id == member_id)
+
+    def sign_out(self, club_id: int | None, member_id: int) -> bool:
+        return self.see_devices(club_id, member_id)
+
+    def remove_member(self, club_id: int | None, member: Member) -> bool:
+        """A member leaves (not the owner); an admin removes a member; only the owner an admin."""
+        found = self.member(club_id)
+        if found is None or member.role == "owner":
+            return False
+        if found.member_id == member.id:
+            return True
+        return found.owner or (found.admin and member.role != "admin")
+
+    def set_role(self, club_id: int | None, member: Member) -> bool:
+        """Making or unmaking an admin: an admin, of anyone but the owner and themself."""
+        found = self.member(club_id)
+        return found is not None and found.admin and member.role != "owner" and member.id != found.member_id
+
+    def hand_over(self, club_id: int | None, member: Member) -> bool:
+        found = self.member(club_id)
+        return found is not None and found.owner and member.id != found.member_id
+
+    def leave(self, club_id: int | None) -> bool:
+        """Leaving the club: any member but its owner (who hands it over first)."""
+        found = self.member(club_id)
+        return found is not None and not found.owner
+
+    def correct_game(self, game: Any) -> bool:
+        """Any game of a club, corrected or deleted by its owner and admins (besides its scorers)."""
+        return self.run_club(getattr(game, "club_id", None))
+
+    def direct_event(self, event: Event) -> bool:
+        """An event of a club, directed by the club's owner and admins (besides its key's holder,
+        which the web checks: a key is no membership)."""
+        return self.run_club(event.club_id)
+
+    def director_name(self, event: Event) -> str | None:
+        """The member name a director of the club signs their corrections with."""
+        found = self.member(event.club_id)
+        return found.name if found is not None and found.admin else None
+
+
+def club_events(viewer: Viewer, club_id: int) -> Select:
+    """A club's events, newest first, for its members; for anyone else, nothing."""
+    query = select(Event).where(Event.club_id == club_id)
+    if viewer.of(club_id) is None:
+        query = query.where(false())
+    return query.order_by(Event.created_at.desc())
+
+
+def club_seats(viewer: Viewer, club_id: int) -> Select:
+    """The club's players as seated at its games (not deleted): name, games, last seen; for its
+    members only."""
+    last = func.max(Game.updated_at)
+    query = (
+        select(Seat.name, func.count(Seat.id), last)
+        .join(Game, Game.id == Seat.game_id)
+        .where(Game.club_id == club_id, Game.deleted_at.is_(None))
+        .group_by(Seat.name)
+    )
+    if viewer.of(club_id) is None:
+        query = query.where(false())
+    return query

@@ -1,0 +1,95 @@
+"""``mixer`` (events.md): individual play at tables of any game's size; players meet as many
+others as possible; standings by placing points."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ... import read
+from ...models import Event, Game
+from ...refusals import refuse
+from ...rules import N_, msg
+from ...rules import Game as Rules
+from .. import seating, standings
+from ..entrants import int_field, player_names
+from .base import Column, Entry, Format, rounds_data
+
+
+class Mixer(Format):
+    key = "mixer"
+    label = N_("Mixer (everyone for themselves, new tables each round)")
+    partnership = False
+
+    def title(self, pairing: str | None) -> str:
+        return N_("Mixer")
+
+    def check(self, data: Mapping[str, Any], kind: str, rules: Rules, options: dict[str, Any]) -> Entry:
+        if "pairs" in data:
+            raise refuse("pairs", N_("Only a pairs event gives pairs; give players instead."))
+        entrants = player_names(data.get("players"), "players")
+        allowed = rules.allowed_player_counts({o.key: options.get(o.key, o.default) for o in rules.options})
+        default = 4 if 4 in allowed else max(allowed)
+        table_size = int_field(data, "table_size", min(allowed), max(allowed), default)
+        if table_size not in allowed:
+            raise refuse(
+                "table_size",
+                N_("{game} is played by {counts} players."),
+                game=msg(rules.title),
+                counts=", ".join(str(n) for n in allowed),
+            )
+        if len(entrants) < table_size:
+            raise refuse("players", N_("At least {n} players: one full table."), n=table_size)
+        return Entry(entrants, table_size)
+
+    def plan(self, count: int, rounds: int, entry: Entry) -> list[dict[str, Any]]:
+        return rounds_data(seating.mixer(count, entry.table_size, rounds).rounds)
+
+    def reseat(
+        self,
+        entrants: int,
+        players: Sequence[int],
+        before: list[seating.Round],
+        remaining: int,
+        size: int,
+        shuffle: bool = False,
+    ):
+        made = seating.mixer(len(players), size, remaining).rounds
+        relabel = dict(enumerate(players))
+        return [
+            seating.Round(
+                r.number,
+                tuple(seating.Table(t.number, tuple(relabel[p] for p in t.seats)) for t in r.tables),
+                tuple(relabel[p] for p in r.sitting_out),
+            )
+            for r in made
+        ]
+
+    def standings(
+        self, event: Event, games: Mapping[str, Game], names: list[str]
+    ) -> list[standings.Standing]:
+        tables_by_round = []
+        for rnd in event.rounds:
+            results = []
+            for table in rnd.tables:
+                view = read.game_view(games[table.game_id])
+                totals = tuple(t or 0 for t in view.result.totals)
+                results.append(
+                    standings.TableResult(
+                        tuple(table.seats),
+                        totals,
+                        view.result.low_wins,
+                        view.result.winners if view.finished else (),
+                    )
+                )
+            tables_by_round.append(results)
+        sit_out = event.settings.get("sit_out", "average")
+        return standings.mixer(
+            names, tables_by_round, sit_out, [frozenset(r.sitting_out) for r in event.rounds]
+        )
+
+    def columns(self, pairing: str | None) -> list[Column]:
+        return [Column("points", N_("Placing points"), True), Column("game_points", N_("Game points"))]
+
+
+FORMAT = Mixer()

@@ -1,0 +1,61 @@
+"""The access layer's predicates (scorekeeper/access.py): each role of a club, and a stranger."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from scorekeeper.access import Access, Membership, Viewer
+
+
+def viewer(role: str, member_id: int = 1, club_id: int = 7) -> Viewer:
+    return Viewer("device", (Membership(club_id, "club", "Club", member_id, "Me", role, 1),))
+
+
+def member(member_id: int, role: str):
+    return SimpleNamespace(id=member_id, role=role)
+
+
+@pytest.mark.parametrize(
+    ("role", "see", "run", "own", "leave"),
+    [
+        ("owner", True, True, True, False),
+        ("admin", True, True, False, True),
+        ("member", True, False, False, True),
+    ],
+)
+def test_a_clubs_roles(role, see, run, own, leave):
+    may = Access(viewer(role))
+    assert may.see_club(7) is see and may.run_club(7) is run and may.own_club(7) is own
+    assert may.leave(7) is leave and may.see_invites(7) is run
+    assert may.correct_game(SimpleNamespace(club_id=7)) is run
+    assert may.direct_event(SimpleNamespace(club_id=7)) is run
+    assert may.director_name(SimpleNamespace(club_id=7)) == ("Me" if run else None)
+    # Nothing of another club, nor of a personal game.
+    assert not may.see_club(8) and not may.run_club(8) and not may.correct_game(SimpleNamespace(club_id=None))
+
+
+def test_members_and_devices():
+    owner, admin, plain = Access(viewer("owner")), Access(viewer("admin")), Access(viewer("member"))
+    other_admin, other_member, the_owner = member(2, "admin"), member(3, "member"), member(9, "owner")
+    assert owner.remove_member(7, other_admin) and not admin.remove_member(7, other_admin)
+    assert admin.remove_member(7, other_member) and not plain.remove_member(7, other_member)
+    assert not owner.remove_member(7, the_owner) and plain.remove_member(7, member(1, "member"))  # leaving
+    assert (
+        admin.set_role(7, other_member)
+        and not admin.set_role(7, the_owner)
+        and not plain.set_role(7, other_member)
+    )
+    assert not admin.set_role(7, member(1, "admin"))  # not oneself
+    assert owner.hand_over(7, other_admin) and not admin.hand_over(7, other_member)
+    assert plain.see_devices(7, 1) and not plain.see_devices(7, 3) and admin.sign_out(7, 3)
+    stranger = Access(Viewer())
+    assert not any(
+        (
+            stranger.see_club(7),
+            stranger.see_devices(7, 1),
+            stranger.leave(7),
+            stranger.remove_member(7, other_member),
+        )
+    )
