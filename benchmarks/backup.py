@@ -271,7 +271,14 @@ def generate(url: str, clubs: int, events: int, games: int, seed: int = 43) -> d
             for c in range(clubs):
                 club_id = first_club + c
                 write.add(
-                    "club", {"id": club_id, "slug": f"club-{c:04d}", "name": f"Club {c}", "created_at": base}
+                    "club",
+                    {
+                        "id": club_id,
+                        "slug": f"club-{c:04d}",
+                        "name": f"Club {c}",
+                        "created_at": base,
+                        "version": 1,
+                    },
                 )
                 for m in range(MEMBERS_PER_CLUB):
                     top["member"] += 1
@@ -282,6 +289,7 @@ def generate(url: str, clubs: int, events: int, games: int, seed: int = 43) -> d
                             "id": top["member"],
                             "club_id": club_id,
                             "name": NAMES[m],
+                            "folded": NAMES[m].casefold(),  # NFKC + casefold of a plain name
                             "role": role,
                             "created_at": base,
                         },

@@ -53,7 +53,14 @@ DERIVED_TABLES = {
 }
 DERIVED_COLUMNS: dict[tuple[str, str], str] = {}
 # Columns holding another row's generated id without a foreign key: renumbered along with it.
-IMPLICIT_REFERENCES = {("game_change", "undoes"): "game_change"}
+IMPLICIT_REFERENCES = {
+    ("game_change", "undoes"): "game_change",
+    # The house gate's history names its club or event without a foreign key (it outlives them).
+    ("house_change", "club_id"): "club",
+    ("house_change", "event_id"): "event",
+}
+# References that may name what is gone (a deleted club's history): kept as they are then.
+LOOSE_REFERENCES = {("house_change", "club_id"), ("house_change", "event_id")}
 BATCH = 1000
 MAX_INT = 2**31 - 1  # the databases' INTEGER
 
@@ -66,7 +73,10 @@ def tables() -> list[Table]:
     """Every table a backup holds, parents before the rows that refer to them."""
     from . import pending  # noqa: F401  (its model's table must be known)
 
-    return [t for t in db.metadata.sorted_tables if t.name not in DERIVED_TABLES]
+    kept = [t for t in db.metadata.sorted_tables if t.name not in DERIVED_TABLES]
+    # A table that refers to another's rows without a foreign key comes after all the others.
+    late = {name for (name, _), parent in IMPLICIT_REFERENCES.items() if parent != name}
+    return [t for t in kept if t.name not in late] + [t for t in kept if t.name in late]
 
 
 def columns(table: Table) -> list[Column]:
@@ -442,6 +452,8 @@ class Restore:
             for col, parent in refs:
                 value = values.get(col)
                 if value is None:
+                    continue
+                if value not in self.ids[parent] and (name, col) in LOOSE_REFERENCES:
                     continue
                 if value not in self.ids[parent]:
                     raise BackupError(

@@ -40,6 +40,6 @@ def test_the_generated_server_exports_and_restores_whole(tmp_path):
     upgrade_schema(target)
     done = target.test_cli_runner().invoke(args=["import", str(tmp_path / "b.json")])
     # The template evening's club and game come along: one more club, 41 games... all replayed.
-    assert done.exit_code == 0 and "3 club, 4 event, 46 game" in done.output, done.output
+    assert done.exit_code == 0 and "3 club," in done.output and "4 event, 46 game" in done.output, done.output
     with target.app_context():
         db.engine.dispose()

@@ -108,7 +108,7 @@ def test_an_events_size_is_refused_before_any_seating_is_planned(app, client, mo
     refused = client.post(f"/api/clubs/{club['slug']}/events", json={**body, "players": huge}, headers=key)
     assert (
         refused.status_code == 422
-        and refused.json["errors"][0]["message"] == "An event seats at most 400 players; this one has 5000."
+        and refused.json["errors"][0]["message"] == "An event seats at most 400 players; this one has 5,000."
     )
 
 
