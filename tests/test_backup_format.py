@@ -170,7 +170,11 @@ def test_a_backup_file_is_its_owners_only(app, tmp_path):
     populate(app)
     target = tmp_path / "backup.json"
     out = app.test_cli_runner().invoke(args=["export", "--all", "-o", str(target)])
-    assert out.exit_code == 0 and "Exported 2 club, 1 event, 7 game" in out.output and "13 house_change" in out.output, out.output
+    assert (
+        out.exit_code == 0
+        and "Exported 2 club, 1 event, 7 game" in out.output
+        and "13 house_change" in out.output
+    ), out.output
     assert oct(target.stat().st_mode & 0o777) == "0o600"
     assert json.loads(target.read_text("utf-8"))["format"] == snapshot.FORMAT
 
