@@ -41,9 +41,9 @@ from .games import GAMES
 from .i18n import counted
 from .jsonstream import CHUNK
 from .models import Club, Deal, Game, Player, Seat
-from .rules import FieldError, InvalidFacts, Setup
+from .restore_checks import check_draft, first_problem
 from .rules import Game as Rules
-from .rules.base import N_
+from .rules import InvalidFacts, Setup
 from .snapshot import BackupError
 
 BACKUP_FORMAT = "scorekeeper-backup/1"
@@ -153,17 +153,6 @@ def is_backup(data: Any) -> bool:
     return isinstance(data, Mapping) and (data.get("format") == BACKUP_FORMAT or "games" in data)
 
 
-def first_problem(errors: Sequence[FieldError], kind: Rules | None = None) -> str:
-    """The first error of a refused record in words: where (deal and field) and why."""
-    error = errors[0]
-    where = error.field
-    if error.deal is not None:
-        word = kind.deal_word if kind else N_("deal")
-        where = f"{word} {error.deal + 1}, {error.field}"
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{where}: {error.message.render()}{more}"
-
-
 def kind_of(record: Any) -> Rules | None:
     """The registered game a record names, if it names one."""
     name = record.get("game") if isinstance(record, Mapping) else None
@@ -223,29 +212,6 @@ def parse_with_upgrades(record: Mapping[str, Any]) -> tuple[Rules, Setup, list[d
         except InvalidFacts:
             pass
         raise
-
-
-def check_draft(game_rules: Rules, result: rules.GameResult, draft: Any) -> None:
-    """A draft is what the game's entry form keeps between steps: its shape is the form's to judge."""
-    if draft is None:
-        return
-    from . import plugins
-
-    plugin = plugins.get(game_rules.key)
-    if plugin is None or plugin.draft_step is None:
-        raise ValueError(f"“draft” must be null: a {game_rules.key} deal is not entered in steps")
-    if not isinstance(draft, dict):
-        raise ValueError("“draft” must be an object or null")
-    allowed = set(game_rules.fact_keys) | {"dealer"}
-    unknown = sorted(str(key) for key in draft if key not in allowed)
-    if unknown:
-        raise ValueError(f"“draft” holds {', '.join(unknown)}, which is not a fact of this game")
-    try:
-        errors = plugin.draft_step(dict(draft)).errors(game_rules, result)
-    except (TypeError, ValueError, KeyError, AttributeError, IndexError):
-        raise ValueError("“draft” is not a half-entered deal of this game") from None
-    if errors:
-        raise ValueError(f"“draft”: {first_problem(errors)}")
 
 
 def check_totals(totals: Any, n: int, result: rules.GameResult) -> bool:

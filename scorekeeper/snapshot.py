@@ -45,6 +45,7 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from .db import db
 from .jsonstream import JSONStreamError, Reader
+from .restore_checks import check_draft, first_problem
 
 FORMAT = "scorekeeper-backup/2"
 # Derived from the stored facts, so never in a backup: the restore derives them again.
@@ -562,7 +563,6 @@ def _unique_of(exc: IntegrityError) -> str:
 def check_games(game_ids: list[str], batch: int = 200) -> None:
     """Replay every restored game through the rules; keep its list summary. A game the rules
     refuse stops the restore, naming it and the first problem."""
-    from .backup import check_draft, first_problem
     from .models import Game
     from .rules import InvalidFacts
     from .scoring import game_rules, replay
