@@ -231,8 +231,16 @@ def start_round(event_id: str) -> ResponseReturnValue:
     if not form.validate_on_submit():
         abort(400)
     via = form_via()
+    # The form names the round it starts, not the event's version: the tables' confirmations and
+    # hands change the event all evening while the director's page stays open, and must not
+    # refuse its button. Two directors starting round n at once still start one: the later one
+    # finds round n begun (or loses the version claimed by the gate) and is told so.
+    meant = request.form.get("round", type=int)
+    based_on = via.version
+    if meant is not None:  # the version as this request read it; -1 (none): a repeat, else Stale
+        based_on = event.version if meant == len(event.rounds) + 1 else -1
     try:
-        rnd = service.start_round(event, close=form.close.data, based_on=via.version, token=via.token)
+        rnd = service.start_round(event, close=form.close.data, based_on=based_on, token=via.token)
     except house_gate.Repeat as done:
         # The same form sent again (a double tap): the round it started.
         flash(_("Round %(n)s has started.", n=done.change.detail["round"]), "ok")
