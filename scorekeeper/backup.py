@@ -31,6 +31,7 @@ from datetime import UTC, datetime
 from typing import IO, Any
 
 import click
+from flask import Flask, current_app
 from flask.cli import with_appcontext
 from sqlalchemy import select
 
@@ -477,18 +478,18 @@ def import_snapshot(text: IO[str], start: str, dry_run: bool) -> None:
     if dry_run:
         import tempfile
 
-        from . import create_app
-
         snapshot.tables()  # every model's table known to create_all
         with tempfile.TemporaryDirectory() as folder:
-            scratch = create_app(
-                {
-                    "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/dry-run.sqlite",
-                    "SECRET_KEY": "dry-run",
-                    "AUTO_MIGRATE": False,
-                },
-                start=False,
+            # A bare app holding only the scratch database: the restore needs the session and this
+            # app's settings, not its pages (and backup.py stays below the app factory).
+            scratch = Flask(__name__)
+            scratch.config.update(
+                current_app.config,
+                SQLALCHEMY_DATABASE_URI=f"sqlite:///{folder}/dry-run.sqlite",
+                SQLALCHEMY_ENGINE_OPTIONS={},
+                SQLALCHEMY_BINDS={},
             )
+            db.init_app(scratch)
             with scratch.app_context():
                 db.create_all()
                 try:

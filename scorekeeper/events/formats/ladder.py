@@ -7,14 +7,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...games import event_traits
 from ...models import Event, Game
 from ...rules import N_
 from .. import ladder, ladder_rounds, seating, standings
-from .base import Column, Entry, Format, lone_hands_of, rounds_data
+from .base import Column, Entry, lone_hands_of, rounds_data
+from .progressive import Progressive
 
 
-class Ladder(Format):
+class Ladder(Progressive):
+    """A progressive evening's hands and length; its own seating and standings."""
+
     key = "ladder"
     label = N_("Ladder, king's table (winners move up a table, losers down, partners split)")
     never_tied = True
@@ -22,12 +24,6 @@ class Ladder(Format):
 
     def title(self, pairing: str | None) -> str:
         return N_("Ladder (king's table)")
-
-    def default_hands(self, kind: str) -> int | None:
-        return event_traits(kind).default_hands
-
-    def default_rounds(self, count: int, entry: Entry) -> int:
-        return seating.default_rounds(count)
 
     def plan(self, count: int, rounds: int, entry: Entry) -> list[dict[str, Any]]:
         return rounds_data([ladder.first_round(range(count), entry.shuffle)])
