@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy import Select, false, func, select
 
-from .models import DeviceGame, Event, Game, Member, Seat
+from .models import DeviceGame, Event, Game, Member, Seat, folded
 
 
 @dataclass(frozen=True)
@@ -162,6 +162,21 @@ class Access:
         """An event of a club, directed by the club's owner and admins (besides its key's holder,
         which the web checks: a key is no membership)."""
         return self.run_club(event.club_id)
+
+    def plays_in(self, event: Event) -> int | None:
+        """The entrant a member of the event's club plays as: their member name among the
+        event's players still in (a pair's either name), compared as clubs.md compares names;
+        None for anyone else (their page shows no "where I sit")."""
+        found = self.member(event.club_id)
+        if found is None:
+            return None
+        mine = folded(found.name)
+        for entrant, names in enumerate(event.entrants):
+            if entrant in event.withdrawn:
+                continue
+            if any(folded(name) == mine for name in (names if isinstance(names, list) else [names])):
+                return entrant
+        return None
 
     def director_name(self, event: Event) -> str | None:
         """The member name a director of the club signs their corrections with."""

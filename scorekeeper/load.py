@@ -49,10 +49,10 @@ class PollPolicy:
     smoothing: float = 0.1
 
 
-# What a follower polls: a game's followed regions (a seat's console's too), and an event's board
-# (htmx asks for it).
+# What a follower polls: a game's followed regions (a seat's console's too), and an event's board,
+# a player's page and a member's "where I sit" (htmx asks for them).
 GAME_POLL = re.compile(r"/g/[A-Za-z0-9_-]{1,32}(?:/p/\d{1,4}/[A-Za-z0-9_-]{1,64})?/live")
-BOARD_POLL = re.compile(r"/e/[A-Za-z0-9_-]{1,32}/board")
+BOARD_POLL = re.compile(r"/e/[A-Za-z0-9_-]{1,32}/(?:board|me|p/\d{1,5}/[A-Za-z0-9_-]{1,64})")
 
 
 def follower_poll(method: str, path: str, htmx: bool) -> bool:

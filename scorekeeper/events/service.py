@@ -177,8 +177,10 @@ def where_i_sit(event: Event, entrant: int, doc: Mapping[str, Any]) -> list[dict
             if mine[0] not in seats:
                 continue
             seat = seats.index(mine[0])
-            row.update(table=table["table"], seat=seat + 1)
-            if formats.of(event.format).partners_at(seats):
+            partners = formats.of(event.format).partners_at(seats)
+            # The table's seats too: the player's page says who sits where in one line.
+            row.update(table=table["table"], seat=seat + 1, seats=list(seats), partners=partners)
+            if partners:
                 row["partner"] = seats[(seat + 2) % 4]
                 row["opponents"] = [seats[(seat + 1) % 4], seats[(seat + 3) % 4]]
             else:

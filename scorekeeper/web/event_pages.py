@@ -47,7 +47,7 @@ from ..records import SafeWriter
 from ..refusals import Clash, Refusal
 from ..service import house_gate
 from . import event_table_pages as table_pages
-from .auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs, game_route
+from .auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs, game_route, may
 from .common import form_via, keep_cookie
 from .event_forms import EventForm, merge_names
 from .games import game_context
@@ -217,8 +217,13 @@ def show(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     page = context(event)
     page.update(start_form=StartRoundForm(), players_form=players_form(event))
+    # A member who plays: their own "where I sit" at the top (events.md, Screens).
+    entrant = may().plays_in(event)
+    if entrant is not None:
+        page["me"] = where_i_sit(event, entrant, page["doc"], url_for(".mine", event_id=event.id))
     response = make_response(render_template("events/show.html", **page))
-    response.headers["Cache-Control"] = "no-store" if page["directing"] else "no-cache"
+    personal = page["directing"] or entrant is not None
+    response.headers["Cache-Control"] = "no-store" if personal else "no-cache"
     return response
 
 
@@ -288,24 +293,74 @@ def players(event_id: str) -> ResponseReturnValue:
     return redirect(url_for(".show", event_id=event.id, _anchor="players"), 303)
 
 
+def where_i_sit(event: Event, entrant: int, doc: Mapping[str, Any], follow: str) -> dict[str, Any]:
+    """The "where I sit" block (events/_where.html) of one player: where to go now in large
+    type, their place, every round's table; ``follow``: the address its region polls."""
+    name = service.entrant_name(event, entrant)
+    return {
+        "name": name,
+        "seats": service.where_i_sit(event, entrant, doc),
+        "standing": next((s for s in doc["standings"] if s["name"] == name), None),
+        "follow_url": follow,
+        "me_tag": me_tag(event.id, entrant),
+    }
+
+
+def me_tag(event_id: str, entrant: int) -> str | None:
+    """What a player's "where I sit" depends on: what the round clock's region does (a round
+    started or closed, every write at a table, the time up, the language)."""
+    clock = table_pages.clock_tag(event_id)
+    return None if clock is None else f"me-{entrant}-{clock}"
+
+
+def where_region(event: Event, entrant: int, follow: str) -> ResponseReturnValue:
+    """The followed region alone (htmx's poll): a 304 while nothing it shows changed."""
+    tag = me_tag(event.id, entrant)
+    if tag is not None and request.if_none_match.contains(tag):
+        response = make_response("", 304)
+    else:
+        page = context(event)
+        page["directing"] = False
+        page.update(where_i_sit(event, entrant, page["doc"], follow))
+        response = make_response(render_template("events/_where.html", **page))
+    if tag is not None:
+        response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-store"  # a player's own answer: kept by nobody
+    response.vary.add("HX-Request")
+    response.vary.add("Cookie")
+    return response
+
+
 @bp.get("/e/<event_id>/p/<int:entrant>/<token>")
 def player(event_id: str, entrant: int, token: str) -> ResponseReturnValue:
-    """A player's own page (their personal link or QR): where they sit each round, their score by round, their rank."""
+    """A player's own page (their personal link or QR): where to go now in large type, where they
+    sit each round, their score by round, their rank; it follows the event live (htmx polls the
+    same address; without JavaScript it reloads itself)."""
     event = event_or_404(event_id)
     if not limits.credential(token, lambda t: service.player_token_matches(event, entrant, t)):
         abort(404)
-    page = context(event)
-    page["directing"] = False
-    name = service.entrant_name(event, entrant)
-    page.update(
-        name=name,
-        seats=service.where_i_sit(event, entrant, page["doc"]),
-        standing=next((s for s in page["doc"]["standings"] if s["name"] == name), None),
-    )
-    response = make_response(render_template("events/player.html", **page))
-    response.headers["Cache-Control"] = "no-store"
+    if request.headers.get("HX-Request") == "true":
+        response = where_region(event, entrant, request.path)
+    else:
+        page = context(event)
+        page["directing"] = False
+        page.update(where_i_sit(event, entrant, page["doc"], request.path))
+        response = make_response(render_template("events/player.html", **page))
+        response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
+
+
+@bp.get("/e/<event_id>/me")
+def mine(event_id: str) -> ResponseReturnValue:
+    """A member who plays: their "where I sit" at the top of ``/e/<id>``, as its region polls it."""
+    event = event_or_404(event_id)
+    entrant = may().plays_in(event)
+    if entrant is None:
+        abort(404)
+    if request.headers.get("HX-Request") != "true":
+        return redirect(url_for(".show", event_id=event.id), 303)
+    return where_region(event, entrant, url_for(".mine", event_id=event.id))
 
 
 @bp.get("/e/<event_id>/board")
