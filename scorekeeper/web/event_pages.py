@@ -220,7 +220,9 @@ def show(event_id: str) -> ResponseReturnValue:
     # A member who plays: their own "where I sit" at the top (events.md, Screens).
     entrant = may().plays_in(event)
     if entrant is not None:
-        page["me"] = where_i_sit(event, entrant, page["doc"], url_for(".mine", event_id=event.id))
+        page["me"] = where_i_sit(
+            event, entrant, page["doc"], url_for(".mine", event_id=event.id), clock=False
+        )
     response = make_response(render_template("events/show.html", **page))
     personal = page["directing"] or entrant is not None
     response.headers["Cache-Control"] = "no-store" if personal else "no-cache"
@@ -293,9 +295,12 @@ def players(event_id: str) -> ResponseReturnValue:
     return redirect(url_for(".show", event_id=event.id, _anchor="players"), 303)
 
 
-def where_i_sit(event: Event, entrant: int, doc: Mapping[str, Any], follow: str) -> dict[str, Any]:
+def where_i_sit(
+    event: Event, entrant: int, doc: Mapping[str, Any], follow: str, clock: bool
+) -> dict[str, Any]:
     """The "where I sit" block (events/_where.html) of one player: where to go now in large
-    type, their place, every round's table; ``follow``: the address its region polls."""
+    type, their place, every round's table; ``follow``: the address its region polls;
+    ``clock``: the round clock inside it (a player's page; /e/<id> shows its own)."""
     name = service.entrant_name(event, entrant)
     return {
         "name": name,
@@ -303,6 +308,7 @@ def where_i_sit(event: Event, entrant: int, doc: Mapping[str, Any], follow: str)
         "standing": next((s for s in doc["standings"] if s["name"] == name), None),
         "follow_url": follow,
         "me_tag": me_tag(event.id, entrant),
+        "show_clock": clock,
     }
 
 
@@ -313,7 +319,7 @@ def me_tag(event_id: str, entrant: int) -> str | None:
     return None if clock is None else f"me-{entrant}-{clock}"
 
 
-def where_region(event: Event, entrant: int, follow: str) -> ResponseReturnValue:
+def where_region(event: Event, entrant: int, follow: str, clock: bool) -> Response:
     """The followed region alone (htmx's poll): a 304 while nothing it shows changed."""
     tag = me_tag(event.id, entrant)
     if tag is not None and request.if_none_match.contains(tag):
@@ -321,7 +327,7 @@ def where_region(event: Event, entrant: int, follow: str) -> ResponseReturnValue
     else:
         page = context(event)
         page["directing"] = False
-        page.update(where_i_sit(event, entrant, page["doc"], follow))
+        page.update(where_i_sit(event, entrant, page["doc"], follow, clock))
         response = make_response(render_template("events/_where.html", **page))
     if tag is not None:
         response.set_etag(tag)
@@ -340,11 +346,11 @@ def player(event_id: str, entrant: int, token: str) -> ResponseReturnValue:
     if not limits.credential(token, lambda t: service.player_token_matches(event, entrant, t)):
         abort(404)
     if request.headers.get("HX-Request") == "true":
-        response = where_region(event, entrant, request.path)
+        response = where_region(event, entrant, request.path, clock=True)
     else:
         page = context(event)
         page["directing"] = False
-        page.update(where_i_sit(event, entrant, page["doc"], request.path))
+        page.update(where_i_sit(event, entrant, page["doc"], request.path, clock=True))
         response = make_response(render_template("events/player.html", **page))
         response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
@@ -360,7 +366,7 @@ def mine(event_id: str) -> ResponseReturnValue:
         abort(404)
     if request.headers.get("HX-Request") != "true":
         return redirect(url_for(".show", event_id=event.id), 303)
-    return where_region(event, entrant, url_for(".mine", event_id=event.id))
+    return where_region(event, entrant, url_for(".mine", event_id=event.id), clock=False)
 
 
 @bp.get("/e/<event_id>/board")

@@ -1,6 +1,7 @@
 """The evening's pages (issue 42) as the accessibility sweep checks every page kind: the new-event
 page with its roster chips, the director's page with late arrivals, the print sheets, the board
-(on a phone and on a 1920x1080 TV), a player's own page and the club's season; light and dark,
+(on a phone and on a 1920x1080 TV), a player's own page, a member's "where I sit" at the top
+of /e/<id> and the club's season; light and dark,
 no WCAG 2.1 A/AA violation axe-core finds, every control at least 44x44 CSS px at 360 px."""
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def evening_pages(page: Page, base: str) -> list[str]:
             data=MADE_02,
             headers={"Authorization": f"Bearer {table['edit_key']}"},
         )
-    players = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+    # Olga, the member looking, plays: /e/<id> shows her "where I sit" at the top.
+    players = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ivy", "Olga"]
     live = page.request.post(
         base + "/api/clubs/club/events", data={**body, "players": players, "rounds": 3}, headers=bearer
     ).json()
@@ -51,6 +53,7 @@ def evening_pages(page: Page, base: str) -> list[str]:
         headers={"Authorization": f"Bearer {live['director_key']}"},
     )
     page.goto(f"{base}/e/{live['id']}")
+    assert page.locator("#ev-me-go").count() == 1
     player = page.locator('.ev-links a[href*="/p/"]').first.get_attribute("href")
     assert player and "/p/" in player
     # A table's phone for the whole evening (its link from the director's page), mid-round.

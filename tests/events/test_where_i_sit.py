@@ -44,7 +44,7 @@ def go_line(html: str) -> str:
 
 def test_a_players_page_says_where_to_go_and_follows_the_next_round(app, client):
     with app.app_context():
-        event, key = events.create_event(NIGHT)
+        event, key = events.create_event({**NIGHT, "minutes": 30})
         event_id = event.id
     link = player_link(app, event_id, "Ann")
     phone = app.test_client()
@@ -75,6 +75,7 @@ def test_a_players_page_says_where_to_go_and_follows_the_next_round(app, client)
     html = moved.get_data(as_text=True)
     assert go_line(html) == f"Round 1: table {first['table']}, seat {seat}" and "Next: round" not in html
     assert 'class="ev-me ev-me-now"' in html
+    assert 'id="ev-clock"' in html and "data-ends-at" in html  # the round clock, in the region
 
     # A wrong token's poll is a 404 like its page.
     other = player_link(app, event_id, "Bob")
@@ -99,6 +100,7 @@ def test_a_member_who_plays_sees_where_to_sit_at_the_top_of_the_event(app, clien
     assert f'hx-get="/e/{event_id}/me"' in html
     region = member.get(f"/e/{event_id}/me", headers=HX)
     assert region.status_code == 200 and 'id="ev-me"' in region.get_data(as_text=True)
+    assert 'id="ev-clock"' not in region.get_data(as_text=True)  # /e/<id> shows its own clock
     assert (
         member.get(f"/e/{event_id}/me", headers={**HX, "If-None-Match": region.headers["ETag"]}).status_code
         == 304
@@ -111,3 +113,26 @@ def test_a_member_who_plays_sees_where_to_sit_at_the_top_of_the_event(app, clien
     stranger = app.test_client()
     assert 'id="ev-me"' not in stranger.get(f"/e/{event_id}").get_data(as_text=True)
     assert stranger.get(f"/e/{event_id}/me", headers=HX).status_code == 404
+
+
+def test_the_clock_script_loads_only_on_the_pages_that_show_a_round_clock(app, client, new_game):
+    """static/clock.js is no part of every page's cold load: the director's page, a player's page
+    and a table's phone load it (in the body, so a boosted visit runs it too); a game page not."""
+    script = '<script src="/static/clock.js'
+    with app.app_context():
+        event, key = events.create_event({**NIGHT, "minutes": 30})
+        event_id = event.id
+    assert script not in client.get("/").get_data(as_text=True)
+    plain = client.get(new_game()).get_data(as_text=True)
+    assert "<h1" in plain and script not in plain
+    client.get(f"/e/{event_id}/direct?key={key}")
+    client.post(f"/e/{event_id}/rounds", data={})
+    director = client.get(f"/e/{event_id}").get_data(as_text=True)
+    assert "data-ends-at" in director and script in director
+    assert director.index(script) > director.index("</main>")  # in the body, after the page
+    assert script in app.test_client().get(player_link(app, event_id, "Ann")).get_data(as_text=True)
+    with app.app_context():
+        link = events.document(db.session.get(Event, event_id), director=True)["table_links"][0]["link"]
+    table = app.test_client().get(link.replace("http://localhost", ""))
+    assert table.status_code == 200 and "data-ends-at" in table.get_data(as_text=True)
+    assert script in table.get_data(as_text=True)
