@@ -1,4 +1,4 @@
-"""Taps per typical deal, counted in the browser at 360x740 (issue 14's goals; the README tables them).
+"""Taps per typical deal, counted in the browser at 360x740 (issue 14's goals; docs/players.md tables them).
 
 Every trusted click (a tap is one) is counted by the page itself, across swaps and page loads;
 a deal's count runs from its first tap to Record."""
@@ -14,7 +14,7 @@ document.addEventListener("click", function (e) {
   if (e.isTrusted) { sessionStorage.taps = String(Number(sessionStorage.taps || 0) + 1); }
 }, true);
 """
-# Taps per typical deal: what the README's table says, and the goal of issue 14.
+# Taps per typical deal: what docs/players.md's table says, and the goal of issue 14.
 GOALS = {"secret_agent": 8, "spades3": 6, "euchre": 5, "secrets3": 18, "abracadabra4": 20}
 # Issue 41's goals, median taps per deal over a whole game (before: secret agent 8, euchre 6,
 # spades 6 and 8, Abracadabra 29 with 4 players, Secrets' turn 1 at 4 players 37).
