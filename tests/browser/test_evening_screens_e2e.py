@@ -1,7 +1,7 @@
 """A director's evening as docs/evening.md tells it, driven in Chromium and photographed for it.
 
 The club's owner makes the event on a 360 px phone by ticking who is here, starts round 1, opens
-the board on a 1920x1080 TV and the print sheets; a finished evening makes the club's season.
+a player's own page, the board on a 1920x1080 TV and the print sheets; a finished evening makes the club's season.
 `UPDATE_SCREENS=1 python -m pytest tests/browser/test_evening_screens_e2e.py` rewrites the
 pictures in docs/screens/ (evening-*.png); otherwise they go to a temporary folder."""
 
@@ -63,6 +63,18 @@ def test_a_directors_evening_in_pictures(live_server, browser: Browser, shots: P
     assert " v " in phone.locator(".ev-tables li .names").first.inner_text()
     phone.locator("#round").scroll_into_view_if_needed()
     phone.screenshot(path=str(shots / "evening-director.png"))
+
+    # A player's own page (their score card's QR): where to go now, in large type.
+    link = phone.locator(".ev-links li", has_text="Eve:").locator("a").get_attribute("href")
+    assert link and "/p/" in link
+    player = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+    ).new_page()
+    player.goto(link)
+    expect(player.locator("#ev-me-go")).to_contain_text("Round 1: table")
+    expect(player.locator("#ev-clock .ev-time")).to_be_visible()
+    player.screenshot(path=str(shots / "evening-player.png"))
+    player.context.close()
 
     tv = browser.new_context(viewport=TV).new_page()
     tv.goto(f"{base}/e/{event_id}/board")

@@ -59,9 +59,8 @@ def test_a_players_page_moves_on_by_itself_and_a_member_sees_it_at_the_top(live_
         table, seat, seats = seat_of(rnd, "Bob")
         # Within a poll, with no reload: where to go, in large type, and who partners whom.
         expect(heading).to_have_text(f"Round {number}: table {table}, seat {seat}")
-        expect(page.locator("#ev-me .ev-go-who")).to_have_text(
-            f"{seats[0]} & {seats[2]} v {seats[1]} & {seats[3]}"
-        )
+        s = seats[seat - 1 :] + seats[: seat - 1]  # Bob's side first
+        expect(page.locator("#ev-me .ev-go-who")).to_have_text(f"Bob & {s[2]} v {s[1]} & {s[3]}")
         expect(page.locator("#ev-me")).not_to_contain_text("Next: round")
         assert page.evaluate("window.openedOnce === true")
         size = page.evaluate("parseFloat(getComputedStyle(document.getElementById('ev-me-go')).fontSize)")

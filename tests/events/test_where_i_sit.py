@@ -54,8 +54,9 @@ def test_a_players_page_says_where_to_go_and_follows_the_next_round(app, client)
     first = round_table(app, event_id, 1, "Ann")
     seat = first["seats"].index("Ann") + 1
     assert go_line(html) == f"Round 1: table {first['table']}, seat {seat}"
-    seats = first["seats"]
-    assert f"{seats[0]} &amp; {seats[2]} v {seats[1]} &amp; {seats[3]}" in html  # who partners whom
+    # Who partners whom, Ann's side first: the seats turned to start at hers.
+    s = first["seats"][seat - 1 :] + first["seats"][: seat - 1]
+    assert f'<p class="ev-go-who">Ann &amp; {s[2]} v {s[1]} &amp; {s[3]}</p>' in html
     assert "Next: round 1, when the director starts it" in html
     assert f'hx-get="{link}"' in html and 'hx-trigger="poll"' in html and 'http-equiv="refresh"' in html
 
