@@ -89,7 +89,16 @@ def test_a_players_page_moves_on_by_itself_and_a_member_sees_it_at_the_top(live_
     member.add_cookies([{"name": "member", "value": club["member_key"], "url": base}])
     olga = member.new_page()
     olga.set_default_timeout(15_000)
-    olga.goto(f"{base}/e/{event['id']}")
+    # From the club's page, as a member gets there: a boosted visit (htmx swaps the body only),
+    # so the clock's script, in the body, must run there too: the clock counts.
+    olga.goto(f"{base}/c/lodge")
+    olga.evaluate("window.fromTheClub = true")
+    olga.get_by_role("link", name="Night").tap()
+    expect(olga).to_have_url(f"{base}/e/{event['id']}")
+    assert olga.evaluate("window.fromTheClub === true")  # no full load: htmx swapped the body
+    clock = olga.locator("#ev-clock .ev-time")
+    first = clock.inner_text()
+    expect(clock).not_to_have_text(first, timeout=4_000)
     table, seat, _seats = seat_of(rnd, "Olga")
     expect(olga.locator("#ev-me-go")).to_have_text(f"Round 2: table {table}, seat {seat}")
     top = olga.locator("#ev-me").bounding_box()
