@@ -9,6 +9,15 @@ players oppose at most once in the first (n-1)//3 rounds and at most twice in al
 out goes in turn. An evening of r rounds takes the first r.
 
 Run: ``python scripts/small_schedules.py 6 7 10 ...`` (seconds per size: ``--seconds``).
+
+``--from-design`` makes instead, for n = 4k + 2 players, a schedule from the perfect design of
+n - 1 players (n - 1 rounds, one sitting out each): the extra player sits out once in each half
+of the evening and, in every other round, takes the seat of a player who then sits out beside
+the design's. The design's players only lose meetings, so nobody partners twice and nobody
+opposes more than twice among them; a short backtracking search chooses whose seat the extra
+player takes so that they, too, partner nobody twice and oppose nobody three times, and that
+sitting out goes in turn at every round. This is how 14 players get 12 and 13 rounds within
+two meetings, which the random search above never found (``LONG`` in small_schedules.py).
 """
 
 from __future__ import annotations
@@ -89,6 +98,48 @@ def search(n: int, seconds: float) -> tuple[list[seating.Round], bool]:
     return best[1], False
 
 
+def from_design(n: int) -> list[seating.Round] | None:
+    """The design of n - 1 players with one more player (see the module's doc), or None."""
+    design = seating._from_design(n - 1)
+    extra, total = n - 1, len(design)
+    rest = [r.sitting_out for r in design]
+    choice: list[int | None] = []
+
+    def place(t: int, sat: Counter, partners: frozenset, opposed: Counter, out: int) -> bool:
+        if t == total:
+            return True
+        for p in [None, *(p for table in design[t].tables for p in table.seats)]:
+            counted = sat + Counter([*rest[t], extra if p is None else p])
+            values = [counted[q] for q in range(n)]
+            if max(values) - min(values) > 1 or out + (p is None) > 2:
+                continue
+            met, faced = partners, opposed
+            if p is not None:
+                seats = next(table.seats for table in design[t].tables if p in table.seats)
+                i = seats.index(p)
+                partner, facing = seats[(i + 2) % 4], (seats[(i + 1) % 4], seats[(i + 3) % 4])
+                if partner in partners or any(opposed[o] >= 2 for o in facing):
+                    continue
+                met, faced = partners | {partner}, opposed + Counter(facing)
+            choice.append(p)
+            if place(t + 1, counted, met, faced, out + (p is None)):
+                return True
+            choice.pop()
+        return False
+
+    if not place(0, Counter(), frozenset(), Counter(), 0):
+        return None
+    made = []
+    for rnd, p in zip(design, choice, strict=True):
+        tables = tuple(
+            seating.Table(table.number, tuple(extra if q == p else q for q in table.seats))
+            for table in rnd.tables
+        )
+        resting = tuple(sorted([*rnd.sitting_out, extra if p is None else p]))
+        made.append(seating.Round(rnd.number, tables, resting))
+    return made
+
+
 def as_text(made: list[seating.Round]) -> list[str]:
     """One line per round: its tables' seats, then the players sitting out after a '/'."""
     return [
@@ -103,7 +154,26 @@ if __name__ == "__main__":
     parser.add_argument("sizes", nargs="+", type=int)
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--rounds", type=int, help="rounds of each schedule (default: min(13, n-1))")
+    parser.add_argument(
+        "--from-design", action="store_true", help="n - 1 players' perfect design and one player more"
+    )
     args = parser.parse_args()
+    if args.from_design:
+        for n in args.sizes:
+            found = from_design(n)
+            if found is None:
+                print(f"    # {n} players: no schedule from the design of {n - 1}")
+                continue
+            q = seating.partnership_quality(n, found)
+            print(
+                f"    # {n} players from the design of {n - 1}: partner repeats {q.partner_repeats}, "
+                f"opponents at most {q.opponent_spread[1]}"
+            )
+            print(f"    {n}: (")
+            for line in as_text(found):
+                print(f'        "{line}",')
+            print("    ),", flush=True)
+        sys.exit(0)
     if args.rounds:
         ROUNDS.update({n: args.rounds for n in args.sizes})
     for n in args.sizes:
