@@ -18,6 +18,10 @@ opposes more than twice among them; a short backtracking search chooses whose se
 player takes so that they, too, partner nobody twice and oppose nobody three times, and that
 sitting out goes in turn at every round. This is how 14 players get 12 and 13 rounds within
 two meetings, which the random search above never found (``LONG`` in small_schedules.py).
+
+``--more`` continues a stored schedule of n - 1 rounds to 13 (``MORE``: 6, 7, 10 and 11 players,
+the sizes below 14 without a design), a round at a time, each repaired against the rounds before
+it to ``seating.repeat_limits`` (partners repeat, but no more than the numbers force).
 """
 
 from __future__ import annotations
@@ -140,6 +144,51 @@ def from_design(n: int) -> list[seating.Round] | None:
     return made
 
 
+def prefixes_within_limits(n: int, made: list[seating.Round]) -> bool:
+    for r in range(1, len(made) + 1):
+        partners = Counter(
+            seating._pair(*p) for x in made[:r] for t in x.tables for p in seating.partners_of(t)
+        )
+        quality = seating.partnership_quality(n, made[:r])
+        if not seating.seated_as_allowed(n, r, quality, max(partners.values())):
+            return False
+    return True
+
+
+def more(n: int, total: int, seconds: float) -> list[seating.Round] | None:
+    """The rounds after SMALL[n]'s up to ``total``, every prefix within the limits, or None."""
+    from scorekeeper.events.small_schedules import SMALL
+
+    start = [seating._parsed(i + 1, line) for i, line in enumerate(SMALL[n])]
+    started, seed = time.time(), 0
+    while time.time() - started < seconds:
+        seed += 1
+        rng = random.Random(seed)
+        made = list(start)
+        while len(made) < total:
+            number = len(made) + 1
+            sat = Counter(p for x in made for p in x.sitting_out)
+            partnered, opposed = seating.repeat_limits(n, number)
+            limits = {repair.PARTNER: partnered, repair.OPPONENT: opposed}
+            found = None
+            for _ in range(30):
+                resting = sorted(range(n), key=lambda p: (sat[p], rng.random()))[: n % 4]
+                playing = [p for p in range(n) if p not in resting]
+                rng.shuffle(playing)
+                tables = [[playing[i : i + 4] for i in range(0, len(playing), 4)]]
+                fixed = [[t.seats for t in x.tables] for x in made]
+                if repair.repair(tables, n, True, limits, rng, 2000, fixed) == 0:
+                    seats = tuple(seating.Table(j + 1, tuple(t)) for j, t in enumerate(tables[0]))
+                    found = seating.Round(number, seats, tuple(sorted(resting)))
+                    break
+            if found is None:
+                break
+            made.append(found)
+        if len(made) == total and prefixes_within_limits(n, made):
+            return made[len(start) :]
+    return None
+
+
 def as_text(made: list[seating.Round]) -> list[str]:
     """One line per round: its tables' seats, then the players sitting out after a '/'."""
     return [
@@ -157,7 +206,16 @@ if __name__ == "__main__":
     parser.add_argument(
         "--from-design", action="store_true", help="n - 1 players' perfect design and one player more"
     )
+    parser.add_argument("--more", action="store_true", help="continue SMALL[n] to 13 rounds (MORE)")
     args = parser.parse_args()
+    if args.more:
+        for n in args.sizes:
+            rounds = more(n, seating.MAX_DEFAULT_ROUNDS, args.seconds)
+            print(f"    {n}: (" if rounds else f"    # {n}: none found")
+            for line in as_text(rounds or []):
+                print(f'        "{line}",')
+            print("    )," if rounds else "", flush=True)
+        sys.exit(0)
     if args.from_design:
         for n in args.sizes:
             found = from_design(n)
