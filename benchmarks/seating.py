@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # (players, rounds): 12 and 13 play their whole perfect designs, the others 13 rounds.
 EVENINGS = [
     (12, 11),
+    (12, 13),
     (13, 13),
     (14, 13),
     (32, 13),
@@ -51,7 +52,13 @@ EVENINGS = [
 
 
 # The sweep: every size up to 60 at every length up to 13, and the issue's large evenings.
-SWEEP = [(n, r) for n in range(4, 61) for r in range(1, 14)] + [(n, 13) for n in (100, 160, 200, 400)]
+def sweep_evenings(largest: int = 60) -> list[tuple[int, int]]:
+    """Every n from 4 to ``largest`` at every length 1..13, then the issue's sizes beyond it x 13."""
+    every = [(n, r) for n in range(4, largest + 1) for r in range(1, 14)]
+    return every + [(n, 13) for n in (100, 160, 200, 400) if n > largest]
+
+
+SWEEP = sweep_evenings()
 
 
 def limits(players: int, rounds: int) -> tuple[int, int]:
@@ -207,9 +214,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sweep", action="store_true", help="every n 4..60 x rounds 1..13 and 100-400 x 13, judged"
     )
+    parser.add_argument(
+        "--largest", type=int, default=60, help="the sweep's every n up to this (at most 400)"
+    )
     args = parser.parse_args(argv)
     if args.sweep:
-        swept = sweep(args.root)
+        swept = sweep(args.root, sweep_evenings(args.largest))
         for line in sweep_rows(swept):
             print(line)
         if args.json:

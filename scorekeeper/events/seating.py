@@ -6,11 +6,20 @@ listed clockwise; in partnership games seats 0+2 and 1+3 are partners (events.md
 
 - :func:`progressive`: partners change every round. Where a perfect design exists (n = 4k:
   n-1 rounds; n = 4k+1: n rounds, one sit-out each) and the evening plays it whole, it is the
-  one used (:mod:`.designs`); otherwise one base round is developed round by round
-  (:mod:`.cyclic`), or, where no base is found quickly, the rounds are repaired by a local
-  search (:mod:`.repair`). Either way: nobody partners twice, two players oppose at most once
-  while n >= 3 rounds + 1 (twice otherwise), sitting out goes in turn; table numbers are then
-  chosen so that few players stay at the same table.
+  one used (:mod:`.designs`); a longer evening plays the design again from its first round.
+  Small evenings (6-23 players) are stored (:mod:`.small_schedules`); otherwise one base round
+  is developed round by round (:mod:`.cyclic`), or, where no base is found quickly, the rounds
+  are repaired by a local search (:mod:`.repair`). Either way: nobody partners twice, two
+  players oppose at most once while n >= 3 rounds + 1 (twice otherwise), sitting out goes in
+  turn; beyond n - 1 rounds, repeats no more than the numbers force (:func:`repeat_limits`).
+  Table numbers are then chosen so that few players stay at the same table.
+
+  A shorter evening than a design's: events.md says it takes the design's first rounds. It
+  does only where those keep the rules above; where they would seat two players against each
+  other twice although the numbers allow every opponent to differ (a design's first 4 rounds
+  for 13 players, say), the no-repeat rule wins: a director who promised "you meet new
+  opponents every round" expects it kept, and nobody at the tables knows or cares that the
+  rounds came from a design. That evening is seated as any other size is.
 - :func:`mixer`: tables of a fixed size, players meeting as many others as possible.
 - :func:`round_robin`, :func:`swiss_round`, :func:`knockout_round`: pairs meeting pairs.
 
