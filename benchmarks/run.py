@@ -51,6 +51,7 @@ from evening import board_figures, event_rows  # noqa: E402
 from inprocess import cache_savings, standings_after_correction, time_pages  # noqa: E402
 from seating import figures as seating_figures  # noqa: E402
 from seating import rows as seating_rows  # noqa: E402
+from seating import sweep as seating_sweep  # noqa: E402
 from seed import (  # noqa: E402,F401
     HUGE_TARGET,
     PLAYERS,
@@ -447,6 +448,18 @@ def seating_report(report: Report) -> None:
     report.data["seating"] = measured
     for name, took, quality in seating_rows(measured):
         report.add(name, took, note=quality, goal="<= 0.4 s" if "400" in name else "")
+    say("seating sweep: every n 4..60 x rounds 1..13 and 100-400 x 13")
+    swept = seating_sweep(ROOT)
+    report.data["seating sweep"] = swept
+    broken = [m for m in swept if m["broken"]]
+    slowest = max(swept, key=lambda m: m["seconds"])
+    report.add(
+        f"seat {len(swept)} evenings (n 4..60 x 1..13 rounds, 100-400 x 13): slowest",
+        f"{slowest['seconds'] * 1000:.0f} ms",
+        note=f"{slowest['players']} x {slowest['rounds']}; {len(broken)} breaking a rule"
+        + "".join(f"; {m['players']} x {m['rounds']}: {', '.join(m['broken'])}" for m in broken[:5]),
+        goal="<= 0.4 s, 0 breaking",
+    )
 
 
 def run(args, tmp: Path, servers: Servers) -> Report:

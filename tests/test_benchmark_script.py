@@ -274,3 +274,37 @@ def test_the_boards_polls_are_a_304_and_a_200_and_the_sizes_take_turns(bench, ap
     turn = [(boards[0], False), (boards[1], False), (boards[0], True), (boards[1], True)]
     assert [(path, conditional) for path, conditional, _ in calls] == turn * evening.BOARD_TURNS
     assert {seconds for *_, seconds in calls} == {5.0 / evening.BOARD_TURNS}
+
+
+@pytest.fixture(scope="module")
+def seating_bench():
+    path = SCRIPT.parent / "seating.py"
+    spec = importlib.util.spec_from_file_location("bench_seating", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    yield module
+
+
+def test_the_seating_sweep_judges_by_the_rules(seating_bench):
+    from scorekeeper.events import checks
+
+    judge = seating_bench.judge
+    # 9 players, 2 rounds (9 >= 3 x 2 + 1: every opponent new, every partner new).
+    good = [
+        {"tables": [(0, 1, 2, 3), (4, 5, 6, 7)], "sitting_out": [8]},
+        {"tables": [(0, 4, 1, 5), (2, 6, 3, 8)], "sitting_out": [7]},
+    ]
+    assert judge(9, 2, good)["broken"] == []
+    # The first round again: partners and opponents twice, and 8 sits out twice before the rest.
+    broken = judge(9, 2, [good[0], good[0]])["broken"]
+    assert any(b.startswith("partners met 2 times (at most 1)") for b in broken)
+    assert any(b.startswith("opponents met 2 times (at most 1") for b in broken)
+    assert "sitting out not in turn" in broken
+    # 13 players, 2 rounds: 0 and 1 oppose again in the second.
+    again = [{"tables": [(0, 1, 2, 3), (4, 5, 6, 7), (8, 9, 10, 11)], "sitting_out": [12]}]
+    again.append({"tables": [(0, 1, 4, 5), (2, 12, 6, 7), (8, 9, 10, 3)], "sitting_out": [11]})
+    assert any(b.startswith("opponents met 2 times (at most 1") for b in judge(13, 2, again)["broken"])
+    # The plans the app makes: 14 players at 13 rounds (the known gap before) keep every rule.
+    assert judge(14, 13, checks.plan("progressive", None, 14, 13, 4))["broken"] == []
+    assert seating_bench.sweep_evenings(5)[-1] == (400, 13) and (5, 13) in seating_bench.sweep_evenings(5)

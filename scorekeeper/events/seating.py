@@ -6,11 +6,20 @@ listed clockwise; in partnership games seats 0+2 and 1+3 are partners (events.md
 
 - :func:`progressive`: partners change every round. Where a perfect design exists (n = 4k:
   n-1 rounds; n = 4k+1: n rounds, one sit-out each) and the evening plays it whole, it is the
-  one used (:mod:`.designs`); otherwise one base round is developed round by round
-  (:mod:`.cyclic`), or, where no base is found quickly, the rounds are repaired by a local
-  search (:mod:`.repair`). Either way: nobody partners twice, two players oppose at most once
-  while n >= 3 rounds + 1 (twice otherwise), sitting out goes in turn; table numbers are then
-  chosen so that few players stay at the same table.
+  one used (:mod:`.designs`); a longer evening plays the design again from its first round.
+  Small evenings (6-23 players) are stored (:mod:`.small_schedules`); otherwise one base round
+  is developed round by round (:mod:`.cyclic`), or, where no base is found quickly, the rounds
+  are repaired by a local search (:mod:`.repair`). Either way: nobody partners twice, two
+  players oppose at most once while n >= 3 rounds + 1 (twice otherwise), sitting out goes in
+  turn; beyond n - 1 rounds, repeats no more than the numbers force (:func:`repeat_limits`).
+  Table numbers are then chosen so that few players stay at the same table.
+
+  A shorter evening than a design's: events.md says it takes the design's first rounds. It
+  does only where those keep the rules above; where they would seat two players against each
+  other twice although the numbers allow every opponent to differ (a design's first 4 rounds
+  for 13 players, say), the no-repeat rule wins: a director who promised "you meet new
+  opponents every round" expects it kept, and nobody at the tables knows or cares that the
+  rounds came from a design. That evening is seated as any other size is.
 - :func:`mixer`: tables of a fixed size, players meeting as many others as possible.
 - :func:`round_robin`, :func:`swiss_round`, :func:`knockout_round`: pairs meeting pairs.
 
@@ -30,7 +39,7 @@ import networkx as nx
 
 from . import cyclic, repair
 from .designs import DESIGNS
-from .small_schedules import SMALL
+from .small_schedules import LONG, MORE, SMALL
 
 
 @dataclass(frozen=True)
@@ -142,15 +151,30 @@ def opponent_limit(n: int, rounds: int) -> int:
     return 1 if n >= 3 * rounds + 1 else 2
 
 
-def seated_as_allowed(n: int, rounds: int, quality: Quality) -> bool:
-    """No partner twice (while the rounds allow), opponents within :func:`opponent_limit`,
-    sitting out in turn (nobody twice before everyone once)."""
+def repeat_limits(n: int, rounds: int) -> tuple[int, int]:
+    """The most times two players need partner, and oppose, in ``rounds`` rounds: once and
+    :func:`opponent_limit` while the rounds allow (up to n - 1); beyond, where partners must
+    repeat, the partnerships over the pairs rounded up (nobody partners more often than the
+    numbers force), and opponents at most once more than their meetings over the pairs."""
+    if rounds <= n - 1:
+        return 1, opponent_limit(n, rounds)
+    pairs, partnerships = n * (n - 1) // 2, rounds * 2 * (n // 4)
+    return -(-partnerships // pairs), -(-2 * partnerships // pairs) + 1
+
+
+def seated_as_allowed(n: int, rounds: int, quality: Quality, most_partnered: int | None = None) -> bool:
+    """Partners and opponents within :func:`repeat_limits`, sitting out in turn (nobody twice
+    before everyone once). ``most_partnered`` (the most times two players partnered) is needed
+    only beyond n - 1 rounds, where partners repeat; without it those rounds are not judged."""
     outs = quality.sit_outs
     if max(outs) - min(outs) > 1:
         return False
-    if rounds > n - 1:  # more rounds than others to partner: repeats cannot all be avoided
-        return True
-    return quality.partner_repeats == 0 and quality.opponent_spread[1] <= opponent_limit(n, rounds)
+    partnered, opposed = repeat_limits(n, rounds)
+    if rounds > n - 1:
+        if most_partnered is None:
+            return True
+        return most_partnered <= partnered and quality.opponent_spread[1] <= opposed
+    return quality.partner_repeats == 0 and quality.opponent_spread[1] <= opposed
 
 
 def progressive(n: int, rounds: int | None = None, seed: int = 0) -> Schedule:
@@ -165,14 +189,24 @@ def progressive(n: int, rounds: int | None = None, seed: int = 0) -> Schedule:
         raise ValueError("a progressive event needs at least 4 players")
     rounds = default_rounds(n) if rounds is None else rounds
     full = perfect_rounds(n)
+    if full is not None and rounds > full:
+        # Longer than the whole design: it starts again from its first round. Each pair then
+        # partners ceil(rounds / full) times at most and nobody sits out twice before everyone
+        # has as often: as few repeats as the numbers allow, where a search spreads them worse.
+        design = _from_design(n)
+        again = [Round(i + 1, design[i % full].tables, design[i % full].sitting_out) for i in range(rounds)]
+        made = _number_tables(n, again)
+        return Schedule(n, tuple(made), partnership_quality(n, made))
     if full is not None and rounds <= full:
         made = _number_tables(n, _from_design(n)[:rounds])
         quality = partnership_quality(n, made, perfect=rounds == full)
         if rounds == full or seated_as_allowed(n, rounds, quality):
             return Schedule(n, tuple(made), quality)
-    small = SMALL.get(n, ())
-    if rounds <= len(small):
-        made = _number_tables(n, [_parsed(i + 1, line) for i, line in enumerate(small[:rounds])])
+    # Stored small evenings: SMALL (then MORE, beyond n - 1 rounds) as far as they go, else LONG.
+    kept = (SMALL.get(n, ()) + MORE.get(n, ()), LONG.get(n, ()))
+    stored = next((s for s in kept if rounds <= len(s)), None)
+    if stored is not None:
+        made = _number_tables(n, [_parsed(i + 1, line) for i, line in enumerate(stored[:rounds])])
         return Schedule(n, tuple(made), partnership_quality(n, made))
     made = _developed(n, rounds, seed) or _repaired(n, rounds, seed)
     return Schedule(n, tuple(made), partnership_quality(n, made))

@@ -3,22 +3,24 @@
 Why data: with a few players and many rounds the numbers are tight (6 players in 5 rounds,
 two sitting out each round, keep opponents to two meetings only with the right turns to sit
 out), and neither a developed base round nor a quick repair finds such a schedule reliably
-within a request. Each schedule is min(13, n-1) rounds long and every prefix of it keeps the
+within a request. Each schedule is min(13, n-1) rounds long (14 players': 11) and every prefix of it keeps the
 rules for an evening of that many rounds (nobody partners twice; opponents meet at most once in
 the first (n-1)//3 rounds, at most twice in all; sitting out in turn): an evening of r rounds
 plays the first r. Sizes with a perfect design (:mod:`.designs`) are not here.
 
-One exception, in :data:`KEPT_UP_TO`: for 14 players no schedule of 12 or 13 rounds within
-two meetings of the same opponents was found (minutes of search); its first 11 rounds keep the
-rules, and the last two are the best found after them (5 pairs oppose a third time).
+One exception: for 14 players the random search found no 12th and 13th rounds within two
+meetings of the same opponents (minutes of search), so :data:`SMALL` holds its first 11 rounds,
+and an evening of 12 or 13 rounds plays the schedule in :data:`LONG` instead: the perfect
+design of 13 players (every pair partners once and opposes twice) with a 14th player who sits
+out once in each half of the evening and otherwise takes the seat of a player who then sits
+out (``scripts/small_schedules.py --from-design 14``). The design's players only lose
+meetings; the 14th partners nobody twice and opposes nobody three times. Its first rounds are
+not used for shorter evenings: they may oppose a pair twice within four rounds.
 A line is a round: its tables' seats four by four (0+2 partner 1+3), then '/' and who sits out.
 The tests check every schedule here.
 """
 
 from __future__ import annotations
-
-# Sizes whose stored schedule keeps the rules only up to this many rounds (see above).
-KEPT_UP_TO: dict[int, int] = {14: 11}
 
 SMALL: dict[int, tuple[str, ...]] = {
     6: (
@@ -71,8 +73,6 @@ SMALL: dict[int, tuple[str, ...]] = {
         "9 10 3 6 8 2 7 5 13 11 1 12 / 0 4",
         "7 11 3 13 9 2 1 0 8 12 4 5 / 6 10",
         "2 9 11 12 7 4 10 1 6 13 5 0 / 3 8",
-        "5 6 7 2 10 8 3 1 0 4 12 13 / 9 11",
-        "4 3 0 8 7 2 6 10 9 5 13 11 / 1 12",
     ),
     15: (
         "3 13 9 8 14 4 5 2 6 11 10 0 / 1 7 12",
@@ -148,5 +148,63 @@ SMALL: dict[int, tuple[str, ...]] = {
         "19 7 4 0 2 18 8 20 1 16 13 11 15 9 6 14 12 17 3 10 / 5 21 22",
         "15 22 14 5 12 10 13 2 3 20 19 16 7 21 8 0 9 17 18 1 / 4 6 11",
         "11 17 8 3 2 10 1 7 14 4 21 15 16 20 5 13 18 19 22 6 / 0 9 12",
+    ),
+}
+
+# Longer evenings for sizes whose :data:`SMALL` schedule stops short (see above): an evening of
+# more rounds than SMALL holds, and at most as many as here, plays these rounds' first ones.
+LONG: dict[int, tuple[str, ...]] = {
+    14: (
+        "8 2 1 12 4 7 5 9 10 11 6 3 / 0 13",
+        "13 3 2 0 5 8 6 10 11 12 7 4 / 1 9",
+        "10 4 3 1 6 9 7 11 12 0 13 5 / 2 8",
+        "11 5 4 2 13 10 8 12 0 1 9 6 / 3 7",
+        "12 6 5 3 8 13 9 0 1 2 10 7 / 4 11",
+        "0 7 6 4 9 12 13 1 2 3 11 8 / 5 10",
+        "1 8 7 5 10 0 11 2 3 4 13 9 / 6 12",
+        "2 9 8 6 11 1 12 3 4 5 13 10 / 0 7",
+        "3 10 9 7 12 2 0 4 5 6 13 11 / 1 8",
+        "13 11 10 8 0 3 1 5 6 7 2 12 / 4 9",
+        "5 12 11 9 1 4 13 6 7 8 3 0 / 2 10",
+        "6 0 12 10 2 13 3 7 8 9 4 1 / 5 11",
+        "7 1 0 11 3 6 4 8 9 10 5 2 / 12 13",
+    ),
+}
+
+# Evenings of more rounds than others to partner (n - 1), for the sizes without a perfect
+# design: the rounds after :data:`SMALL`'s, an evening of r rounds playing the first r of both.
+# Partners must repeat there; every prefix keeps :func:`seating.repeat_limits`: nobody partners
+# more often than the partnerships over the pairs (rounded up), opponents meet at most once more
+# than theirs, sitting out in turn (``scripts/small_schedules.py --more 6 7 10 11``).
+MORE: dict[int, tuple[str, ...]] = {
+    6: (
+        "2 3 0 5 / 1 4",
+        "0 3 1 4 / 2 5",
+        "5 4 1 2 / 0 3",
+        "0 2 5 3 / 1 4",
+        "2 3 5 0 / 1 4",
+        "2 4 5 1 / 0 3",
+        "1 0 3 4 / 2 5",
+        "0 3 2 4 / 1 5",
+    ),
+    7: (
+        "5 6 1 2 / 0 3 4",
+        "5 2 6 0 / 1 3 4",
+        "1 3 6 4 / 0 2 5",
+        "2 1 3 0 / 4 5 6",
+        "2 5 0 4 / 1 3 6",
+        "4 6 1 5 / 0 2 3",
+        "3 4 0 5 / 1 2 6",
+    ),
+    10: (
+        "2 7 1 9 0 6 3 8 / 4 5",
+        "5 8 7 0 2 4 3 9 / 1 6",
+        "1 6 4 7 9 5 2 0 / 3 8",
+        "1 6 7 2 9 4 8 3 / 0 5",
+    ),
+    11: (
+        "4 8 10 3 5 1 6 9 / 0 2 7",
+        "9 8 6 4 7 5 1 10 / 0 2 3",
+        "7 10 5 6 2 3 0 4 / 1 8 9",
     ),
 }

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.events import seating
 from scorekeeper.events.designs import DESIGNS
-from scorekeeper.events.small_schedules import KEPT_UP_TO, SMALL
+from scorekeeper.events.small_schedules import LONG, MORE, SMALL
 
 
 def pair(a, b):
@@ -87,9 +87,12 @@ def check_rules(n, rounds, schedule):
     )
     if rounds <= n - 1:
         assert max(partners.values()) == 1, "a partner twice"
-        # 14 players beyond 11 rounds: the best schedule found (small_schedules.KEPT_UP_TO).
-        allowed = 3 if rounds > KEPT_UP_TO.get(n, rounds) else (1 if n >= 3 * rounds + 1 else 2)
+        allowed = 1 if n >= 3 * rounds + 1 else 2
         assert max(opponents.values()) <= allowed, "opponents met too often"
+    else:  # partners must repeat: no more than the numbers force, opponents within one of it
+        pairs, partnerships = n * (n - 1) // 2, rounds * 2 * (n // 4)
+        assert max(partners.values()) <= -(-partnerships // pairs), "partners met too often"
+        assert max(opponents.values()) <= -(-2 * partnerships // pairs) + 1, "opponents met too often"
 
 
 @settings(max_examples=60, deadline=None)
@@ -98,11 +101,55 @@ def test_any_evening_up_to_400_players_keeps_the_rules(n, rounds):
     check_rules(n, rounds, seating.progressive(n, rounds))
 
 
-@pytest.mark.parametrize("n", [*range(4, 30), 40, 41, 42, 43, 44, 48])
-def test_small_and_tight_evenings_keep_the_rules_at_every_length(n):
-    # The tightest sizes: 40 = 3 x 13 + 1 players meet 39 others in 13 rounds, none twice.
+@pytest.mark.parametrize("n", range(4, 61))
+def test_every_evening_up_to_60_players_keeps_the_rules_at_every_length(n):
+    # Every n x rounds 1..13 (the sweep of benchmarks/seating.py), the tightest among them
+    # 40 = 3 x 13 + 1 players meeting 39 others in 13 rounds, none twice; 14 players at 12-13
+    # rounds, opponents within two meetings; 4-13 players beyond n - 1 rounds.
     for rounds in range(1, 14):
         check_rules(n, rounds, seating.progressive(n, rounds))
+
+
+@pytest.mark.parametrize("rounds", [12, 13])
+def test_14_players_play_the_13_player_design_and_one_more_at_12_and_13_rounds(rounds):
+    schedule = seating.progressive(14, rounds)
+    stored = map(seating._parsed, range(1, rounds + 1), LONG[14][:rounds])
+    assert [sorted(t.seats for t in r.tables) for r in schedule.rounds] == [
+        sorted(t.seats for t in r.tables) for r in stored
+    ]
+    check_rules(14, rounds, schedule)
+    assert schedule.quality.opponent_spread[1] == 2
+    # The 13 players of the design meet as the design seats them, less the 14th's seats.
+    design = seating.progressive(13, 13)
+    partners13 = {pair(*p) for r in design.rounds for t in r.tables for p in seating.partners_of(t)}
+    partners14 = {pair(*p) for r in schedule.rounds for t in r.tables for p in seating.partners_of(t)}
+    assert {p for p in partners14 if 13 not in p} <= partners13
+
+
+@pytest.mark.parametrize("n", sorted(MORE))
+def test_evenings_beyond_n_minus_1_rounds_continue_the_stored_schedule(n):
+    lines = SMALL[n] + MORE[n]
+    assert len(lines) == 13
+    for rounds in range(len(SMALL[n]) + 1, 14):
+        schedule = seating.progressive(n, rounds)
+        stored = map(seating._parsed, range(1, rounds + 1), lines[:rounds])
+        assert [sorted(t.seats for t in r.tables) for r in schedule.rounds] == [
+            sorted(t.seats for t in r.tables) for r in stored
+        ]
+        check_rules(n, rounds, schedule)
+
+
+@pytest.mark.parametrize("n", [4, 5, 8, 9, 12])
+def test_an_evening_longer_than_the_design_plays_it_again_from_its_first_round(n):
+    full = seating.progressive(n)
+    longer = seating.progressive(n, 13)
+    length = len(full.rounds)
+    assert length < 13
+    for i, rnd in enumerate(longer.rounds):
+        assert sorted(t.seats for t in rnd.tables) == sorted(t.seats for t in full.rounds[i % length].tables)
+        assert rnd.sitting_out == full.rounds[i % length].sitting_out
+    partners = Counter(pair(*p) for r in longer.rounds for t in r.tables for p in seating.partners_of(t))
+    assert max(partners.values()) == -(-13 // length)
 
 
 @pytest.mark.parametrize("n", sorted(SMALL))
