@@ -72,13 +72,21 @@ def replay(game: AnyGame, deals: Sequence[Mapping[str, Any]] | None = None) -> G
 
 
 def remember(game: AnyGame, result: GameResult | None) -> None:
-    """A write scored the game at its new version already: later reads reuse that."""
+    """A write scored the game at its new version already: later reads reuse that.
+
+    Called by the write gates only (:mod:`scorekeeper.service.gate`, ``new_game_gate``), after
+    their commit: who computes a result keeps it."""
     if isinstance(result, GameResult):
         _memo()[(game.id, game.version)] = result
         _keep_latest(game, result)
         # Shared too: the next page (or the next deal's scoring) starts from it, not from a replay;
         # and kept as it is in this process, so the next write here does not unpickle it again.
         cache.keep(cache.key("result", game.id, game.version), result)
+
+
+def known_result(game: AnyGame) -> GameResult | None:
+    """The result this request scored the game at its current version, if it did (nothing computed)."""
+    return _memo().get((game.id, game.version))
 
 
 def full_record(game: AnyGame, result: GameResult, render: Callable[[Msg], str]) -> dict[str, Any]:

@@ -154,7 +154,6 @@ class GameView:
 # The game's unredacted result at its version, for the write side's checks and what the read side
 # draws from it (never shown as it is): scored once per version below both sides.
 full_result = scoring.score
-remember = scoring.remember
 
 
 def state_before(game: Game, k: int) -> Any:

@@ -69,14 +69,13 @@ def create_game() -> ResponseReturnValue:
         return errors_response(exc.errors)
     via = service.Via(device=f"API · {device_label(request.user_agent.string)}")
     game, key = service.create_game(game_rules, setup, deals, via, result, club_id=club_id)
-    read.remember(game, result)
     record = read.public_record(game)
     record["edit_key"] = key
     return jsonify(record), 201
 
 
-def record_response(game: AnyGame, result: GameResult | None, status: int) -> Response:
-    read.remember(game, result)
+def record_response(game: AnyGame, status: int) -> Response:
+    # A write's result was kept by the write gate that computed it: the record reads it back.
     response = current_app.response_class(
         record_json(game) + "\n", status=status, mimetype="application/json"
     )
@@ -104,16 +103,16 @@ def export_game(game_id: str) -> ResponseReturnValue:
 
 @game_route(lean=True)
 def record_of(game: AnyGame) -> Response:
-    return record_response(game, None, 200)
+    return record_response(game, 200)
 
 
 def write(game: AnyGame, status: int, change: Callable[[service.Via], GameResult]) -> ResponseReturnValue:
     """Run one write with the request's If-Match and Idempotency-Key; answer the record."""
     via = api_via(game)
     try:
-        result = change(via)
+        change(via)
     except service.AlreadyDone:
-        response = record_response(game, None, status)
+        response = record_response(game, status)
         response.headers["Idempotent-Replayed"] = "true"
         return response
     except service.Conflict:
@@ -131,7 +130,7 @@ def write(game: AnyGame, status: int, change: Callable[[service.Via], GameResult
         return response
     except InvalidFacts as exc:
         return errors_response(exc.errors)
-    return record_response(game, result, status)
+    return record_response(game, status)
 
 
 @bp.post("/games/<game_id>/deals")

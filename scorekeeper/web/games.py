@@ -256,7 +256,6 @@ def add_deal(game: Game) -> ResponseReturnValue:
         except InvalidFacts as exc:
             form.apply_errors(exc.errors)
         else:
-            read.remember(game, result)
             if is_htmx():
                 context = game_context(game)
                 # (Several at once: the first is named, the deal; what follows is Tally's end.)
@@ -402,9 +401,8 @@ def save_draft(game: Game) -> ResponseReturnValue:
             step = form.to_draft(service.setup_of(game), game.draft or {})
             errors = step.errors(plugin.rules, read.full_result(game))
             if not errors:
-                result = read.full_result(game)
+                # The gate hands this request's result on to the draft's version (a quiet change).
                 service.save_draft(game, step.facts, via)
-                read.remember(game, result)  # a draft changes no recorded deal
                 return kept_quietly(game) if background else redirect_or_region(game)
         except service.AlreadyDone:
             return kept_quietly(game) if background else redirect_or_region(game)

@@ -104,3 +104,36 @@ def test_a_correction_among_the_known_deals_is_replayed_whole(app, client, monke
         result = read.full_result(game)
         assert plays == [(0, 4)]  # deal 2 differs from what this process knew: a whole replay
         assert result.deals[1].scores == scoring.replay(game).deals[1].scores
+
+
+def test_the_gate_keeps_what_it_scored_without_the_caller(app, client):
+    """Who computes keeps: a write through the service (no view, no ``remember`` by the caller)
+    leaves its result at the new version in the request's memo and the process's latest."""
+    gid, _key = api_game(client, deals=[FLAT])
+    with app.app_context():
+        from scorekeeper import service
+        from scorekeeper.db import db
+        from scorekeeper.models import Game
+
+        game = db.session.get(Game, gid)
+        result = service.append_deal(game, FLAT)
+        assert scoring.known_result(game) is result
+        assert app.extensions["scorekeeper.latest_results"].get(gid) == (game.version, result)
+
+
+def test_a_draft_hands_the_known_result_to_its_version(app, client):
+    """A quiet change (a draft) changes no deal: the gate hands the result this request scored on
+    to the new version; a request that scored nothing has nothing to hand on."""
+    gid, _key = api_game(client, deals=[FLAT])
+    with app.app_context():
+        from scorekeeper import service
+        from scorekeeper.db import db
+        from scorekeeper.models import Game
+
+        game = db.session.get(Game, gid)
+        assert scoring.known_result(game) is None
+        service.save_draft(game, {"tricks": [1, 2, 3, 4]})
+        assert scoring.known_result(game) is None  # nothing was scored: nothing invented
+        before = scoring.score(game)
+        service.save_draft(game, None)
+        assert scoring.known_result(game) is before
