@@ -91,6 +91,7 @@ def _configure_database(app: Flask) -> None:
 
     from .db import db, migrate
     from .service.rescore import rescore_command
+    from .stores import stores_command
 
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
@@ -100,6 +101,8 @@ def _configure_database(app: Flask) -> None:
     db.init_app(app)
     migrate.init_app(app, db)
     db_commands.add_command(rescore_command)
+    # ``scorekeeper stores``: the process's in-memory stores and their sizes (beside the database's).
+    app.cli.add_command(stores_command)
 
 
 def _configure_i18n(app: Flask) -> None:

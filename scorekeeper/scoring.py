@@ -16,10 +16,10 @@ from typing import Any
 from flask import current_app, has_app_context
 from sqlalchemy import bindparam, select
 
-from . import cache, rules
+from . import cache, rules, stores
 from .db import db
 from .games import GAMES
-from .lru import LocalLRU, per_app
+from .lru import LocalLRU
 from .models import AnyGame, Change
 from .rules import GameResult, InvalidFacts, Msg, Setup
 from .rules.base import play_on
@@ -168,10 +168,12 @@ _SINCE = (
 QUIET = frozenset({"append", "draft", "archive", "unarchive", "orders_in"})
 
 
+# Per game, the latest (version, result) this process scored or wrote: the next version scores on from it.
+LATEST = stores.store("latest_results", "LOCAL_GAMES", doc="each game's latest result")
+
+
 def _latest() -> LocalLRU[str, tuple[int, GameResult | bytes]]:
-    if not has_app_context():
-        return LocalLRU(1)
-    return per_app(current_app.extensions, "scorekeeper.latest_results", cache.games_kept())
+    return LATEST()
 
 
 # How many games' latest results stay objects (those kept here most recently), and how many deals
@@ -191,7 +193,8 @@ LIVELY_DEALS = 8000
 
 class _Lively:
     """The games whose latest result is kept as an object, least recently kept first, with the
-    number of deals each holds."""
+    number of deals each holds. Not a store of its own: the bookkeeping of :data:`LATEST`'s
+    objects, bounded by ``LIVELY_GAMES`` and ``LIVELY_DEALS``."""
 
     def __init__(self) -> None:
         self.games: OrderedDict[str, int] = OrderedDict()

@@ -18,10 +18,10 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import delete, func, select, update
 
+from .. import stores
 from ..access import Membership
 from ..db import db
 from ..keys import hash_key
-from ..lru import per_app
 from ..models import (
     Change,
     Club,
@@ -516,6 +516,10 @@ def device_hash(device_id: str) -> str:
     return hash_key(f"device:{device_id}")
 
 
+# (device, game) pairs this process has written: a device that looks again costs no query.
+DEVICE_GAMES = stores.store("device_games", 20_000, doc="devices' games already listed")
+
+
 def remember_game(device_id: str | None, game_id: str) -> None:
     """List ``game_id`` under this device's "My games" (created, scored or opened here).
 
@@ -524,7 +528,7 @@ def remember_game(device_id: str | None, game_id: str) -> None:
     if not device_id:
         return
     found = device_hash(device_id)
-    written = per_app(current_app.extensions, "scorekeeper.device_games", 20_000)
+    written = DEVICE_GAMES()
     if written.get((found, game_id)):
         return
     written.put((found, game_id), True)
