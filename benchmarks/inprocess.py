@@ -70,7 +70,7 @@ def cache_savings(app, client, page_id: str, long_id: str, budget: float) -> dic
     out["viewer page cache"] = (on * 1000, off * 1000)
     with app.test_request_context():
         game = db.session.get(Game, long_id)
-        result = read.full_result(game)
+        result = read.result(game)
         record_json(game, result)  # its deals encoded once, as after the first answer
 
         def spliced() -> None:

@@ -77,4 +77,3 @@ class LocalLRU(Generic[K, V]):
     def __contains__(self, key: object) -> bool:
         # An answer for tests and logs only: between this and a get, another thread may evict.
         return key in self._items
-

@@ -1,6 +1,6 @@
 """A game's result at its version: scored by the rules, below both the read side and the write gate.
 
-Both sides ask :func:`score`; it owns "the game's result at its version": the in-request memo,
+Both sides ask :func:`result` (the read side's ``read.result``, the one name); it owns "the game's result at its version": the in-request memo,
 the shared cache (:mod:`scorekeeper.cache`), and scoring on from the result this process last
 knew (another worker wrote the versions between) instead of replaying the whole game.
 """
@@ -46,7 +46,7 @@ def _check_setup(game: AnyGame) -> None:
         raise InvalidFacts(errors)
 
 
-def score(
+def result(
     game: AnyGame, more: Sequence[Mapping[str, Any]] = (), known: GameResult | None = None
 ) -> GameResult:
     """``game`` at its version (``known``, when the caller has it), with the deals ``more`` played on.
@@ -143,7 +143,7 @@ def _score(game: AnyGame) -> GameResult:
         since = db.session.connection().execute(_SINCE, {"game_key": game.id, "known": version}).all()
         if len(since) == game.version - version and all(row.kind in QUIET for row in since):
             appended = [row.after for row in since if row.kind == "append"]
-            return score(game, appended, known)
+            return result(game, appended, known)
         facts = game.facts
         if len(known.deals) <= len(facts) and all(
             d.facts == f for d, f in zip(known.deals, facts, strict=False)

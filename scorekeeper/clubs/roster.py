@@ -56,7 +56,7 @@ def match_of(game: Game) -> Match | None:
         return None
     try:
         # The read side's result: a page that also shows the game scores it once.
-        result = read.full_result(game)
+        result = read.result(game)
     except (InvalidFacts, LookupError):
         return None
     return ratings.match_from(game.kind, game.id, game.updated_at, game.players, game.options, result)

@@ -6,6 +6,7 @@ the lists show), :mod:`.records` (the public record of the API and exports) and 
 (what a seat alone may read: its own pending orders). Callers use the names below: ``read.game_view(game, role)``.
 """
 
+from ..scoring import result  # the game's unredacted result at its version (never shown as it is)
 from .records import (
     TableState,
     event_of,
@@ -33,7 +34,6 @@ from .views import (
     build_view,
     chart_series,
     facts_before,
-    full_result,
     game_view,
     preview,
     preview_deal,
@@ -63,7 +63,6 @@ __all__ = [
     "event_of",
     "export_record",
     "facts_before",
-    "full_result",
     "game_view",
     "list_views",
     "plain_text",
@@ -72,6 +71,7 @@ __all__ = [
     "public_record",
     "redact",
     "rendered",
+    "result",
     "seat_console",
     "seat_role",
     "seats_of",

@@ -29,7 +29,7 @@ def public_record(
 ) -> dict[str, Any]:
     """The game record of the spec as anyone may read it: the full record, with the
     game's public figures in place of hidden ones until the end."""
-    result = result or scoring.score(game)
+    result = result or scoring.result(game)
     render = render or plain_text
     record = scoring.full_record(game, result, render)
     kind = scoring.game_rules(game)

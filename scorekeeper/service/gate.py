@@ -20,14 +20,14 @@ from sqlalchemy import Table, bindparam, case, delete, func, insert, null, selec
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError
 
-from .. import rules
+from .. import read, rules
 from ..db import Prepared, db, one_writer
 from ..models import AnyGame, Change, Deal, Game, GameSummary, utcnow
 from ..pending import ORDERS, PendingEntry, orders_row
 from ..read import summarize
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
-from ..scoring import game_rules, known_result, remember, replay, score
+from ..scoring import game_rules, known_result, remember, replay
 from .locks import correction_at, directors_act
 
 
@@ -341,7 +341,7 @@ def _deal_at(game: Game, k: int) -> Deal:
 def _plan_append_all(game: AnyGame, deals: list[dict[str, Any]], top: int | None) -> Plan[GameResult]:
     """Several deals appended by one action (each its own change); refused whole if one is."""
     # Scored on from the game's result at its version (kept once per version): no replay.
-    result = score(game, deals)
+    result = read.result(game, deals)
     seat_orders = game_rules(game).takes_seat_orders(result.setup)
     first = len(result.deals) - len(deals)
 
@@ -609,7 +609,7 @@ def set_options(
     ``revise(options)`` gets the options as stored (again after a concurrent
     write) and returns the new ones. The rules' set-up check judges them;
     before the first deal the parts of the seats still waiting may be missing
-    (:func:`score` then takes no deal until none is). Raises :class:`InvalidFacts`.
+    (``read.result`` then takes no deal until none is). Raises :class:`InvalidFacts`.
     The history notes the change without the options: they may be private.
     """
     kind = game_rules(game)

@@ -74,7 +74,7 @@ def entry_form(
     form = form_class.for_setup(service.setup_of(game), data)
     if k is None:
         # From the scored result (kept per version): a long game's deal rows are not read for it.
-        known = read.full_result(game).deals
+        known = read.result(game).deals
         form.previous = known[-1].facts if known else None
         at = len(known)
     else:
@@ -94,7 +94,7 @@ def entry_form(
 
 def next_deal(game: Game) -> int:
     """The index of the deal being entered, from the scored result: the deal rows are not read."""
-    return len(read.full_result(game).deals)
+    return len(read.result(game).deals)
 
 
 def prior_state(game: Game, k: int):
@@ -242,7 +242,7 @@ def add_deal(game: Game) -> ResponseReturnValue:
     form = entry_form(game)
     if form.validate_on_submit():
         setup = service.setup_of(game)
-        before = read.full_result(game) if is_htmx() else None
+        before = read.result(game) if is_htmx() else None
         try:
             deals = form.to_deals(setup)
             if len(deals) == 1:
@@ -312,7 +312,7 @@ def changes_reply(
         or request.form.get(VERSION_FIELD) != str(game.version - 1)
     ):
         return None
-    changes = RowChanges.between(before, read.full_result(game))
+    changes = RowChanges.between(before, read.result(game))
     if changes is None:
         return None
     response = make_response(
@@ -399,7 +399,7 @@ def save_draft(game: Game) -> ResponseReturnValue:
                 service.save_draft(game, None, via)
                 return redirect_or_region(game)
             step = form.to_draft(service.setup_of(game), game.draft or {})
-            errors = step.errors(plugin.rules, read.full_result(game))
+            errors = step.errors(plugin.rules, read.result(game))
             if not errors:
                 # The gate hands this request's result on to the draft's version (a quiet change).
                 service.save_draft(game, step.facts, via)

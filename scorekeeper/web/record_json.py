@@ -28,7 +28,7 @@ def record_json(game: AnyGame, result: GameResult | None = None) -> str:
     before (an append keeps them), and its encoded parts are reused. A correction that
     rescores the game encodes it anew; a game hiding values takes the plain way.
     """
-    result = result or read.full_result(game)
+    result = result or read.result(game)
     provider: Any = current_app.json  # Flask's default provider: compact is none of JSONProvider's
     if (provider.compact is None and current_app.debug) or provider.compact is False:
         return provider.dumps(read.public_record(game, result))

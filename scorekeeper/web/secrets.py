@@ -186,7 +186,7 @@ def seat_orders(game: Game, seat: int) -> ResponseReturnValue:
     private_only(game)
     if not 0 <= seat < len(game.players):
         abort(404)
-    turn = len(read.full_result(game).deals) + 1
+    turn = len(read.result(game).deals) + 1
     status = 200
     conflict = None
     if request.method == "POST":

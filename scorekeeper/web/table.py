@@ -249,7 +249,7 @@ def undo(game: Game, change_id: int) -> ResponseReturnValue:
         abort(404)
     title, _detail = describe_change(change)
     from_page = is_htmx() and request.form.get("back") != "history"
-    before = read.full_result(game) if from_page else None
+    before = read.result(game) if from_page else None
     try:
         service.undo(game, change, via)
     except service.AlreadyDone:
