@@ -19,6 +19,7 @@ from ..clubs.service import remember_game
 from ..db import db
 from ..keys import key_matches
 from ..models import AnyGame, Game, GameHead
+from ..refusals import Refusal
 from ..rules.base import N_
 from ..service import Via, new_token
 
@@ -243,6 +244,18 @@ def bare_etag(tag: str | None) -> str | None:
     return base if colon and coding in CONTENT_CODINGS else tag
 
 
+def idempotency_key() -> str | None:
+    """An API call's ``Idempotency-Key`` header (None without one); 400 when it is malformed."""
+    token = request.headers.get("Idempotency-Key")
+    if token is not None and not TOKEN.fullmatch(token):
+        raise Refusal(
+            "Idempotency-Key",
+            N_("Idempotency-Key must be 8-64 characters: letters, digits, - and _."),
+            400,
+        )
+    return token
+
+
 def api_via(game: AnyGame) -> Via:
     """An API write: ``If-Match: "<version>"`` (the ETag the API answered) and ``Idempotency-Key``."""
     version = None
@@ -253,9 +266,7 @@ def api_via(game: AnyGame) -> Via:
             abort(400, description=N_('If-Match must be the game\'s ETag, e.g. If-Match: "7".'))
         versions = {int(t) for t in tags if t}
         version = game.version if game.version in versions else min(versions)
-    token = request.headers.get("Idempotency-Key")
-    if token is not None and not TOKEN.fullmatch(token):
-        abort(400, description=N_("Idempotency-Key must be 8-64 characters: letters, digits, - and _."))
+    token = idempotency_key()
     label = device_label(request.user_agent.string)
     # A director's correction at a locked event table: who (auth's game_route) and why (the
     # body's "reason", which is no part of a deal's facts).

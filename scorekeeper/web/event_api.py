@@ -21,7 +21,7 @@ from ..rules.base import N_
 from ..service import house_gate
 from . import errors
 from .auth import club_route, directs, presented_key, role_for
-from .common import TOKEN
+from .common import idempotency_key
 from .jsonbody import json_body
 
 # Under /api: an event's own calls live at /api/events/..., its creation in its club's URL.
@@ -57,17 +57,6 @@ def if_match(event: Event) -> int | None:
         raise Refusal("If-Match", N_('If-Match must be the event\'s ETag, e.g. If-Match: "7".'), 400)
     versions = {int(t) for t in tags}
     return event.version if event.version in versions else min(versions)
-
-
-def idempotency_key() -> str | None:
-    token = request.headers.get("Idempotency-Key")
-    if token is not None and not TOKEN.fullmatch(token):
-        raise Refusal(
-            "Idempotency-Key",
-            N_("Idempotency-Key must be 8-64 characters: letters, digits, - and _."),
-            400,
-        )
-    return token
 
 
 def stale(event: Event) -> ResponseReturnValue:
