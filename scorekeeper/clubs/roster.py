@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from .. import ratings, read, service, stores
+from ..access import of_club
 from ..db import db
 from ..games import GAMES
 from ..models import Change, Club, Game, Member, Player, Seat
@@ -38,7 +39,7 @@ def counted(query, club_id: int):
 
     This is the one place the ratings leave games out: the archive's filter belongs here.
     """
-    return query.where(Game.club_id == club_id, Game.deleted_at.is_(None), Game.archived.is_(False))
+    return of_club(query, club_id).where(Game.deleted_at.is_(None), Game.archived.is_(False))
 
 
 def ratings_key(club_id: int) -> tuple[Any, ...]:
@@ -181,11 +182,7 @@ def regular_names(club_id: int | None, limit: int = 300) -> list[str]:
         return []
     seated = set(
         db.session.scalars(
-            select(Seat.name)
-            .distinct()
-            .join(Game, Game.id == Seat.game_id)
-            .where(Game.club_id == club_id)
-            .limit(limit)
+            of_club(select(Seat.name).distinct().join(Game, Game.id == Seat.game_id), club_id).limit(limit)
         )
     )
     kept = set(db.session.scalars(select(Player.name).where(Player.club_id == club_id).limit(limit)))
@@ -235,8 +232,8 @@ def games_with(club_id: int, name: str) -> list[Game]:
     """Every club game with a seat called ``name``, deleted ones included (a restored game keeps the club's names)."""
     return list(
         db.session.scalars(
-            select(Game)
-            .where(Game.club_id == club_id, Game.id.in_(select(Seat.game_id).where(Seat.name == name)))
+            of_club(select(Game), club_id)
+            .where(Game.id.in_(select(Seat.game_id).where(Seat.name == name)))
             .order_by(Game.id)
         )
     )
@@ -289,9 +286,8 @@ def rename_everywhere(club_id: int, old: str, new: str, via: service.Via) -> Ren
 def rename_groups(club_id: int, limit: int = 1) -> list[tuple[str, str, str, int]]:
     """The club's latest renames that can still be undone: (group, old name, new name, games)."""
     changes = db.session.scalars(
-        select(Change)
-        .join(Game, Game.id == Change.game_id)
-        .where(Game.club_id == club_id, Change.kind == "rename", Change.undoes.is_(None))
+        of_club(select(Change).join(Game, Game.id == Change.game_id), club_id)
+        .where(Change.kind == "rename", Change.undoes.is_(None))
         .order_by(Change.id.desc())
         .limit(500)
     ).all()
@@ -313,10 +309,10 @@ def rename_groups(club_id: int, limit: int = 1) -> list[tuple[str, str, str, int
 def undo_rename(club_id: int, group: str, via: service.Via) -> int:
     """Put back every club game's name that the rename ``group`` changed; returns how many games."""
     changes = db.session.scalars(
-        select(Change)
-        .join(Game, Game.id == Change.game_id)
-        .where(
-            Game.club_id == club_id, Change.kind == "rename", Change.token == group, Change.undoes.is_(None)
+        of_club(select(Change).join(Game, Game.id == Change.game_id), club_id).where(
+            Change.kind == "rename",
+            Change.token == group,
+            Change.undoes.is_(None),
         )
     ).all()
     undone = 0

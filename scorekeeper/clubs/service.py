@@ -19,7 +19,7 @@ from flask import current_app
 from sqlalchemy import delete, func, select, update
 
 from .. import stores
-from ..access import Membership
+from ..access import Membership, of_club
 from ..db import db
 from ..keys import hash_key
 from ..models import (
@@ -301,7 +301,7 @@ def member_folded(club: Club, name: str) -> Member | None:
 def players(club: Club) -> list[str]:
     """The club's players: everyone seated at one of its games, and the kept list."""
     seated = db.session.scalars(
-        select(Seat.name).distinct().join(Game, Game.id == Seat.game_id).where(Game.club_id == club.id)
+        of_club(select(Seat.name).distinct().join(Game, Game.id == Seat.game_id), club.id)
     )
     kept = db.session.scalars(select(Player.name).where(Player.club_id == club.id))
     return sorted(set(seated) | set(kept), key=str.casefold)
@@ -549,7 +549,7 @@ def delete_club(club: Club, by: str = "") -> dict[str, int]:
     """
 
     def plan() -> Step[dict[str, int]]:
-        game_ids = list(db.session.scalars(select(Game.id).where(Game.club_id == club.id)))
+        game_ids = list(db.session.scalars(of_club(select(Game.id), club.id)))
         event_ids = list(db.session.scalars(select(Event.id).where(Event.club_id == club.id)))
         players_gone = len(db.session.scalars(select(Player.id).where(Player.club_id == club.id)).all())
         counts = {"games": len(game_ids), "events": len(event_ids), "players": players_gone}

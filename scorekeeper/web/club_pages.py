@@ -264,9 +264,10 @@ def remove_member(club: Club, me: Membership, member_id: int) -> ResponseReturnV
     # Who may remove whom in detail (the owner, another admin) the service says, with its reason.
     if not (may().run_club(club.id) or leaving):
         abort(403)
-    if not leaving and member.role == "admin" and not me.owner:
+    refused = None if leaving else may().removal_refused(club.id, member)
+    if refused is not None:
         # Refused before the question is asked (the service refuses it all the same).
-        return refuse(_("Only the owner removes an admin."), 403)
+        return refuse(said(refused), refused.status)
     if not confirmed():
         if leaving:
             return confirm_page(
@@ -340,8 +341,7 @@ def sign_out(club: Club, me: Membership, key_id: int) -> ResponseReturnValue:
         abort(404)
     if not may().sign_out(club.id, member.id):
         abort(403)
-    if member.id != me.member_id and member.role in ("admin", "owner") and not me.owner:
-        # Signing out every device of an admin would remove them: the owner's to do, as removing is.
+    if may().sign_out_needs_owner(club.id, member):
         abort(403)
     service.sign_out(member, key_id)
     flash(_("Device signed out."), "ok")

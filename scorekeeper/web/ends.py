@@ -81,7 +81,8 @@ def again_page(game: Game, status: int = 200) -> ResponseReturnValue:
         option = by_key[key]
         data[f"opt_{key}"] = str(value) if option.kind == "choice" else value
     me = viewer()
-    club = next((m.slug for m in me.memberships if m.club_id == game.club_id), "")
+    mine = me.of(game.club_id)
+    club = mine.slug if mine is not None else ""
     form = new_game_form(
         kind, max(kind.player_counts), data, clubs=[(m.slug, m.club_name) for m in me.memberships], club=club
     )

@@ -20,7 +20,7 @@ from ..rules import FieldError, msg
 from ..rules.base import N_
 from ..service import house_gate
 from . import errors
-from .auth import club_route, directs, presented_key, role_for
+from .auth import club_route, may, role_for
 from .common import idempotency_key
 from .jsonbody import json_body
 
@@ -36,12 +36,8 @@ def event_or_404(event_id: str) -> Event:
     return event
 
 
-def directing(event: Event) -> bool:
-    return directs(event, presented_key())
-
-
 def director_only(event: Event) -> None:
-    if not directing(event):
+    if not may().direct_event(event):
         raise Denied(
             None,
             N_("This call needs the event's director key: Authorization: Bearer <director_key>."),
@@ -84,7 +80,7 @@ def create(club: Club, me: Membership) -> ResponseReturnValue:
 @bp.get("/events/<event_id>")
 def show(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
-    response = jsonify(service.document(event, director=directing(event)))
+    response = jsonify(service.document(event, director=may().direct_event(event)))
     response.set_etag(str(event.version))
     return response
 
