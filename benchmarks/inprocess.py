@@ -57,7 +57,7 @@ def cache_savings(app, client, page_id: str, long_id: str, budget: float) -> dic
     from scorekeeper import read
     from scorekeeper.db import db
     from scorekeeper.models import Game
-    from scorekeeper.web.record_json import record_json
+    from scorekeeper.web.game_json import record_json
 
     out = {}
     viewer = app.test_client()

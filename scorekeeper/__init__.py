@@ -128,7 +128,7 @@ def _configure_csrf(app: Flask) -> None:
 
 def _configure_blueprints(app: Flask) -> None:
     from .clubs import cli as clubs_cli
-    from .web import api, docs, ends, games, main, pwa, records, season_views, table
+    from .web import api, docs, ends, exports, games, main, pwa, season_views, table
     from .web import club_api as clubs_api
     from .web import club_pages as clubs_pages
     from .web import event_api as events_api
@@ -146,7 +146,7 @@ def _configure_blueprints(app: Flask) -> None:
         api.bp,
         table.bp,
         ends.bp,  # rematch, a new game with these players, archiving
-        records.bp,  # lists, players, exports, import, backup commands
+        exports.bp,  # lists, players, exports, import, backup commands
         secrets_pages.bp,  # Secrets: allotments, private links and reports
         clubs_pages.bp,  # a club's pages: members, invites, players, ratings; `ratings rebuild`
         clubs_api.bp,  # the clubs' JSON API

@@ -421,7 +421,7 @@ def refused(error: Limited) -> ResponseReturnValue:
         response = jsonify({"errors": [{"field": None, "message": error.description}]})
     else:
         wait = format_timedelta(timedelta(seconds=error.wait), threshold=1)
-        # An htmx request for a fragment gets the fragment (web.common.is_htmx's rule; limits sit
+        # An htmx request for a fragment gets the fragment (web.regions.is_htmx's rule; limits sit
         # below the web, so it reads the two headers itself).
         fragment = request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
         template = "_error.html" if fragment else "error.html"

@@ -51,7 +51,7 @@ def test_a_store_is_one_bounded_map_per_app_and_is_listed_and_cleared(app):
 
 
 def test_process_stores_are_shared_by_every_app(app):
-    from scorekeeper.read.records import PLAIN_TEXT
+    from scorekeeper.read.public import PLAIN_TEXT
 
     with app.app_context():
         first = PLAIN_TEXT()

@@ -131,7 +131,7 @@ def club_ratings(club_id: int, game: str | None = None) -> Ratings:
         return board
     matches = _current_matches(kept, club_id)
     all_matches = [match for _stamp, match in matches.values() if match is not None]
-    scopes = {None: ratings.rate(all_matches)}
+    scopes: dict[str | None, Ratings] = {None: ratings.rate(all_matches)}
     if game is not None:
         scopes[game] = ratings.rate(all_matches, game)
     _swap_in(club_id, _Kept(key, matches, all_matches, scopes))

@@ -2,12 +2,12 @@
 
 One job a module: :mod:`.views` (a game as one role sees it, scored once per version per
 request), :mod:`.redaction` (hidden values leave here and nowhere else), :mod:`.summaries` (what
-the lists show), :mod:`.records` (the public record of the API and exports) and :mod:`.seats`
+the lists show), :mod:`.public` (the public record of the API and exports) and :mod:`.seats`
 (what a seat alone may read: its own pending orders). Callers use the names below: ``read.game_view(game, role)``.
 """
 
 from ..scoring import result  # the game's unredacted result at its version (never shown as it is)
-from .records import (
+from .public import (
     TableState,
     event_of,
     export_record,

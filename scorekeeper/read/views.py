@@ -19,7 +19,7 @@ from typing import Any
 from .. import cache, rules, scoring
 from ..models import Game
 from ..rules import GameResult
-from .records import orders_in
+from .public import orders_in
 from .redaction import redact
 
 

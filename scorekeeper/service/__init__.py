@@ -34,9 +34,9 @@ from .gate import (
     set_options,
 )
 from .history import can_undo, created_by, find_change, history, latest_change, undo
+from .intake import RecordError, check_record, new_id, new_token, parse_record
 from .locks import TableLocked
 from .new_game_gate import create_game, stage_game
-from .record import RecordError, check_record, new_id, new_token, parse_record
 from .seats import send_orders
 
 __all__ = [

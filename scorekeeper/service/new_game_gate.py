@@ -19,7 +19,7 @@ from ..models import Change, Deal, Game, Seat
 from ..rules import GameResult, InvalidFacts, Setup
 from ..scoring import remember, replay
 from .gate import AlreadyDone, Via, keep_summary, summary_columns
-from .record import new_id, new_token
+from .intake import new_id, new_token
 
 
 def create_game(

@@ -28,9 +28,12 @@ from ..refusals import Missing
 from ..rules import N_, FieldError, GameResult, InvalidFacts, msg
 from . import errors, jsonbody
 from .auth import game_route, presented_key, private_token, role, seat_link_ok, viewer
-from .common import GAME_ID, api_via, bare_etag, device_label, idempotency_key
+from .devices import device_label
 from .errors import errors_response
-from .record_json import record_json
+from .etags import bare_etag
+from .game_json import record_json
+from .loading import GAME_ID
+from .via import api_via, idempotency_key
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 errors.init_api(bp)

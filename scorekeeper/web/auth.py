@@ -35,7 +35,9 @@ from ..db import db
 from ..keys import hash_key, key_matches
 from ..models import AnyGame, Club, Event, MemberKey
 from ..read import SCORER, VIEWER, Role, TableState, event_of, seat_role, table_state
-from .common import DEVICE_COOKIE, KEY_COOKIE, MEMBER_COOKIE, MEMBER_KEYS_MAX, TOKEN, load_game
+from .cookies import DEVICE_COOKIE, KEY_COOKIE, MEMBER_COOKIE, MEMBER_KEYS_MAX
+from .form_tokens import TOKEN
+from .loading import load_game
 
 # The blueprints that answer JSON: their credentials come in the Authorization header only.
 API_BLUEPRINTS = frozenset({"api", "clubs_api", "events_api"})

@@ -30,7 +30,7 @@ from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.orm import lazyload
 
-from .. import limits, read, records
+from .. import figures, limits, read
 from ..access import Membership, club_events, club_games, club_seats
 from ..clubs import roster, service
 from ..db import db
@@ -43,9 +43,9 @@ from ..rules import InvalidFacts
 from ..rules.base import MAX_NAME
 from .auth import club_route, may, viewer
 from .club_forms import InviteForm, JoinForm, NewClubForm
-from .common import form_via
+from .exports import games_list
 from .member_cookie import forget_member_key, keep_member_key
-from .records import games_list
+from .via import form_via
 
 bp = Blueprint("clubs", __name__, cli_group="ratings")
 
@@ -461,12 +461,12 @@ def player(club: Club, me: Membership) -> ResponseReturnValue:
     items = read.list_views(db.session.scalars(query).all())
     if not items:
         abort(404)
-    played = [records.Played(g.id, g.kind, g.updated_at, tuple(g.players), summary) for g, summary in items]
+    played = [figures.Played(g.id, g.kind, g.updated_at, tuple(g.players), summary) for g, summary in items]
     return render_template(
         "clubs/player.html",
         club=club,
         me=me,
-        stats=records.player_stats(name, played),
+        stats=figures.player_stats(name, played),
         games=GAMES,
         **player_rating(club, name),
     )
@@ -479,7 +479,7 @@ def player_rating(club: Club, name: str) -> dict[str, object]:
         return {"rating": None, "rating_chart": None}
     # The chart draws whole numbers: an ordinal to the nearest point reads the same at phone size.
     line = [0, *(round(point.ordinal) for point in rating.history)]
-    chart = records.running_chart([name], [line], number=format_decimal)
+    chart = figures.running_chart([name], [line], number=format_decimal)
     return {"rating": rating, "rating_chart": chart}
 
 

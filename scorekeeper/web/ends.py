@@ -27,7 +27,10 @@ from ..forms import new_game_form
 from ..models import Game
 from ..rules.base import check_setup
 from .auth import game_route, role, viewer
-from .common import form_token, form_via, made_key, remember_key, remember_made
+from .cookies import remember_key
+from .form_tokens import form_token
+from .made_keys import made_key, remember_made
+from .via import form_via
 
 bp = Blueprint("ends", __name__, url_prefix="/g")
 

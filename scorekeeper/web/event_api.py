@@ -21,8 +21,8 @@ from ..rules.base import N_
 from ..service import house_gate
 from . import errors
 from .auth import club_route, may, role_for
-from .common import idempotency_key
 from .jsonbody import json_body
+from .via import idempotency_key
 
 # Under /api: an event's own calls live at /api/events/..., its creation in its club's URL.
 bp = Blueprint("events_api", __name__, url_prefix="/api")

@@ -40,19 +40,20 @@ from ..access import Membership
 from ..clubs import roster
 from ..db import db
 from ..events import formats, prints, service, table_links
+from ..figures import SafeWriter
 from ..games import GAMES
 from ..i18n import render
 from ..models import Club, Event, Game, utcnow
-from ..records import SafeWriter
 from ..refusals import Clash, Refusal
 from ..service import house_gate
 from . import event_table_pages as table_pages
 from .auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, event_cookie, game_route, may
-from .common import form_via, keep_cookie
+from .cookies import keep_cookie
 from .event_forms import EventForm, merge_names
 from .games import game_context
 from .table import describe_change
 from .templating import pdf_printer, pdf_unavailable
+from .via import form_via
 
 # No prefix: an event's pages are /e/<id>..., a new event is made from its club, /c/<slug>/events/new.
 bp = Blueprint("events", __name__)

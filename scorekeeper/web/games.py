@@ -35,18 +35,14 @@ from ..models import Game
 from ..read import GameView
 from ..rules import N_, GameResult, InvalidFacts
 from .auth import correcting, game_route, locked_out, role, role_for, table_lock
-from .common import (
-    GAME_ID,
-    VERSION_FIELD,
-    form_via,
-    is_htmx,
-    live_etag,
-    remember_key,
-    remember_opened,
-    render_region,
-    stamp_form,
-)
+from .cookies import remember_key
+from .devices import remember_opened
+from .etags import live_etag
+from .form_tokens import VERSION_FIELD, stamp_form
+from .loading import GAME_ID
 from .present import lead_line, round_text
+from .regions import is_htmx, render_region
+from .via import form_via
 
 bp = Blueprint("games", __name__, url_prefix="/g")
 

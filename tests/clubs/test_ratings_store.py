@@ -22,6 +22,18 @@ def two_clubs(client) -> dict[str, dict]:
     return clubs
 
 
+def ratings_meanwhile(app, club: int, answers: dict[str, object], name: str) -> threading.Thread:
+    """The club's ratings asked by another request (a thread with its own app context)."""
+
+    def ask() -> None:
+        with app.app_context():
+            answers[name] = roster.club_ratings(club)
+
+    thread = threading.Thread(target=ask)
+    thread.start()
+    return thread
+
+
 def club_id(slug: str) -> int:
     return db.session.query(Club.id).filter(Club.slug == slug).scalar()
 
@@ -49,13 +61,7 @@ def test_two_clubs_ratings_do_not_wait_for_each_other(app, client, monkeypatch):
         north_games = set(db.session.scalars(db.select(Game.id).where(Game.club_id == north)))
     monkeypatch.setattr(ratings, "rate", rate)
     answers: dict[str, object] = {}
-
-    def north_thread():
-        with app.app_context():
-            answers["north"] = roster.club_ratings(north)
-
-    thread = threading.Thread(target=north_thread)
-    thread.start()
+    thread = ratings_meanwhile(app, north, answers, "north")
     assert north_inside.wait(20)
     with app.app_context():
         answers["south"] = roster.club_ratings(south)
@@ -83,13 +89,7 @@ def test_a_result_derived_before_a_change_is_never_answered_after_it(app, client
 
     monkeypatch.setattr(roster, "_current_matches", slow_matches)
     old: dict[str, object] = {}
-
-    def first_reader():
-        with app.app_context():
-            old["ratings"] = roster.club_ratings(east)
-
-    thread = threading.Thread(target=first_reader)
-    thread.start()
+    thread = ratings_meanwhile(app, east, old, "ratings")
     assert read_games.wait(20)
     # A new finished game where Cid beats everyone, written while the first reader computes.
     club_game(client, made["slug"], made["member_key"], ["Cid", "Ann"], [{"points": [9, 0]}, END])

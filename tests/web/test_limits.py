@@ -12,7 +12,7 @@ import pytest
 from scorekeeper import create_app, limits
 from scorekeeper.db import db
 from scorekeeper.settings import SettingError
-from scorekeeper.web.common import KEY_COOKIE
+from scorekeeper.web.cookies import KEY_COOKIE
 from tests.conftest import app_config
 from tests.web.table_helpers import FLAT, api_game, auth
 
