@@ -295,7 +295,8 @@ def hit(name: str) -> None:
 
 def limit(name: str) -> Callable[[F], F]:
     """``@limit("games")`` under the route: its POSTs are refused over the figure, and count
-    when they created (an answer below 400; a form sent back with errors created nothing)."""
+    when they created (an answer below 400 that is no repeat; a form sent back with errors
+    created nothing)."""
     if name not in CREATIONS:
         raise ValueError(f"no creation limit called {name!r}: one of {', '.join(CREATIONS)}")
 
@@ -306,7 +307,8 @@ def limit(name: str) -> Callable[[F], F]:
                 return view(*args, **kwargs)
             check(name)
             response = make_response(view(*args, **kwargs))
-            if response.status_code < 400:
+            # A repeat of a call already made (Idempotent-Replayed) answers the first one: it made nothing.
+            if response.status_code < 400 and "Idempotent-Replayed" not in response.headers:
                 hit(name)
             return response
 

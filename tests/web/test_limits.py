@@ -203,6 +203,19 @@ def test_game_creation_is_limited_per_address_and_only_creations_count(make_app)
     api_game(phone(app, ELSEWHERE))
 
 
+def test_a_repeated_creation_counts_once(make_app):
+    """A POST /api/games repeated with its Idempotency-Key made nothing more: it does not count."""
+    app = make_app(LIMIT_CREATE_GAMES="2 per hour")
+    client = phone(app)
+    record = {"game": "secret_agent", "players": ["A", "B", "C", "D"]}
+    headers = {"Idempotency-Key": "count-me-once-1"}
+    answers = [client.post("/api/games", json=record, headers=headers) for _ in range(3)]
+    assert [a.status_code for a in answers] == [201, 201, 201]
+    assert len({a.json["id"] for a in answers}) == 1
+    assert client.post("/api/games", json=record).status_code == 201  # the second creation
+    assert client.post("/api/games", json=record).status_code == 429
+
+
 def test_the_page_is_in_the_readers_language(make_app):
     app = make_app(LIMIT_CREATE_GAMES="1 per hour")
     client = phone(app)
