@@ -24,6 +24,8 @@ def test_every_cache_of_the_code_is_a_registered_store(app):
         "club_ratings_locks",
         "numbers",
         "proven_credentials",
+        "static_hashes",
+        "packed_static",
     } <= names
 
 
