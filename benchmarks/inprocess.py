@@ -53,11 +53,11 @@ def time_pages(client, paths: list[str], budget: float, least: int = 5) -> list[
 def cache_savings(app, client, page_id: str, long_id: str, budget: float) -> dict[str, tuple[float, float]]:
     """What two of the app's caches save, each measured on and off in the same process (median ms):
     the viewer's whole page kept per version (VIEWER_PAGE_CACHE), and the API record's deals
-    encoded once (web/record_json.py) against a plain jsonify of the record, on a 240-deal game."""
+    encoded once (web/game_json.py) against a plain jsonify of the record, on a 240-deal game."""
     from scorekeeper import read
     from scorekeeper.db import db
     from scorekeeper.models import Game
-    from scorekeeper.web.record_json import record_json
+    from scorekeeper.web.game_json import record_json
 
     out = {}
     viewer = app.test_client()
@@ -70,7 +70,7 @@ def cache_savings(app, client, page_id: str, long_id: str, budget: float) -> dic
     out["viewer page cache"] = (on * 1000, off * 1000)
     with app.test_request_context():
         game = db.session.get(Game, long_id)
-        result = read.full_result(game)
+        result = read.result(game)
         record_json(game, result)  # its deals encoded once, as after the first answer
 
         def spliced() -> None:

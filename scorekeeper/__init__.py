@@ -91,6 +91,7 @@ def _configure_database(app: Flask) -> None:
 
     from .db import db, migrate
     from .service.rescore import rescore_command
+    from .stores import stores_command
 
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
@@ -100,6 +101,8 @@ def _configure_database(app: Flask) -> None:
     db.init_app(app)
     migrate.init_app(app, db)
     db_commands.add_command(rescore_command)
+    # ``scorekeeper stores``: the process's in-memory stores and their sizes (beside the database's).
+    app.cli.add_command(stores_command)
 
 
 def _configure_i18n(app: Flask) -> None:
@@ -125,7 +128,7 @@ def _configure_csrf(app: Flask) -> None:
 
 def _configure_blueprints(app: Flask) -> None:
     from .clubs import cli as clubs_cli
-    from .web import api, docs, ends, games, main, pwa, records, season_views, table
+    from .web import api, docs, ends, exports, games, main, pwa, season_views, table
     from .web import club_api as clubs_api
     from .web import club_pages as clubs_pages
     from .web import event_api as events_api
@@ -143,7 +146,7 @@ def _configure_blueprints(app: Flask) -> None:
         api.bp,
         table.bp,
         ends.bp,  # rematch, a new game with these players, archiving
-        records.bp,  # lists, players, exports, import, backup commands
+        exports.bp,  # lists, players, exports, import, backup commands
         secrets_pages.bp,  # Secrets: allotments, private links and reports
         clubs_pages.bp,  # a club's pages: members, invites, players, ratings; `ratings rebuild`
         clubs_api.bp,  # the clubs' JSON API

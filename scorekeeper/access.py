@@ -15,12 +15,15 @@ filter by ``club_id`` or compare roles themselves. Below the web: no Flask here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Select, false, func, select
 
 from .models import DeviceGame, Event, Game, Member, Seat, folded
+from .refusals import Clash, Denied, Refusal
+from .rules.base import N_
 
 
 @dataclass(frozen=True)
@@ -85,9 +88,16 @@ def my_games(viewer: Viewer, archived: bool | None = False) -> Select:
     return query.order_by(Game.updated_at.desc())
 
 
+def of_club(query: Select, club_id: int) -> Select:
+    """``query`` (over games) kept to one club's games, deleted ones too: the one place a club's
+    games are picked. For what the club derives from them (ratings, its regular players, its
+    renames), asked by callers that have asked :class:`Access` already."""
+    return query.where(Game.club_id == club_id)
+
+
 def club_games(viewer: Viewer, club_id: int, archived: bool | None = False) -> Select:
     """A club's games for one of its members; for anyone else, nothing."""
-    query = select(Game).where(Game.deleted_at.is_(None), Game.club_id == club_id)
+    query = of_club(select(Game), club_id).where(Game.deleted_at.is_(None))
     if viewer.of(club_id) is None:
         query = query.where(false())
     if archived is not None:
@@ -100,6 +110,10 @@ class Access:
     """The named predicates, for one caller (``may`` in the views and templates)."""
 
     viewer: Viewer
+    # Whether the caller holds an event's own director key (the one its creator was given). The
+    # web judges that credential once per request (it counts a wrong key against the address)
+    # and hands the answer in; the rule of who directs is :meth:`direct_event`'s.
+    holds_event_key: Callable[[Event], bool] = field(default=lambda _event: False, compare=False)
 
     def member(self, club_id: int | None) -> Membership | None:
         """The caller's membership of this club; None: a club it may not see (404, as none)."""
@@ -159,9 +173,26 @@ class Access:
         return self.run_club(getattr(game, "club_id", None))
 
     def direct_event(self, event: Event) -> bool:
-        """An event of a club, directed by the club's owner and admins (besides its key's holder,
-        which the web checks: a key is no membership)."""
-        return self.run_club(event.club_id)
+        """An event, directed by the club's owner and admins, and by whoever holds the key its
+        creator was given (events.md)."""
+        return self.run_club(event.club_id) or self.holds_event_key(event)
+
+    def removal_refused(self, club_id: int | None, member: Member) -> Refusal | None:
+        """Why the caller may not remove ``member`` (who is not the caller), None when they may:
+        the owner stays until the club is handed over, and only the owner removes an admin."""
+        if self.remove_member(club_id, member):
+            return None
+        if member.role == "owner":
+            return Clash("name", N_("The owner cannot be removed: hand the club over first."))
+        return Denied("name", N_("Only the owner removes an admin."))
+
+    def sign_out_needs_owner(self, club_id: int | None, member: Member) -> bool:
+        """Signing out every device of an admin (or the owner) would remove them: the owner's to
+        do, as removing is; a member's own devices are theirs to sign out."""
+        found = self.member(club_id)
+        if found is None or found.owner or found.member_id == member.id:
+            return False
+        return member.role in ("admin", "owner")
 
     def plays_in(self, event: Event) -> int | None:
         """The entrant a member of the event's club plays as: their member name among the

@@ -31,7 +31,8 @@ from flask_caching import Cache
 from flask_caching.backends.base import BaseCache
 from markupsafe import Markup
 
-from .lru import LocalLRU, per_app
+from . import stores
+from .lru import LocalLRU
 from .paths import PACKAGE, ROOT
 from .rules import GameResult
 
@@ -113,6 +114,7 @@ def request_memo(name: str) -> dict[Any, Any]:
     return memo
 
 
+# Not a registered store: one constant per process, bounded by nature.
 @once
 def code_hash() -> str:
     """A short hash of the package's code and the templates: what a cached view or region was made by."""
@@ -216,13 +218,16 @@ def _keep_local(name: str, value: Any) -> None:
 
 # Objects kept as they are in each process, most recently used last: a few dozen games' views.
 LOCAL_SIZE = 256
+OBJECTS = stores.store("objects", LOCAL_SIZE, doc="scored results and views kept as objects")
+# Per game, its board's drawn rows (compressed): a game's rows are a plain dict inside.
+ROWS = stores.store("rows", "LOCAL_GAMES", doc="drawn board rows per game")
 
 
 def _local() -> LocalLRU | None:
     if not has_app_context():
         return None
     # Per app: each app (a test's) has its own database, and so its own games.
-    return per_app(current_app.extensions, "scorekeeper.objects", LOCAL_SIZE)
+    return OBJECTS()
 
 
 def cached_fragment(*parts: Any, caller: Callable[[], str]) -> Markup:
@@ -245,7 +250,7 @@ def row_fragment(
     so those are drawn again. ``parts``: what else the row is drawn by (language, role).
     """
     # A game's rows: a plain dict, whose single gets and sets are atomic; the LRU around it is locked.
-    rows = per_app(current_app.extensions, "scorekeeper.rows", games_kept()).setdefault(game_id, dict)
+    rows = ROWS().setdefault(game_id, dict)
     slot = (deal.index, *parts)
     keys = deal_keys(result, players)
     # Kept by digest, not by the scored deals themselves: thousands of games' deals kept as objects

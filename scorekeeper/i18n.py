@@ -8,7 +8,6 @@ a pull. ``scorekeeper i18n update`` re-extracts the messages into the .po files.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from babel import numbers
 from flask import Flask, current_app, g, request
 from flask_babel import Babel, format_decimal, get_locale, get_translations
 
-from . import catalogs
+from . import catalogs, stores
 from .rules import Msg
 
 babel = Babel()
@@ -51,9 +50,17 @@ def _gettext(string: str, **variables: Any) -> str:
     return text % variables if variables else text
 
 
-@lru_cache(maxsize=8192)
+# A number formatted in a language depends on no database: one map for the process.
+NUMBERS = stores.store("numbers", 8192, scope="process", doc="numbers formatted per language")
+
+
 def _formatted(value: int | float, locale: str) -> str:
-    return numbers.format_decimal(value, locale=locale)
+    formatted = NUMBERS()
+    found = formatted.get((value, locale))
+    if found is None:
+        found = numbers.format_decimal(value, locale=locale)
+        formatted.put((value, locale), found)
+    return found
 
 
 def number(value: int | float) -> str:

@@ -55,7 +55,7 @@ from flask_limiter import Limiter
 from limits import RateLimitItem, parse_many
 from werkzeug.exceptions import TooManyRequests
 
-from . import limitstore
+from . import limitstore, stores
 from .lru import LocalLRU
 from .settings import SettingError
 
@@ -141,6 +141,7 @@ PROVEN_FOR = 24 * 60 * 60
 RENEW_AFTER = 60 * 60
 # The proofs a process keeps in memory (a hash and a time each, about 150 bytes).
 PROVEN_KEPT = 50_000
+PROVEN = stores.store("proven_credentials", PROVEN_KEPT, doc="credentials this address has proven")
 
 
 @dataclass
@@ -153,6 +154,7 @@ class Limits:
     secret: bytes = b""
     # Proofs this process has seen (key -> until when), so a proven credential costs no storage.
     proven_here: LocalLRU[str, float] = field(default_factory=lambda: LocalLRU(PROVEN_KEPT))
+    # (init_app gives the app's registered store, PROVEN: listed and cleared with the others.)
 
     def _keys(self, name: str, address: str) -> tuple[str, ...]:
         return (self.prefix, name, address) if self.prefix else (name, address)
@@ -258,7 +260,9 @@ def init_app(app: Flask) -> None:
     # No default limits: Flask-Limiter's own check then finds nothing to count on any route.
     limiter = Limiter(client_address, app=app)
     # The proofs' key is made from the secret key when first needed: it may be generated at start.
-    app.extensions[EXTENSION] = Limits(limiter, windows, str(config.get("RATELIMIT_KEY_PREFIX") or ""))
+    app.extensions[EXTENSION] = Limits(
+        limiter, windows, str(config.get("RATELIMIT_KEY_PREFIX") or ""), proven_here=PROVEN.of(app)
+    )
     app.register_error_handler(Limited, refused)
     app.teardown_request(settle)
 
@@ -291,7 +295,8 @@ def hit(name: str) -> None:
 
 def limit(name: str) -> Callable[[F], F]:
     """``@limit("games")`` under the route: its POSTs are refused over the figure, and count
-    when they created (an answer below 400; a form sent back with errors created nothing)."""
+    when they created (an answer below 400 that is no repeat; a form sent back with errors
+    created nothing)."""
     if name not in CREATIONS:
         raise ValueError(f"no creation limit called {name!r}: one of {', '.join(CREATIONS)}")
 
@@ -302,7 +307,8 @@ def limit(name: str) -> Callable[[F], F]:
                 return view(*args, **kwargs)
             check(name)
             response = make_response(view(*args, **kwargs))
-            if response.status_code < 400:
+            # A repeat of a call already made (Idempotent-Replayed) answers the first one: it made nothing.
+            if response.status_code < 400 and "Idempotent-Replayed" not in response.headers:
                 hit(name)
             return response
 
@@ -417,7 +423,7 @@ def refused(error: Limited) -> ResponseReturnValue:
         response = jsonify({"errors": [{"field": None, "message": error.description}]})
     else:
         wait = format_timedelta(timedelta(seconds=error.wait), threshold=1)
-        # An htmx request for a fragment gets the fragment (web.common.is_htmx's rule; limits sit
+        # An htmx request for a fragment gets the fragment (web.regions.is_htmx's rule; limits sit
         # below the web, so it reads the two headers itself).
         fragment = request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
         template = "_error.html" if fragment else "error.html"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -77,13 +77,3 @@ class LocalLRU(Generic[K, V]):
     def __contains__(self, key: object) -> bool:
         # An answer for tests and logs only: between this and a get, another thread may evict.
         return key in self._items
-
-
-def per_app(extensions: dict[str, Any], name: str, size: int) -> LocalLRU[Any, Any]:
-    """The app's LocalLRU called ``name`` (one per app: each test's app has its own games)."""
-    store = extensions.get(name)
-    if not isinstance(store, LocalLRU):
-        # setdefault keeps the first one made if two threads get here at once.
-        store = extensions.setdefault(name, LocalLRU(size))
-    assert isinstance(store, LocalLRU)  # the app's extensions hold this name for this store only
-    return store

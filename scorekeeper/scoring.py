@@ -1,6 +1,6 @@
 """A game's result at its version: scored by the rules, below both the read side and the write gate.
 
-Both sides ask :func:`score`; it owns "the game's result at its version": the in-request memo,
+Both sides ask :func:`result` (the read side's ``read.result``, the one name); it owns "the game's result at its version": the in-request memo,
 the shared cache (:mod:`scorekeeper.cache`), and scoring on from the result this process last
 knew (another worker wrote the versions between) instead of replaying the whole game.
 """
@@ -16,10 +16,10 @@ from typing import Any
 from flask import current_app, has_app_context
 from sqlalchemy import bindparam, select
 
-from . import cache, rules
+from . import cache, rules, stores
 from .db import db
 from .games import GAMES
-from .lru import LocalLRU, per_app
+from .lru import LocalLRU
 from .models import AnyGame, Change
 from .rules import GameResult, InvalidFacts, Msg, Setup
 from .rules.base import play_on
@@ -46,7 +46,7 @@ def _check_setup(game: AnyGame) -> None:
         raise InvalidFacts(errors)
 
 
-def score(
+def result(
     game: AnyGame, more: Sequence[Mapping[str, Any]] = (), known: GameResult | None = None
 ) -> GameResult:
     """``game`` at its version (``known``, when the caller has it), with the deals ``more`` played on.
@@ -72,13 +72,21 @@ def replay(game: AnyGame, deals: Sequence[Mapping[str, Any]] | None = None) -> G
 
 
 def remember(game: AnyGame, result: GameResult | None) -> None:
-    """A write scored the game at its new version already: later reads reuse that."""
+    """A write scored the game at its new version already: later reads reuse that.
+
+    Called by the write gates only (:mod:`scorekeeper.service.gate`, ``new_game_gate``), after
+    their commit: who computes a result keeps it."""
     if isinstance(result, GameResult):
         _memo()[(game.id, game.version)] = result
         _keep_latest(game, result)
         # Shared too: the next page (or the next deal's scoring) starts from it, not from a replay;
         # and kept as it is in this process, so the next write here does not unpickle it again.
         cache.keep(cache.key("result", game.id, game.version), result)
+
+
+def known_result(game: AnyGame) -> GameResult | None:
+    """The result this request scored the game at its current version, if it did (nothing computed)."""
+    return _memo().get((game.id, game.version))
 
 
 def full_record(game: AnyGame, result: GameResult, render: Callable[[Msg], str]) -> dict[str, Any]:
@@ -135,7 +143,7 @@ def _score(game: AnyGame) -> GameResult:
         since = db.session.connection().execute(_SINCE, {"game_key": game.id, "known": version}).all()
         if len(since) == game.version - version and all(row.kind in QUIET for row in since):
             appended = [row.after for row in since if row.kind == "append"]
-            return score(game, appended, known)
+            return result(game, appended, known)
         facts = game.facts
         if len(known.deals) <= len(facts) and all(
             d.facts == f for d, f in zip(known.deals, facts, strict=False)
@@ -160,10 +168,12 @@ _SINCE = (
 QUIET = frozenset({"append", "draft", "archive", "unarchive", "orders_in"})
 
 
+# Per game, the latest (version, result) this process scored or wrote: the next version scores on from it.
+LATEST = stores.store("latest_results", "LOCAL_GAMES", doc="each game's latest result")
+
+
 def _latest() -> LocalLRU[str, tuple[int, GameResult | bytes]]:
-    if not has_app_context():
-        return LocalLRU(1)
-    return per_app(current_app.extensions, "scorekeeper.latest_results", cache.games_kept())
+    return LATEST()
 
 
 # How many games' latest results stay objects (those kept here most recently), and how many deals
@@ -173,7 +183,7 @@ def _latest() -> LocalLRU[str, tuple[int, GameResult | bytes]]:
 # (benchmarks/run.py --sweep at 3,000 tables: bursts of refused polls). Bytes are never scanned.
 # The games being played here stay objects (a few hundred, or a few dozen long ones: the
 # benchmark's POSTs), so they pay no pickling and keep the objects the API's record splices by
-# identity (web/record_json.py); a game of a crowd pays one pickling per version and one loading
+# identity (web/game_json.py); a game of a crowd pays one pickling per version and one loading
 # per version and process (0.2-0.4 ms each, for a dozen deals). Past these, games
 # kept in turn evict each other: every write would pickle and load its whole game (the
 # benchmark's POSTs at 0.6 of their rate).
@@ -183,7 +193,8 @@ LIVELY_DEALS = 8000
 
 class _Lively:
     """The games whose latest result is kept as an object, least recently kept first, with the
-    number of deals each holds."""
+    number of deals each holds. Not a store of its own: the bookkeeping of :data:`LATEST`'s
+    objects, bounded by ``LIVELY_GAMES`` and ``LIVELY_DEALS``."""
 
     def __init__(self) -> None:
         self.games: OrderedDict[str, int] = OrderedDict()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.web.common import live_etag_value
+from scorekeeper.web.etags import live_etag_value
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "edge.py"
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)

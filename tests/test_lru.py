@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from scorekeeper.lru import LocalLRU, per_app
+from scorekeeper.lru import LocalLRU
 
 
 def test_it_keeps_the_most_recently_used_and_drops_the_oldest():
@@ -24,12 +24,6 @@ def test_it_keeps_the_most_recently_used_and_drops_the_oldest():
     assert lru.get("e") == 5 and "c" not in lru  # "c" was the oldest of c, d, e
     with pytest.raises(ValueError):
         LocalLRU(0)
-
-
-def test_per_app_answers_one_store_per_name():
-    extensions: dict = {}
-    first = per_app(extensions, "x", 3)
-    assert per_app(extensions, "x", 3) is first and per_app(extensions, "y", 3) is not first
 
 
 def test_many_threads_reading_writing_and_evicting_never_raise():

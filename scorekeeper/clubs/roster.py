@@ -2,7 +2,7 @@
 
 Ratings are never stored. :func:`club_ratings` derives them from the games
 through :mod:`scorekeeper.ratings` (pure) and keeps them in a per-process
-cache whose key is cheap to read (:func:`ratings_key`: the count, the newest
+store (``club_ratings``, per club) whose key is cheap to read (:func:`ratings_key`: the count, the newest
 ``updated_at`` and the sum of ``version`` over the counted games). Every
 write to a game goes through the write gate, which bumps its version and
 ``updated_at``: any change, deletion, restore or import changes the key, and
@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
 from sqlalchemy import func, select
 
-from .. import ratings, read, service
+from .. import ratings, read, service, stores
+from ..access import of_club
 from ..db import db
 from ..games import GAMES
 from ..models import Change, Club, Game, Member, Player, Seat
@@ -33,15 +33,13 @@ from ..ratings import Match, Ratings
 from ..rules import InvalidFacts
 from ..service import house_gate
 
-_LOCK = threading.Lock()
-
 
 def counted(query, club_id: int):
     """Only the games that may count for the club: its own, not deleted, not archived.
 
     This is the one place the ratings leave games out: the archive's filter belongs here.
     """
-    return query.where(Game.club_id == club_id, Game.deleted_at.is_(None), Game.archived.is_(False))
+    return of_club(query, club_id).where(Game.deleted_at.is_(None), Game.archived.is_(False))
 
 
 def ratings_key(club_id: int) -> tuple[Any, ...]:
@@ -59,7 +57,7 @@ def match_of(game: Game) -> Match | None:
         return None
     try:
         # The read side's result: a page that also shows the game scores it once.
-        result = read.full_result(game)
+        result = read.result(game)
     except (InvalidFacts, LookupError):
         return None
     return ratings.match_from(game.kind, game.id, game.updated_at, game.players, game.options, result)
@@ -70,59 +68,90 @@ def _matches_from_scratch(club_id: int) -> list[Match]:
     return [m for m in (match_of(g) for g in games) if m is not None]
 
 
-@dataclass
-class _Cache:
-    key: tuple[Any, ...] | None = None
-    matches: dict[str, tuple[tuple[Any, ...], Match | None]] | None = None
-    scopes: dict[str | None, Ratings] | None = None
-    all_matches: list[Match] | None = None
+@dataclass(frozen=True)
+class _Kept:
+    """One club's ratings as derived at ``key`` (:func:`ratings_key`, read before the games were):
+    never changed once kept, only replaced whole under the club's lock."""
+
+    key: tuple[Any, ...]
+    # Per counted game: its stamp (version, updated_at) and its match.
+    matches: dict[str, tuple[tuple[Any, ...], Match | None]]
+    all_matches: list[Match]
+    scopes: dict[str | None, Ratings]
 
 
-def _cache(club_id: int) -> _Cache:
-    per_club: dict[int, _Cache] = current_app.extensions.setdefault("scorekeeper.ratings", {})
-    return per_club.setdefault(club_id, _Cache())
+# Each club's ratings, derived once per change of its games (a few hundred clubs per process).
+RATINGS = stores.store("club_ratings", 512, doc="each club's ratings at its games' key")
+# Each club's lock, held only to swap in a result (never across a query or a re-scoring).
+_LOCKS = stores.store("club_ratings_locks", 512, doc="a lock per club for swapping its ratings in")
 
 
-def _current_matches(cache: _Cache, club_id: int) -> list[Match]:
-    """Every counted game's match, re-scoring only the games whose version changed."""
-    known = cache.matches or {}
+def _lock(club_id: int) -> threading.Lock:
+    return _LOCKS().setdefault(club_id, threading.Lock)
+
+
+def _current_matches(known: _Kept | None, club_id: int) -> dict[str, tuple[tuple[Any, ...], Match | None]]:
+    """Every counted game's match, re-scoring only the games whose version changed since ``known``."""
+    before = known.matches if known is not None else {}
     # A game's time is part of its stamp: a restored backup's dates place its games, version or not.
     rows = db.session.execute(counted(select(Game.id, Game.version, Game.updated_at), club_id)).all()
-    stale = [gid for gid, *stamp in rows if known.get(gid, (None,))[0] != tuple(stamp)]
-    fresh = {gid: known[gid] for gid, *_stamp in rows if gid not in stale}
+    stale = [gid for gid, *stamp in rows if before.get(gid, (None,))[0] != tuple(stamp)]
+    fresh = {gid: before[gid] for gid, *_stamp in rows if gid not in stale}
     for start in range(0, len(stale), 200):
         for game in db.session.scalars(select(Game).where(Game.id.in_(stale[start : start + 200]))):
             fresh[game.id] = ((game.version, game.updated_at), match_of(game))
-    cache.matches = fresh
-    return [match for _v, match in fresh.values() if match is not None]
+    return fresh
+
+
+def _swap_in(club_id: int, made: _Kept) -> None:
+    """Keep ``made`` unless the club's entry already holds the same key (then add its scopes)."""
+    with _lock(club_id):
+        kept = RATINGS().get(club_id)
+        if kept is not None and kept.key == made.key:
+            made = _Kept(kept.key, kept.matches, kept.all_matches, {**made.scopes, **kept.scopes})
+        RATINGS().put(club_id, made)
 
 
 def club_ratings(club_id: int, game: str | None = None) -> Ratings:
-    """The club's ratings of one game kind (or of every game, with None), from the cache when current."""
+    """The club's ratings of one game kind (or of every game, with None), from the store when current.
+
+    The key is read first, then the games: what is kept under a key was derived from games at
+    least as new as it, so a change after the key was read makes the next key differ (derived
+    again), and no stale ratings are ever answered. No lock is held while the database is read
+    or the games re-scored; two clubs never wait for each other.
+    """
     key = ratings_key(club_id)
-    with _LOCK:
-        cache = _cache(club_id)
-        if cache.key != key or cache.scopes is None:
-            matches = _current_matches(cache, club_id)
-            cache.scopes = {None: ratings.rate(matches)}
-            cache.key = key
-            cache.all_matches = matches
-        if game not in cache.scopes:
-            cache.scopes[game] = ratings.rate(cache.all_matches or [], game)
-        return cache.scopes[game]
+    kept = RATINGS().get(club_id)
+    if kept is not None and kept.key == key:
+        found = kept.scopes.get(game, _NONE)
+        if found is not _NONE:
+            return found
+        board = ratings.rate(kept.all_matches, game)
+        _swap_in(club_id, _Kept(kept.key, kept.matches, kept.all_matches, {game: board}))
+        return board
+    matches = _current_matches(kept, club_id)
+    all_matches = [match for _stamp, match in matches.values() if match is not None]
+    scopes: dict[str | None, Ratings] = {None: ratings.rate(all_matches)}
+    if game is not None:
+        scopes[game] = ratings.rate(all_matches, game)
+    _swap_in(club_id, _Kept(key, matches, all_matches, scopes))
+    return scopes[game]
+
+
+_NONE: Any = object()
 
 
 def from_scratch(club_id: int, scopes: Iterable[str | None] | None = None) -> dict[str | None, Ratings]:
-    """Every scope's ratings derived from the club's games alone, neither reading nor filling a cache."""
+    """Every scope's ratings derived from the club's games alone, neither reading nor filling a store."""
     matches = _matches_from_scratch(club_id)
     wanted = list(scopes) if scopes is not None else [None, *sorted(GAMES)]
     return {scope: ratings.rate(matches, scope) for scope in wanted}
 
 
 def rebuild(club_id: int, scopes: Iterable[str | None] | None = None) -> dict[str | None, Ratings]:
-    """Drop the club's cache and derive from scratch (``scorekeeper ratings rebuild``)."""
-    with _LOCK:
-        current_app.extensions.setdefault("scorekeeper.ratings", {})[club_id] = _Cache()
+    """Drop the club's kept ratings and derive from scratch (``scorekeeper ratings rebuild``)."""
+    with _lock(club_id):
+        RATINGS().pop(club_id)
     return from_scratch(club_id, scopes)
 
 
@@ -153,11 +182,7 @@ def regular_names(club_id: int | None, limit: int = 300) -> list[str]:
         return []
     seated = set(
         db.session.scalars(
-            select(Seat.name)
-            .distinct()
-            .join(Game, Game.id == Seat.game_id)
-            .where(Game.club_id == club_id)
-            .limit(limit)
+            of_club(select(Seat.name).distinct().join(Game, Game.id == Seat.game_id), club_id).limit(limit)
         )
     )
     kept = set(db.session.scalars(select(Player.name).where(Player.club_id == club_id).limit(limit)))
@@ -207,8 +232,8 @@ def games_with(club_id: int, name: str) -> list[Game]:
     """Every club game with a seat called ``name``, deleted ones included (a restored game keeps the club's names)."""
     return list(
         db.session.scalars(
-            select(Game)
-            .where(Game.club_id == club_id, Game.id.in_(select(Seat.game_id).where(Seat.name == name)))
+            of_club(select(Game), club_id)
+            .where(Game.id.in_(select(Seat.game_id).where(Seat.name == name)))
             .order_by(Game.id)
         )
     )
@@ -261,9 +286,8 @@ def rename_everywhere(club_id: int, old: str, new: str, via: service.Via) -> Ren
 def rename_groups(club_id: int, limit: int = 1) -> list[tuple[str, str, str, int]]:
     """The club's latest renames that can still be undone: (group, old name, new name, games)."""
     changes = db.session.scalars(
-        select(Change)
-        .join(Game, Game.id == Change.game_id)
-        .where(Game.club_id == club_id, Change.kind == "rename", Change.undoes.is_(None))
+        of_club(select(Change).join(Game, Game.id == Change.game_id), club_id)
+        .where(Change.kind == "rename", Change.undoes.is_(None))
         .order_by(Change.id.desc())
         .limit(500)
     ).all()
@@ -285,10 +309,10 @@ def rename_groups(club_id: int, limit: int = 1) -> list[tuple[str, str, str, int
 def undo_rename(club_id: int, group: str, via: service.Via) -> int:
     """Put back every club game's name that the rename ``group`` changed; returns how many games."""
     changes = db.session.scalars(
-        select(Change)
-        .join(Game, Game.id == Change.game_id)
-        .where(
-            Game.club_id == club_id, Change.kind == "rename", Change.token == group, Change.undoes.is_(None)
+        of_club(select(Change).join(Game, Game.id == Change.game_id), club_id).where(
+            Change.kind == "rename",
+            Change.token == group,
+            Change.undoes.is_(None),
         )
     ).all()
     undone = 0

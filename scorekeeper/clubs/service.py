@@ -18,10 +18,10 @@ from typing import Any
 from flask import current_app
 from sqlalchemy import delete, func, select, update
 
-from ..access import Membership
+from .. import stores
+from ..access import Membership, of_club
 from ..db import db
 from ..keys import hash_key
-from ..lru import per_app
 from ..models import (
     Change,
     Club,
@@ -301,7 +301,7 @@ def member_folded(club: Club, name: str) -> Member | None:
 def players(club: Club) -> list[str]:
     """The club's players: everyone seated at one of its games, and the kept list."""
     seated = db.session.scalars(
-        select(Seat.name).distinct().join(Game, Game.id == Seat.game_id).where(Game.club_id == club.id)
+        of_club(select(Seat.name).distinct().join(Game, Game.id == Seat.game_id), club.id)
     )
     kept = db.session.scalars(select(Player.name).where(Player.club_id == club.id))
     return sorted(set(seated) | set(kept), key=str.casefold)
@@ -516,6 +516,10 @@ def device_hash(device_id: str) -> str:
     return hash_key(f"device:{device_id}")
 
 
+# (device, game) pairs this process has written: a device that looks again costs no query.
+DEVICE_GAMES = stores.store("device_games", 20_000, doc="devices' games already listed")
+
+
 def remember_game(device_id: str | None, game_id: str) -> None:
     """List ``game_id`` under this device's "My games" (created, scored or opened here).
 
@@ -524,7 +528,7 @@ def remember_game(device_id: str | None, game_id: str) -> None:
     if not device_id:
         return
     found = device_hash(device_id)
-    written = per_app(current_app.extensions, "scorekeeper.device_games", 20_000)
+    written = DEVICE_GAMES()
     if written.get((found, game_id)):
         return
     written.put((found, game_id), True)
@@ -545,7 +549,7 @@ def delete_club(club: Club, by: str = "") -> dict[str, int]:
     """
 
     def plan() -> Step[dict[str, int]]:
-        game_ids = list(db.session.scalars(select(Game.id).where(Game.club_id == club.id)))
+        game_ids = list(db.session.scalars(of_club(select(Game.id), club.id)))
         event_ids = list(db.session.scalars(select(Event.id).where(Event.club_id == club.id)))
         players_gone = len(db.session.scalars(select(Player.id).where(Player.club_id == club.id)).all())
         counts = {"games": len(game_ids), "events": len(event_ids), "players": players_gone}

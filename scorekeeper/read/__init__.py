@@ -2,11 +2,12 @@
 
 One job a module: :mod:`.views` (a game as one role sees it, scored once per version per
 request), :mod:`.redaction` (hidden values leave here and nowhere else), :mod:`.summaries` (what
-the lists show), :mod:`.records` (the public record of the API and exports) and :mod:`.seats`
+the lists show), :mod:`.public` (the public record of the API and exports) and :mod:`.seats`
 (what a seat alone may read: its own pending orders). Callers use the names below: ``read.game_view(game, role)``.
 """
 
-from .records import (
+from ..scoring import result  # the game's unredacted result at its version (never shown as it is)
+from .public import (
     TableState,
     event_of,
     export_record,
@@ -33,11 +34,9 @@ from .views import (
     build_view,
     chart_series,
     facts_before,
-    full_result,
     game_view,
     preview,
     preview_deal,
-    remember,
     seat_role,
     seats_of,
     short_names,
@@ -64,7 +63,6 @@ __all__ = [
     "event_of",
     "export_record",
     "facts_before",
-    "full_result",
     "game_view",
     "list_views",
     "plain_text",
@@ -72,8 +70,8 @@ __all__ = [
     "preview_deal",
     "public_record",
     "redact",
-    "remember",
     "rendered",
+    "result",
     "seat_console",
     "seat_role",
     "seats_of",

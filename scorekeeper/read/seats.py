@@ -14,7 +14,7 @@ from typing import Any
 from .. import scoring
 from ..models import Game
 from ..pending import own_orders
-from .views import Role, full_result
+from .views import Role
 
 # What a console offers now: the seat's allotment (Hidden Secrets before every one is in), its
 # orders for the turn being collected, or nothing (the game is over).
@@ -53,7 +53,7 @@ def seat_console(game: Game, role: Role) -> SeatConsole | None:
     """``role``'s console, with its own pending orders; None for any role but a seat."""
     if role.name != "seat" or role.seat is None:
         return None
-    result = full_result(game)
+    result = scoring.result(game)
     kind = scoring.game_rules(game)
     turn = len(result.deals) + 1
     if result.finished or not kind.takes_seat_orders(result.setup):

@@ -124,7 +124,7 @@ def list_views(games: Iterable[Game]) -> list[tuple[Game, Summary]]:
             continue
         try:
             out.append(
-                (game, summary_of(GameSummary(**summarize(game, scoring.score(game))), bool(game.archived)))
+                (game, summary_of(GameSummary(**summarize(game, scoring.result(game))), bool(game.archived)))
             )
         except (LookupError, InvalidFacts):
             continue

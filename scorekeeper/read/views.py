@@ -19,7 +19,7 @@ from typing import Any
 from .. import cache, rules, scoring
 from ..models import Game
 from ..rules import GameResult
-from .records import orders_in
+from .public import orders_in
 from .redaction import redact
 
 
@@ -151,29 +151,23 @@ class GameView:
 # -- scoring, once per version per request --------------------------------------------
 
 
-# The game's unredacted result at its version, for the write side's checks and what the read side
-# draws from it (never shown as it is): scored once per version below both sides.
-full_result = scoring.score
-remember = scoring.remember
-
-
 def state_before(game: Game, k: int) -> Any:
     """The rules' state before deal ``k`` (None: the start), for the scorer's entry form only."""
     if k <= 0:
         return None
-    return full_result(game).deals[k - 1].state
+    return scoring.result(game).deals[k - 1].state
 
 
 def facts_before(game: Game, k: int) -> tuple[Mapping[str, Any], ...]:
     """The facts of the deals before deal ``k``, oldest first, for the scorer's entry form only."""
-    return tuple(deal.facts for deal in full_result(game).deals[:k])
+    return tuple(deal.facts for deal in scoring.result(game).deals[:k])
 
 
 def preview_deal(game: Game, facts: Mapping[str, Any]) -> GameResult:
     """The game with one more deal, not recorded, as its scorer may see it before Record:
     scored on from the game's result here, on the read side, and redacted by :func:`preview`.
     Raises :class:`InvalidFacts` with the rules' refusal."""
-    return preview(game, scoring.score(game, (facts,)))
+    return preview(game, scoring.result(game, (facts,)))
 
 
 def preview(game: Game, result: GameResult) -> GameResult:
@@ -196,7 +190,7 @@ def game_view(game: Game, role: Role = VIEWER) -> GameView:
         shared = cache.key("view", game.id, game.version, role.name, role.seat)
         memo[key] = cache.remember(
             shared,
-            lambda: build_view(game, role, full_result(game), orders_in(game, full_result(game))),
+            lambda: build_view(game, role, scoring.result(game), orders_in(game, scoring.result(game))),
             objects=True,
         )
     return memo[key]

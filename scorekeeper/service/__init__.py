@@ -2,7 +2,7 @@
 
 By concern:
 
-- :mod:`.record`: the game record format (check one in, score a stored game, the full record);
+- :mod:`.record`: the game record format (check one in, the full record);
 - :mod:`.gate`: the write gate (versions, idempotency, every change recorded);
 - :mod:`.history`: the history of changes and undo, through the same gate.
 
@@ -11,7 +11,7 @@ What anyone may *see* of a game comes from :mod:`scorekeeper.read`, which redact
 
 from __future__ import annotations
 
-from ..scoring import FORMAT, full_record, game_rules, replay, score, setup_of
+from ..scoring import FORMAT, full_record, game_rules, replay, setup_of
 from .gate import (
     RETRIES,
     AlreadyDone,
@@ -34,9 +34,9 @@ from .gate import (
     set_options,
 )
 from .history import can_undo, created_by, find_change, history, latest_change, undo
+from .intake import RecordError, check_record, new_id, new_token, parse_record
 from .locks import TableLocked
 from .new_game_gate import create_game, stage_game
-from .record import RecordError, check_record, new_id, new_token, parse_record
 from .seats import send_orders
 
 __all__ = [
@@ -74,7 +74,6 @@ __all__ = [
     "restore_game",
     "save_draft",
     "replay",
-    "score",
     "set_allotment",
     "set_options",
     "setup_of",

@@ -20,14 +20,14 @@ from sqlalchemy import Table, bindparam, case, delete, func, insert, null, selec
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.exc import ObjectDeletedError
 
-from .. import rules
+from .. import read, rules
 from ..db import Prepared, db, one_writer
 from ..models import AnyGame, Change, Deal, Game, GameSummary, utcnow
 from ..pending import ORDERS, PendingEntry, orders_row
 from ..read import summarize
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
-from ..scoring import game_rules, replay, score
+from ..scoring import game_rules, known_result, remember, replay
 from .locks import correction_at, directors_act
 
 
@@ -114,6 +114,9 @@ class Plan(NamedTuple, Generic[R]):
     apply: Callable[[], Entry | list[Entry]]
     # An append: the half-entered deal is now a whole one, and the version claim clears it.
     clears_draft: bool = False
+    # A change that leaves every recorded deal and the set-up as they were (a draft, archiving, a
+    # seat's orders): the result known at the old version is the result at the new one.
+    quiet: bool = False
 
 
 # A planner gets the highest deal position the game's history has used (read by ``_guard``).
@@ -229,7 +232,10 @@ def _write(
         top = _guard(game, via, deleted_ok)
         # Judged again on every attempt: the round may have closed while this write waited.
         corrected = lockable and correction_at(game.id, via.by, via.reason)
-        result, apply, clears_draft = plan(top)
+        result, apply, clears_draft, quiet = plan(top)
+        # What this request scored the game at before the change, if anything: a quiet change
+        # hands it on to the new version.
+        before = known_result(game) if quiet else None
         # Everything that needs no lock is done before taking SQLite's write turn: a writer
         # holding it while it computes would hold up every other writer of every process.
         now = utcnow() if touch else game.updated_at
@@ -275,6 +281,11 @@ def _write(
         except BaseException:
             db.session.rollback()
             raise
+        # The gate computed the result at the new version: it keeps it, so the answer, the next
+        # page and the next write start from it (no caller needs to remember it).
+        kept = result if isinstance(result, GameResult) else before
+        if kept is not None:
+            remember(game, kept)
         return result
     _guard(game, via, deleted_ok)
     raise Conflict(game, via.version)
@@ -330,7 +341,7 @@ def _deal_at(game: Game, k: int) -> Deal:
 def _plan_append_all(game: AnyGame, deals: list[dict[str, Any]], top: int | None) -> Plan[GameResult]:
     """Several deals appended by one action (each its own change); refused whole if one is."""
     # Scored on from the game's result at its version (kept once per version): no replay.
-    result = score(game, deals)
+    result = read.result(game, deals)
     seat_orders = game_rules(game).takes_seat_orders(result.setup)
     first = len(result.deals) - len(deals)
 
@@ -464,7 +475,7 @@ def _plan_draft(game: Game, draft: dict[str, Any] | None) -> Plan[None]:
         game.draft = copy.deepcopy(draft)
         return Entry(kind="draft", before=before, after=draft)
 
-    return Plan(None, apply)
+    return Plan(None, apply, quiet=True)
 
 
 def _plan_game_deleted(game: Game, deleted: bool) -> Plan[None]:
@@ -486,7 +497,7 @@ def _plan_archived(game: Game, archived: bool) -> Plan[None]:
         game.archived = archived
         return Entry(kind="archive" if archived else "unarchive")
 
-    return Plan(None, apply)
+    return Plan(None, apply, quiet=True)
 
 
 def _plan_rename(game: Game, seat: int, old: str, new: str) -> Plan[None]:
@@ -598,7 +609,7 @@ def set_options(
     ``revise(options)`` gets the options as stored (again after a concurrent
     write) and returns the new ones. The rules' set-up check judges them;
     before the first deal the parts of the seats still waiting may be missing
-    (:func:`score` then takes no deal until none is). Raises :class:`InvalidFacts`.
+    (``read.result`` then takes no deal until none is). Raises :class:`InvalidFacts`.
     The history notes the change without the options: they may be private.
     """
     kind = game_rules(game)
@@ -661,4 +672,4 @@ def _plan_orders_in(game: Game, seat: int, turn: int, facts: dict[str, Any]) -> 
         # The history says who sent, for which turn: never what (the scorer reads it).
         return Entry(kind="orders_in", after={"seat": seat, "turn": turn, "player": game.players[seat]})
 
-    return Plan(None, apply)
+    return Plan(None, apply, quiet=True)

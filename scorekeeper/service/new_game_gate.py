@@ -17,9 +17,9 @@ from ..db import db, one_writer
 from ..keys import hash_key
 from ..models import Change, Deal, Game, Seat
 from ..rules import GameResult, InvalidFacts, Setup
-from ..scoring import replay
+from ..scoring import remember, replay
 from .gate import AlreadyDone, Via, keep_summary, summary_columns
-from .record import new_id, new_token
+from .intake import new_id, new_token
 
 
 def create_game(
@@ -44,7 +44,7 @@ def create_game(
     key = key or new_token(24)
     try:
         with one_writer():
-            game = stage_game(game_rules_, setup, deals, via, result, game_id, key, club_id)
+            game, result = _stage(game_rules_, setup, deals, via, result, game_id, key, club_id)
             db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -53,6 +53,8 @@ def create_game(
         if done is None:
             raise
         raise AlreadyDone(done) from None
+    # The gate scored the new game (or was handed its score): it keeps it for the answer and the reads.
+    remember(game, result)
     return game, key
 
 
@@ -68,6 +70,19 @@ def stage_game(
 ) -> Game:
     """:func:`create_game`'s rows, added to the caller's transaction and not committed: an event's
     round start makes its tables' games and the round in one transaction, or nothing."""
+    return _stage(game_rules_, setup, deals, via, result, game_id, key, club_id)[0]
+
+
+def _stage(
+    game_rules_: rules.Game,
+    setup: Setup,
+    deals: Sequence[Mapping[str, Any]],
+    via: Via | None,
+    result: GameResult | None,
+    game_id: str | None,
+    key: str | None,
+    club_id: int | None,
+) -> tuple[Game, GameResult | None]:
     via = via or Via()
     game = Game(
         id=game_id or new_id(),
@@ -101,4 +116,4 @@ def stage_game(
             device=(via.device or "")[:80],
         )
     )
-    return game
+    return game, result

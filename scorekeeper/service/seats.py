@@ -12,11 +12,12 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from .. import read
 from ..models import Game
 from ..pending import orders_rows
 from ..rules import FieldError, GameResult, InvalidFacts, msg
 from ..rules.base import N_
-from ..scoring import game_rules, score
+from ..scoring import game_rules
 from .gate import AlreadyDone, Via, append_deal, keep_orders
 
 
@@ -27,7 +28,7 @@ def send_orders(game: Game, seat: int, entry: Any, via: Via | None = None) -> tu
     :class:`InvalidFacts` naming the rule when the part is refused: nothing is kept then.
     """
     kind = game_rules(game)
-    result = score(game)
+    result = read.result(game)
     setup = result.setup
     refusal = _closed(kind, result)
     if refusal is not None:

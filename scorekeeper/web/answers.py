@@ -1,7 +1,7 @@
 """Viewers' live answers kept whole, in files every worker of one server shares (issue 28).
 
 A viewer's region on a URL that names its language is the same for every phone that asks: the
-view marks it ``Cache-Control: public`` (common.follow_caching), so a proxy cache may keep it.
+view marks it ``Cache-Control: public`` (etags.follow_caching), so a proxy cache may keep it.
 Without one, each worker drew it anew after every deal and compressed it for each phone: under a
 crowd, most of the server's time went on drawing the same region once per worker
 (benchmarks/run.py --sweep). Here the first answer of a version, as sent (compressed, with its

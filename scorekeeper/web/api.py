@@ -10,6 +10,9 @@ characters>`` is done once: repeating it answers the record, writing nothing.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -19,14 +22,18 @@ from sqlalchemy import select
 
 from .. import limits, read, service
 from ..db import db
+from ..keys import key_matches
 from ..models import AnyGame, Game
 from ..refusals import Missing
 from ..rules import N_, FieldError, GameResult, InvalidFacts, msg
 from . import errors, jsonbody
 from .auth import game_route, presented_key, private_token, role, seat_link_ok, viewer
-from .common import GAME_ID, api_via, bare_etag, device_label
+from .devices import device_label
 from .errors import errors_response
-from .record_json import record_json
+from .etags import bare_etag
+from .game_json import record_json
+from .loading import GAME_ID
+from .via import api_via, idempotency_key
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 errors.init_api(bp)
@@ -43,6 +50,8 @@ def create_game() -> ResponseReturnValue:
     """Create a game from a record (an import when it has deals); ``"club": "<slug>"`` makes it
     that club's game (a member's call: ``Bearer <member_key>``), else it is personal."""
     data = json_body()
+    # Read before anything is judged: a malformed key is refused whatever the body.
+    idempotency = idempotency_key()
     club_id = None
     if isinstance(data, dict) and "club" in data:
         data = dict(data)
@@ -67,16 +76,57 @@ def create_game() -> ResponseReturnValue:
         game_rules, setup, deals, result = service.check_record(data, waiting_ok=True)
     except InvalidFacts as exc:
         return errors_response(exc.errors)
-    via = service.Via(device=f"API · {device_label(request.user_agent.string)}")
-    game, key = service.create_game(game_rules, setup, deals, via, result, club_id=club_id)
-    read.remember(game, result)
+    # The club is part of the call: the same record for another club is another call.
+    token, key = creation_token(idempotency, {"record": data, "club": club_id})
+    via = service.Via(token=token, device=f"API · {device_label(request.user_agent.string)}")
+    try:
+        game, key = service.create_game(game_rules, setup, deals, via, result, key=key, club_id=club_id)
+    except service.AlreadyDone as done:
+        return created_before(done, key)
     record = read.public_record(game)
     record["edit_key"] = key
     return jsonify(record), 201
 
 
-def record_response(game: AnyGame, result: GameResult | None, status: int) -> Response:
-    read.remember(game, result)
+def creation_token(idempotency: str | None, data: object) -> tuple[str | None, str | None]:
+    """The creation's token and the game's edit key, for a ``POST /api/games`` with an
+    ``Idempotency-Key`` (else none: a random key).
+
+    The key is derived from the server's secret, the Idempotency-Key and the body, as the new-game
+    form's is from its token: a repeat of the same call finds the same key, with nothing stored to
+    find it by, and a call with another body under the same Idempotency-Key a different one. The
+    token stored is a digest of the Idempotency-Key (unique among creations in the database).
+    """
+    if idempotency is None:
+        return None, None
+    body = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    secret = str(current_app.secret_key or "").encode()
+    key = hmac.new(secret, f"api-create:{idempotency}:{body}".encode(), hashlib.sha256).hexdigest()[:32]
+    token = "api-" + hashlib.blake2b(idempotency.encode(), digest_size=24).hexdigest()
+    return token, key
+
+
+def created_before(done: service.AlreadyDone, key: str | None) -> ResponseReturnValue:
+    """A repeated ``POST /api/games``: the first answer (201, the record as it is now with the same
+    edit key, ``Idempotent-Replayed: true``) when the body is the same; 409 when the Idempotency-Key
+    made a game from another body."""
+    game = db.session.get(Game, done.change.game_id)
+    if game is None or key is None or not key_matches(game.edit_key_hash, key):
+        problem = FieldError(
+            "Idempotency-Key",
+            msg(N_("This Idempotency-Key already made a game from another record: send a new key.")),
+        )
+        return errors_response([problem], 409)
+    record = read.public_record(game)
+    record["edit_key"] = key
+    response = jsonify(record)
+    response.status_code = 201
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+def record_response(game: AnyGame, status: int) -> Response:
+    # A write's result was kept by the write gate that computed it: the record reads it back.
     response = current_app.response_class(
         record_json(game) + "\n", status=status, mimetype="application/json"
     )
@@ -104,16 +154,16 @@ def export_game(game_id: str) -> ResponseReturnValue:
 
 @game_route(lean=True)
 def record_of(game: AnyGame) -> Response:
-    return record_response(game, None, 200)
+    return record_response(game, 200)
 
 
 def write(game: AnyGame, status: int, change: Callable[[service.Via], GameResult]) -> ResponseReturnValue:
     """Run one write with the request's If-Match and Idempotency-Key; answer the record."""
     via = api_via(game)
     try:
-        result = change(via)
+        change(via)
     except service.AlreadyDone:
-        response = record_response(game, None, status)
+        response = record_response(game, status)
         response.headers["Idempotent-Replayed"] = "true"
         return response
     except service.Conflict:
@@ -131,7 +181,7 @@ def write(game: AnyGame, status: int, change: Callable[[service.Via], GameResult
         return response
     except InvalidFacts as exc:
         return errors_response(exc.errors)
-    return record_response(game, result, status)
+    return record_response(game, status)
 
 
 @bp.post("/games/<game_id>/deals")

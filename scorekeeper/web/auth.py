@@ -35,7 +35,9 @@ from ..db import db
 from ..keys import hash_key, key_matches
 from ..models import AnyGame, Club, Event, MemberKey
 from ..read import SCORER, VIEWER, Role, TableState, event_of, seat_role, table_state
-from .common import DEVICE_COOKIE, KEY_COOKIE, MEMBER_COOKIE, MEMBER_KEYS_MAX, TOKEN, load_game
+from .cookies import DEVICE_COOKIE, KEY_COOKIE, MEMBER_COOKIE, MEMBER_KEYS_MAX
+from .form_tokens import TOKEN
+from .loading import load_game
 
 # The blueprints that answer JSON: their credentials come in the Authorization header only.
 API_BLUEPRINTS = frozenset({"api", "clubs_api", "events_api"})
@@ -93,10 +95,21 @@ def role_for(game: AnyGame, judged: bool = True) -> Role:
     return VIEWER
 
 
-def directs(event: Event, key: str | None) -> bool:
-    """An event's directors (events.md): whoever holds the key its creator was given, and the
-    owner and admins of its club (their member key: the API's bearer, the pages' cookie)."""
-    return director_name(event, key) is not None
+def event_cookie(event: Event) -> str:
+    """The pages' cookie holding an event's director key (scoped to the event's pages)."""
+    return f"event_{event.id}"
+
+
+def event_key(event: Event) -> str | None:
+    """The director key this request shows for ``event``: the API's bearer, or the pages' cookie."""
+    if request.blueprint in API_BLUEPRINTS or request.path.startswith("/api/"):
+        return presented_key()
+    return request.cookies.get(event_cookie(event)) or None
+
+
+def holds_event_key(event: Event) -> bool:
+    """Whether this request shows ``event``'s own director key (a wrong one counts, once)."""
+    return director_name(event, event_key(event)) is not None
 
 
 def director_name(event: Event, key: str | None, judged: bool = True) -> str | None:
@@ -222,7 +235,7 @@ def judged_memberships(keys: list[str]) -> list[Membership]:
 
 def may() -> Access:
     """The access layer's predicates for this request's caller (resolved once: :func:`viewer`)."""
-    return Access(viewer())
+    return Access(viewer(), holds_event_key=holds_event_key)
 
 
 def club_route(need: str = "member") -> Callable:

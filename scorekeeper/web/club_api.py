@@ -22,7 +22,7 @@ from ..rules.base import N_
 from . import errors
 from .auth import club_route, presented_key, viewer
 from .club_pages import creation_allowed
-from .common import device_label
+from .devices import device_label
 from .jsonbody import json_body
 
 bp = Blueprint("clubs_api", __name__, url_prefix="/api/clubs")

@@ -30,7 +30,7 @@ from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.orm import lazyload
 
-from .. import limits, read, records
+from .. import figures, limits, read
 from ..access import Membership, club_events, club_games, club_seats
 from ..clubs import roster, service
 from ..db import db
@@ -43,9 +43,9 @@ from ..rules import InvalidFacts
 from ..rules.base import MAX_NAME
 from .auth import club_route, may, viewer
 from .club_forms import InviteForm, JoinForm, NewClubForm
-from .common import form_via
+from .exports import games_list
 from .member_cookie import forget_member_key, keep_member_key
-from .records import games_list
+from .via import form_via
 
 bp = Blueprint("clubs", __name__, cli_group="ratings")
 
@@ -264,9 +264,10 @@ def remove_member(club: Club, me: Membership, member_id: int) -> ResponseReturnV
     # Who may remove whom in detail (the owner, another admin) the service says, with its reason.
     if not (may().run_club(club.id) or leaving):
         abort(403)
-    if not leaving and member.role == "admin" and not me.owner:
+    refused = None if leaving else may().removal_refused(club.id, member)
+    if refused is not None:
         # Refused before the question is asked (the service refuses it all the same).
-        return refuse(_("Only the owner removes an admin."), 403)
+        return refuse(said(refused), refused.status)
     if not confirmed():
         if leaving:
             return confirm_page(
@@ -340,8 +341,7 @@ def sign_out(club: Club, me: Membership, key_id: int) -> ResponseReturnValue:
         abort(404)
     if not may().sign_out(club.id, member.id):
         abort(403)
-    if member.id != me.member_id and member.role in ("admin", "owner") and not me.owner:
-        # Signing out every device of an admin would remove them: the owner's to do, as removing is.
+    if may().sign_out_needs_owner(club.id, member):
         abort(403)
     service.sign_out(member, key_id)
     flash(_("Device signed out."), "ok")
@@ -461,12 +461,12 @@ def player(club: Club, me: Membership) -> ResponseReturnValue:
     items = read.list_views(db.session.scalars(query).all())
     if not items:
         abort(404)
-    played = [records.Played(g.id, g.kind, g.updated_at, tuple(g.players), summary) for g, summary in items]
+    played = [figures.Played(g.id, g.kind, g.updated_at, tuple(g.players), summary) for g, summary in items]
     return render_template(
         "clubs/player.html",
         club=club,
         me=me,
-        stats=records.player_stats(name, played),
+        stats=figures.player_stats(name, played),
         games=GAMES,
         **player_rating(club, name),
     )
@@ -479,7 +479,7 @@ def player_rating(club: Club, name: str) -> dict[str, object]:
         return {"rating": None, "rating_chart": None}
     # The chart draws whole numbers: an ordinal to the nearest point reads the same at phone size.
     line = [0, *(round(point.ordinal) for point in rating.history)]
-    chart = records.running_chart([name], [line], number=format_decimal)
+    chart = figures.running_chart([name], [line], number=format_decimal)
     return {"rating": rating, "rating_chart": chart}
 
 

@@ -51,6 +51,7 @@ def as_components(schema: dict) -> dict[str, Any]:
     return {name: repoint(definition) for name, definition in schema["$defs"].items()}
 
 
+# Not a registered store: one constant document, bounded by nature.
 @cache
 def openapi_document() -> str:
     document = read("openapi.json")

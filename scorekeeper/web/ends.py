@@ -27,7 +27,10 @@ from ..forms import new_game_form
 from ..models import Game
 from ..rules.base import check_setup
 from .auth import game_route, role, viewer
-from .common import form_token, form_via, made_key, remember_key, remember_made
+from .cookies import remember_key
+from .form_tokens import form_token
+from .made_keys import made_key, remember_made
+from .via import form_via
 
 bp = Blueprint("ends", __name__, url_prefix="/g")
 
@@ -81,7 +84,8 @@ def again_page(game: Game, status: int = 200) -> ResponseReturnValue:
         option = by_key[key]
         data[f"opt_{key}"] = str(value) if option.kind == "choice" else value
     me = viewer()
-    club = next((m.slug for m in me.memberships if m.club_id == game.club_id), "")
+    mine = me.of(game.club_id)
+    club = mine.slug if mine is not None else ""
     form = new_game_form(
         kind, max(kind.player_counts), data, clubs=[(m.slug, m.club_name) for m in me.memberships], club=club
     )

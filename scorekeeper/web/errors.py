@@ -20,7 +20,7 @@ from ..refusals import Refusal
 from ..rules import FieldError, InvalidFacts
 from ..rules.base import N_
 from ..service import DealGone, GameGone, TableLocked
-from .common import is_htmx
+from .regions import is_htmx
 
 PAGE_CODES = (400, 403, 404, 405, 409, 413, 422, 500)
 GONE = N_("This game or deal is not there any more.")

@@ -20,9 +20,9 @@ from ..rules import FieldError, msg
 from ..rules.base import N_
 from ..service import house_gate
 from . import errors
-from .auth import club_route, directs, presented_key, role_for
-from .common import TOKEN
+from .auth import club_route, may, role_for
 from .jsonbody import json_body
+from .via import idempotency_key
 
 # Under /api: an event's own calls live at /api/events/..., its creation in its club's URL.
 bp = Blueprint("events_api", __name__, url_prefix="/api")
@@ -36,12 +36,8 @@ def event_or_404(event_id: str) -> Event:
     return event
 
 
-def directing(event: Event) -> bool:
-    return directs(event, presented_key())
-
-
 def director_only(event: Event) -> None:
-    if not directing(event):
+    if not may().direct_event(event):
         raise Denied(
             None,
             N_("This call needs the event's director key: Authorization: Bearer <director_key>."),
@@ -57,17 +53,6 @@ def if_match(event: Event) -> int | None:
         raise Refusal("If-Match", N_('If-Match must be the event\'s ETag, e.g. If-Match: "7".'), 400)
     versions = {int(t) for t in tags}
     return event.version if event.version in versions else min(versions)
-
-
-def idempotency_key() -> str | None:
-    token = request.headers.get("Idempotency-Key")
-    if token is not None and not TOKEN.fullmatch(token):
-        raise Refusal(
-            "Idempotency-Key",
-            N_("Idempotency-Key must be 8-64 characters: letters, digits, - and _."),
-            400,
-        )
-    return token
 
 
 def stale(event: Event) -> ResponseReturnValue:
@@ -95,7 +80,7 @@ def create(club: Club, me: Membership) -> ResponseReturnValue:
 @bp.get("/events/<event_id>")
 def show(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
-    response = jsonify(service.document(event, director=directing(event)))
+    response = jsonify(service.document(event, director=may().direct_event(event)))
     response.set_etag(str(event.version))
     return response
 

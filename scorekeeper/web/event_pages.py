@@ -40,19 +40,20 @@ from ..access import Membership
 from ..clubs import roster
 from ..db import db
 from ..events import formats, prints, service, table_links
+from ..figures import SafeWriter
 from ..games import GAMES
 from ..i18n import render
 from ..models import Club, Event, Game, utcnow
-from ..records import SafeWriter
 from ..refusals import Clash, Refusal
 from ..service import house_gate
 from . import event_table_pages as table_pages
-from .auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directs, game_route, may
-from .common import form_via, keep_cookie
+from .auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, event_cookie, game_route, may
+from .cookies import keep_cookie
 from .event_forms import EventForm, merge_names
 from .games import game_context
 from .table import describe_change
 from .templating import pdf_printer, pdf_unavailable
+from .via import form_via
 
 # No prefix: an event's pages are /e/<id>..., a new event is made from its club, /c/<slug>/events/new.
 bp = Blueprint("events", __name__)
@@ -62,19 +63,11 @@ tables = Blueprint("event_tables", __name__, url_prefix="/g")
 COOKIE_AGE = 60 * 60 * 24 * 60  # a director keeps the event's key for two months
 
 
-def cookie_name(event: Event) -> str:
-    return f"event_{event.id}"
-
-
 def event_or_404(event_id: str) -> Event:
     event = db.session.get(Event, event_id) if len(event_id) <= 32 else None
     if event is None:
         abort(404)
     return event
-
-
-def directing(event: Event) -> bool:
-    return directs(event, request.cookies.get(cookie_name(event)))
 
 
 class StartRoundForm(FlaskForm):
@@ -140,7 +133,9 @@ def who(given_by: str | None) -> str:
 
 
 def context(event: Event) -> dict[str, Any]:
-    doc = service.document(event, director=directing(event), render=render, language=str(get_locale()))
+    doc = service.document(
+        event, director=may().direct_event(event), render=render, language=str(get_locale())
+    )
     current = next((r for r in doc["rounds"] if r["status"] == "playing"), None)
     return {
         "event": event,
@@ -152,7 +147,7 @@ def context(event: Event) -> dict[str, Any]:
         "corrections": correction_rows(event),
         "clock": table_links.round_clock(event, doc),
         "hands": event.settings.get("hands"),
-        "directing": directing(event),
+        "directing": may().direct_event(event),
         "next_number": len(event.rounds) + 1,
         "rounds_total": event.settings["rounds"],
         "game_name": _(GAMES[event.kind].title),
@@ -169,7 +164,7 @@ def context(event: Event) -> dict[str, Any]:
             )
             for e in range(len(event.entrants))
         ]
-        if directing(event)
+        if may().direct_event(event)
         else [],
     }
 
@@ -177,7 +172,7 @@ def context(event: Event) -> dict[str, Any]:
 def keep_director_key(event: Event, key: str) -> ResponseReturnValue:
     """To the director's page, the event's key kept in a cookie sent only to its pages."""
     response = redirect(url_for(".show", event_id=event.id), 303)
-    return keep_cookie(response, cookie_name(event), key, COOKIE_AGE, f"/e/{event.id}")
+    return keep_cookie(response, event_cookie(event), key, COOKIE_AGE, f"/e/{event.id}")
 
 
 @bp.route("/c/<slug>/events/new", methods=["GET", "POST"])
@@ -232,7 +227,7 @@ def show(event_id: str) -> ResponseReturnValue:
 @bp.post("/e/<event_id>/rounds")
 def start_round(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
-    if not directing(event):
+    if not may().direct_event(event):
         abort(403)
     form = StartRoundForm()
     if not form.validate_on_submit():
@@ -277,7 +272,7 @@ def start_round(event_id: str) -> ResponseReturnValue:
 @bp.post("/e/<event_id>/players")
 def players(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
-    if not directing(event):
+    if not may().direct_event(event):
         abort(403)
     form = players_form(event)
     if not form.validate_on_submit():
@@ -443,7 +438,7 @@ def print_pdf(event_id: str) -> ResponseReturnValue:
         )
         return render_template("events/print_pdf.html", stylesheet=stylesheet, **print_context(event))
 
-    who = "director" if directing(event) else "viewer"
+    who = "director" if may().direct_event(event) else "viewer"
     name = f"{get_locale()}-{who}-a4-{cache.code_hash()}"
     try:
         data = pdf.render_once(
@@ -506,12 +501,12 @@ def correct_table(event_id: str, game_id: str) -> ResponseReturnValue:
     /g/<id>, for two days), where the auth recognises the director. An owner or admin of the
     club needs nothing handed over: their member cookie goes everywhere already."""
     event = event_or_404(event_id)
-    if not directing(event):
+    if not may().direct_event(event):
         abort(403)
     if not any(t.game_id == game_id for r in event.rounds for t in r.tables):
         abort(404)
     response = redirect(url_for("games.show", game_id=game_id), 303)
-    key = request.cookies.get(cookie_name(event))
+    key = request.cookies.get(event_cookie(event))
     if key and service.director_key_matches(event, key):
         keep_cookie(response, DIRECTOR_COOKIE, key, DIRECTOR_COOKIE_AGE, f"/g/{game_id}")
     response.headers["Referrer-Policy"] = "no-referrer"

@@ -25,7 +25,7 @@ from ..i18n import render
 from ..models import Event, Game, utcnow
 from ..read import SCORER, VIEWER
 from .auth import resolve_table
-from .common import remember_key
+from .cookies import remember_key
 from .games import game_context
 
 bp = Blueprint("event_table_pages", __name__)

@@ -35,18 +35,14 @@ from ..models import Game
 from ..read import GameView
 from ..rules import N_, GameResult, InvalidFacts
 from .auth import correcting, game_route, locked_out, role, role_for, table_lock
-from .common import (
-    GAME_ID,
-    VERSION_FIELD,
-    form_via,
-    is_htmx,
-    live_etag,
-    remember_key,
-    remember_opened,
-    render_region,
-    stamp_form,
-)
+from .cookies import remember_key
+from .devices import remember_opened
+from .etags import live_etag
+from .form_tokens import VERSION_FIELD, stamp_form
+from .loading import GAME_ID
 from .present import lead_line, round_text
+from .regions import is_htmx, render_region
+from .via import form_via
 
 bp = Blueprint("games", __name__, url_prefix="/g")
 
@@ -74,7 +70,7 @@ def entry_form(
     form = form_class.for_setup(service.setup_of(game), data)
     if k is None:
         # From the scored result (kept per version): a long game's deal rows are not read for it.
-        known = read.full_result(game).deals
+        known = read.result(game).deals
         form.previous = known[-1].facts if known else None
         at = len(known)
     else:
@@ -94,7 +90,7 @@ def entry_form(
 
 def next_deal(game: Game) -> int:
     """The index of the deal being entered, from the scored result: the deal rows are not read."""
-    return len(read.full_result(game).deals)
+    return len(read.result(game).deals)
 
 
 def prior_state(game: Game, k: int):
@@ -242,7 +238,7 @@ def add_deal(game: Game) -> ResponseReturnValue:
     form = entry_form(game)
     if form.validate_on_submit():
         setup = service.setup_of(game)
-        before = read.full_result(game) if is_htmx() else None
+        before = read.result(game) if is_htmx() else None
         try:
             deals = form.to_deals(setup)
             if len(deals) == 1:
@@ -256,7 +252,6 @@ def add_deal(game: Game) -> ResponseReturnValue:
         except InvalidFacts as exc:
             form.apply_errors(exc.errors)
         else:
-            read.remember(game, result)
             if is_htmx():
                 context = game_context(game)
                 # (Several at once: the first is named, the deal; what follows is Tally's end.)
@@ -313,7 +308,7 @@ def changes_reply(
         or request.form.get(VERSION_FIELD) != str(game.version - 1)
     ):
         return None
-    changes = RowChanges.between(before, read.full_result(game))
+    changes = RowChanges.between(before, read.result(game))
     if changes is None:
         return None
     response = make_response(
@@ -400,11 +395,10 @@ def save_draft(game: Game) -> ResponseReturnValue:
                 service.save_draft(game, None, via)
                 return redirect_or_region(game)
             step = form.to_draft(service.setup_of(game), game.draft or {})
-            errors = step.errors(plugin.rules, read.full_result(game))
+            errors = step.errors(plugin.rules, read.result(game))
             if not errors:
-                result = read.full_result(game)
+                # The gate hands this request's result on to the draft's version (a quiet change).
                 service.save_draft(game, step.facts, via)
-                read.remember(game, result)  # a draft changes no recorded deal
                 return kept_quietly(game) if background else redirect_or_region(game)
         except service.AlreadyDone:
             return kept_quietly(game) if background else redirect_or_region(game)

@@ -31,6 +31,8 @@ GAMES = tuple(KINDS)
 LANGUAGES = ("en", "pl", "pt")
 
 
+# Not a registered store: one entry per help file that exists (a missing one raises, kept never),
+# languages times games: bounded by nature.
 @cache
 def page(lang: str, game: str) -> tuple[str, Markup]:
     """A help file's title and its body as HTML."""

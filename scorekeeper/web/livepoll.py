@@ -33,7 +33,8 @@ from .. import limits
 from ..i18n import FORMATS
 from ..keys import key_matches
 from .answers import AnswerStore
-from .common import KEY_COOKIE, changed_at, follow_caching
+from .cookies import KEY_COOKIE
+from .etags import changed_at, follow_caching
 from .security import HEADERS
 from .shed import CHANGED_AT
 
@@ -112,7 +113,7 @@ class LivePoll:
             # The view refuses this address's keys before testing them: a 304 here for the
             # right key only would answer a guess the view would not.
             return None
-        # The same parts as common.live_etag_value, with the locale i18n.select_locale picks.
+        # The same parts as etags.live_etag_value, with the locale i18n.select_locale picks.
         locale = self.locale(request)
         etag = f"{game_id}.{row.version}.{locale}.{'s' if editable else 'v'}.{part}"
         secure = environ.get("wsgi.url_scheme") == "https"

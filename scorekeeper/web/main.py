@@ -18,18 +18,12 @@ from ..games import GAMES
 from ..models import Game
 from ..rules.base import check_setup
 from .auth import viewer
-from .common import (
-    CLUB_CHOICE_COOKIE,
-    GAME_ID,
-    MEMBER_MAX_AGE,
-    form_token,
-    form_via,
-    keep_cookie,
-    keep_opened,
-    made_key,
-    remember_key,
-    remember_made,
-)
+from .cookies import CLUB_CHOICE_COOKIE, MEMBER_MAX_AGE, keep_cookie, remember_key
+from .devices import keep_opened
+from .form_tokens import form_token
+from .loading import GAME_ID
+from .made_keys import made_key, remember_made
+from .via import form_via
 
 bp = Blueprint("main", __name__)
 

@@ -8,7 +8,8 @@ from typing import Any
 from flask import request
 
 from ..clubs import service
-from .common import MEMBER_COOKIE, MEMBER_KEYS_MAX, MEMBER_MAX_AGE, TOKEN, drop_cookie, keep_cookie
+from .cookies import MEMBER_COOKIE, MEMBER_KEYS_MAX, MEMBER_MAX_AGE, drop_cookie, keep_cookie
+from .form_tokens import TOKEN
 
 
 def _set(response: Any, keys: list[str]) -> Any:

@@ -37,6 +37,7 @@ ICONS = (
 THEME = "#14532d"
 
 
+# Not a registered store: one hash per static folder (one or two), bounded by nature.
 @cache
 def static_version(folder: str) -> str:
     """A short hash of every static file's name, size and time: a new release, a new cache."""

@@ -13,10 +13,10 @@ from flask_babel import gettext as _
 from ..access import Membership
 from ..events import season_read
 from ..events.standings import plain
+from ..figures import csv_text, safe_cell
 from ..games import GAMES
 from ..i18n import render
 from ..models import Club
-from ..records import csv_text, safe_cell
 from ..refusals import Refusal
 from . import errors
 from .auth import club_route

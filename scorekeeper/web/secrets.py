@@ -44,10 +44,13 @@ from ..games.secrets.rules import HIDDEN_SECRETS
 from ..models import Game
 from ..rules import InvalidFacts
 from .auth import game_route, private_token, role
-from .common import changed_at, form_via, is_htmx, render_region, stamp_form
+from .etags import changed_at
+from .form_tokens import stamp_form
 from .games import page_context
+from .regions import is_htmx, render_region
 from .shed import CHANGED_AT
 from .templating import qr_svg
+from .via import form_via
 
 bp = Blueprint("secrets", __name__, url_prefix="/g")
 
@@ -186,7 +189,7 @@ def seat_orders(game: Game, seat: int) -> ResponseReturnValue:
     private_only(game)
     if not 0 <= seat < len(game.players):
         abort(404)
-    turn = len(read.full_result(game).deals) + 1
+    turn = len(read.result(game).deals) + 1
     status = 200
     conflict = None
     if request.method == "POST":

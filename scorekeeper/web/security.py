@@ -16,6 +16,7 @@ from flask import Flask, abort, g, request
 from werkzeug import routing
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from .cookies import DEVICE_COOKIE, KEY_MAX_AGE, OPENED_COOKIE, drop_cookie, keep_cookie
 from .jsonbody import JSONSafeRequest
 
 CSP = "; ".join(
@@ -135,8 +136,6 @@ def has_nul(request) -> bool:
 
 
 def init_app(app: Flask) -> None:
-    from .common import DEVICE_COOKIE, KEY_MAX_AGE, OPENED_COOKIE, drop_cookie, keep_cookie
-
     app.request_class = LimitedRequest
 
     @app.before_request
@@ -163,7 +162,7 @@ def init_app(app: Flask) -> None:
             # Names the device in the game's history; it grants nothing.
             keep_cookie(response, DEVICE_COOKIE, new_device, KEY_MAX_AGE)
             opened = g.get("opened")
-            if opened:  # kept until the device comes back to its lists (common.keep_opened)
+            if opened:  # kept until the device comes back to its lists (devices.keep_opened)
                 keep_cookie(response, OPENED_COOKIE, opened, KEY_MAX_AGE)
         elif g.get("drop_opened"):
             drop_cookie(response, OPENED_COOKIE)

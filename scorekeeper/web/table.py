@@ -39,19 +39,13 @@ from ..models import Change, Game, utcnow
 from ..read import VIEWER
 from ..rules import InvalidFacts
 from .auth import correcting, game_route, locked_out, presented_key, resolve_table, role_for
-from .common import (
-    DEVICE_COOKIE,
-    GAME_ID,
-    changed_at,
-    follow_caching,
-    form_via,
-    is_htmx,
-    live_etag_value,
-    load_game,
-    render_region,
-)
+from .cookies import DEVICE_COOKIE
+from .etags import changed_at, follow_caching, live_etag_value
 from .games import changes_reply, game_context, page_context, undo_offer
+from .loading import GAME_ID, load_game
+from .regions import is_htmx, render_region
 from .shed import CHANGED_AT
+from .via import form_via
 
 bp = Blueprint("table", __name__, url_prefix="/g")
 
@@ -249,7 +243,7 @@ def undo(game: Game, change_id: int) -> ResponseReturnValue:
         abort(404)
     title, _detail = describe_change(change)
     from_page = is_htmx() and request.form.get("back") != "history"
-    before = read.full_result(game) if from_page else None
+    before = read.result(game) if from_page else None
     try:
         service.undo(game, change, via)
     except service.AlreadyDone:

@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup
 
-from .. import cache, pdf, records
+from .. import cache, figures, pdf
 from ..games import TEMPLATE_FOLDERS
 from ..games.secrets.rules import HIDDEN_SECRETS, OUTCOME_NAMES, SPIES, SPY_NAMES
 from ..i18n import language, number, render
@@ -26,6 +26,7 @@ from ..rules.cards import SUIT_MARKS
 from ..service import new_token
 from . import secrecy
 from .auth import may
+from .etags import live_etag
 from .present import (
     ago,
     house_rules,
@@ -54,10 +55,10 @@ def side_explanations(players: Sequence[str], deal: DealResult, side: Sequence[i
     return [f"{players[s]}: {line}" for s, line in zip(side, lines, strict=True)]
 
 
-def running_chart(view: GameView) -> records.Chart | None:
+def running_chart(view: GameView) -> figures.Chart | None:
     """The geometry of the view's running-totals chart, one line per side, in this page's language."""
     series = view.chart
-    return records.running_chart(
+    return figures.running_chart(
         [pair_name(view.players, side) for side in series.sides],
         series.totals,
         series.tiebreak,
@@ -123,8 +124,6 @@ def secrets_words() -> dict:
 
 
 def init_app(app: Flask) -> None:
-    from .common import live_etag
-
     # Each game keeps its own templates in its folder (games/<key>/templates/games/<key>/...):
     # the site's templates first, then the games', under the same names as ever.
     assert app.template_folder is not None  # the app is made with its templates folder

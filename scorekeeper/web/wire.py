@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import threading
 from pathlib import Path
 
 import brotli
@@ -25,6 +24,8 @@ from flask import Flask, Response, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_compress import Compress
 
+from .. import stores
+from ..lru import LocalLRU
 from . import secrecy
 
 YEAR = 365 * 24 * 3600
@@ -43,12 +44,18 @@ COMPRESSED = [
 ]
 
 
+# A few dozen static files: each one's hash, and each one compressed per encoding (a file changed
+# in place, during development, takes a new entry; the oldest go).
+STATIC_HASHES = stores.store("static_hashes", 1024, doc="each static file's content hash")
+PACKED_STATIC = stores.store("packed_static", 1024, doc="static files compressed per encoding")
+
+
 class StaticHashes:
     """The content hash of each static file, read once per file per process (and again if it changes)."""
 
-    def __init__(self, folder: str):
+    def __init__(self, folder: str, known: LocalLRU[str, tuple[int, str]]):
         self.folder = Path(folder)
-        self.known: dict[str, tuple[int, str]] = {}
+        self.known = known
 
     def __call__(self, filename: str) -> str | None:
         path = self.folder / filename
@@ -61,17 +68,16 @@ class StaticHashes:
             if not path.is_file() or not path.resolve().is_relative_to(self.folder.resolve()):
                 return None
             seen = (mtime, hashlib.sha256(path.read_bytes()).hexdigest()[:12])
-            self.known[filename] = seen
+            self.known.put(filename, seen)
         return seen[1]
 
 
 class PackedStatic:
     """Static files compressed once, at the strongest level, per (file, hash, encoding)."""
 
-    def __init__(self, folder: str):
+    def __init__(self, folder: str, packed: LocalLRU[tuple[str, str, str], bytes]):
         self.folder = Path(folder)
-        self.packed: dict[tuple[str, str, str], bytes] = {}
-        self.lock = threading.Lock()
+        self.packed = packed
 
     def __call__(self, filename: str, digest: str, encoding: str) -> bytes:
         key = (filename, digest, encoding)
@@ -79,8 +85,7 @@ class PackedStatic:
         if body is None:
             raw = minified(filename, (self.folder / filename).read_bytes())
             body = brotli.compress(raw, quality=11) if encoding == "br" else gzip.compress(raw, 9, mtime=0)
-            with self.lock:
-                self.packed[key] = body
+            self.packed.put(key, body)
         return body
 
 
@@ -153,8 +158,8 @@ def init_app(app: Flask) -> None:
     # After Flask-Compress: its hook then runs after this one, which reads the plain body.
     secrecy.init_app(app)
     app.session_interface = SessionInterface()
-    hashes = StaticHashes(app.static_folder or "static")
-    packed = PackedStatic(app.static_folder or "static")
+    hashes = StaticHashes(app.static_folder or "static", STATIC_HASHES.of(app))
+    packed = PackedStatic(app.static_folder or "static", PACKED_STATIC.of(app))
 
     @app.url_defaults
     def hashed_static(endpoint: str, values: dict) -> None:

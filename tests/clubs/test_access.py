@@ -59,3 +59,28 @@ def test_members_and_devices():
             stranger.remove_member(7, other_member),
         )
     )
+
+
+def test_who_directs_an_event_is_the_access_layers_rule():
+    """The club's owner and admins, and whoever holds the event's own key (judged by the web)."""
+    event = SimpleNamespace(id="ev", club_id=7)
+    assert Access(viewer("admin")).direct_event(event) and Access(viewer("owner")).direct_event(event)
+    assert not Access(viewer("member")).direct_event(event)
+    assert not Access(Viewer()).direct_event(event)
+    assert Access(Viewer(), holds_event_key=lambda e: e.id == "ev").direct_event(event)
+    assert Access(viewer("member"), holds_event_key=lambda e: True).direct_event(event)
+
+
+def test_why_a_member_may_not_be_removed_or_signed_out():
+    admin, owner = Access(viewer("admin")), Access(viewer("owner"))
+    assert admin.removal_refused(7, member(2, "member")) is None
+    assert admin.removal_refused(7, member(2, "admin")).status == 403
+    assert admin.removal_refused(7, member(3, "owner")).status == 409
+    assert owner.removal_refused(7, member(2, "admin")) is None
+    assert admin.sign_out_needs_owner(7, member(2, "admin")) and admin.sign_out_needs_owner(
+        7, member(3, "owner")
+    )
+    assert not admin.sign_out_needs_owner(7, member(2, "member")) and not admin.sign_out_needs_owner(
+        7, member(1, "admin")
+    )
+    assert not owner.sign_out_needs_owner(7, member(2, "admin"))

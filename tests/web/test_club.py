@@ -294,7 +294,7 @@ def test_the_cached_ratings_equal_a_rebuild_after_games_corrections_and_deletion
         for table in reversed(db.metadata.sorted_tables):
             db.session.execute(table.delete())
         db.session.commit()
-        app.extensions.pop("scorekeeper.ratings", None)
+        app.extensions.pop("scorekeeper.club_ratings", None)
         from scorekeeper.models import Club
 
         home = Club(slug="home", name="Home")

@@ -12,7 +12,7 @@ import pytest
 from scorekeeper import create_app, limits
 from scorekeeper.db import db
 from scorekeeper.settings import SettingError
-from scorekeeper.web.common import KEY_COOKIE
+from scorekeeper.web.cookies import KEY_COOKIE
 from tests.conftest import app_config
 from tests.web.table_helpers import FLAT, api_game, auth
 
@@ -201,6 +201,19 @@ def test_game_creation_is_limited_per_address_and_only_creations_count(make_app)
     # The set-up form is still shown; another address still creates.
     assert client.get("/new/secret_agent").status_code == 200
     api_game(phone(app, ELSEWHERE))
+
+
+def test_a_repeated_creation_counts_once(make_app):
+    """A POST /api/games repeated with its Idempotency-Key made nothing more: it does not count."""
+    app = make_app(LIMIT_CREATE_GAMES="2 per hour")
+    client = phone(app)
+    record = {"game": "secret_agent", "players": ["A", "B", "C", "D"]}
+    headers = {"Idempotency-Key": "count-me-once-1"}
+    answers = [client.post("/api/games", json=record, headers=headers) for _ in range(3)]
+    assert [a.status_code for a in answers] == [201, 201, 201]
+    assert len({a.json["id"] for a in answers}) == 1
+    assert client.post("/api/games", json=record).status_code == 201  # the second creation
+    assert client.post("/api/games", json=record).status_code == 429
 
 
 def test_the_page_is_in_the_readers_language(make_app):

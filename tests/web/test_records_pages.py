@@ -348,9 +348,9 @@ def test_games_list_filters_by_kind_and_player(client, club):
 
 
 def test_games_list_pages(app, client, monkeypatch):
-    from scorekeeper.web import records as web_records
+    from scorekeeper.web import exports as web_exports
 
-    monkeypatch.setattr(web_records, "PER_PAGE", 2)
+    monkeypatch.setattr(web_exports, "PER_PAGE", 2)
     for _ in range(3):
         store(app, "secret_agent")
     first = client.get("/c/rec/games").get_data(as_text=True)

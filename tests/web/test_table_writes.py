@@ -8,12 +8,23 @@ import segno
 from markupsafe import Markup
 from sqlalchemy import select
 
-from scorekeeper import service
 from scorekeeper.db import db
 from scorekeeper.models import Change
 from tests.conftest import sa_form
 from tests.web.pages import checked
 from tests.web.table_helpers import FLAT, SWEEP, api_game, auth, deal_count, hidden
+
+
+def no_scoring(monkeypatch) -> None:
+    """Any scoring of a game (kept or not) fails the test: ``read.result`` by either of its paths."""
+    from scorekeeper import read, scoring
+
+    def scored(*_args, **_kwargs):
+        raise AssertionError("scored")
+
+    monkeypatch.setattr(scoring, "result", scored)
+    monkeypatch.setattr(read, "result", scored)
+
 
 FORM_FLAT = sa_form([4, 3, 3, 3], "LORS")
 FORM_SWEEP = sa_form([13, 0, 0, 0], "SLOR")
@@ -134,7 +145,7 @@ def test_api_etag_if_match_and_409(client):
 def test_api_get_is_304_when_unchanged_without_scoring(client, count_queries, monkeypatch):
     gid, key = api_game(client, deals=[FLAT, SWEEP])
     etag = client.get(f"/api/games/{gid}").headers["ETag"]
-    monkeypatch.setattr(service, "score", lambda *a, **k: (_ for _ in ()).throw(AssertionError("scored")))
+    no_scoring(monkeypatch)
     with count_queries() as seen:
         response = client.get(f"/api/games/{gid}", headers={"If-None-Match": etag})
     assert response.status_code == 304 and response.headers["ETag"] == etag and not response.data
@@ -324,7 +335,7 @@ def test_a_followed_region_is_304_until_the_game_changes(app, client, new_game, 
     scorer_page = client.get(path).get_data(as_text=True)
     assert '<section id="live" class="live">' in scorer_page
     assert re.search(r'<div id="board" class="board-live" hx-get="[^"]*part=board', scorer_page)
-    monkeypatch.setattr(service, "score", lambda *a, **k: (_ for _ in ()).throw(AssertionError("scored")))
+    no_scoring(monkeypatch)
     with count_queries() as seen:
         response = viewer.get(url, headers={"If-None-Match": etag, **HX})
     assert response.status_code == 304 and response.headers["ETag"] == etag and not response.data

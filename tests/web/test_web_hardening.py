@@ -128,7 +128,7 @@ def test_behind_a_proxy_the_session_cookie_follows_the_forwarded_scheme(database
 
 
 def test_every_cookie_set_over_https_is_secure_httponly_and_lax(app):
-    """The app's cookies are set one way (web.common.keep_cookie): over HTTPS each one a new
+    """The app's cookies are set one way (web.cookies.keep_cookie): over HTTPS each one a new
     game, a language switch and a first look at a game set says Secure, HttpOnly, SameSite=Lax."""
     base = "https://localhost"
     client = app.test_client()

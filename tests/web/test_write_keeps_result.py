@@ -77,7 +77,7 @@ def test_a_process_that_missed_versions_scores_on_from_the_deals_it_knows(app, c
         db.session.expunge_all()
         game = db.session.get(Game, gid, options=[lazyload(Game.deals)])
         plays.clear()
-        result = read.full_result(game)
+        result = read.result(game)
         assert plays == [(5, 7)]  # deals 6 and 7 played, not a replay of all 7
         assert "deals" in inspect(game).unloaded  # their facts came from the history: no deal was read
         assert result == scoring.replay(game)
@@ -101,6 +101,48 @@ def test_a_correction_among_the_known_deals_is_replayed_whole(app, client, monke
         known = rules.play(GAMES.get("secret_agent"), scoring.setup_of(game), [FLAT] * 4)
         latest[gid] = (game.version - 1, pickle.dumps(known))
         plays.clear()
-        result = read.full_result(game)
+        result = read.result(game)
         assert plays == [(0, 4)]  # deal 2 differs from what this process knew: a whole replay
         assert result.deals[1].scores == scoring.replay(game).deals[1].scores
+
+
+def test_the_gate_keeps_what_it_scored_without_the_caller(app, client):
+    """Who computes keeps: a write through the service (no view, no ``remember`` by the caller)
+    leaves its result at the new version in the request's memo and the process's latest."""
+    gid, _key = api_game(client, deals=[FLAT])
+    with app.app_context():
+        from scorekeeper import service
+        from scorekeeper.db import db
+        from scorekeeper.models import Game
+
+        game = db.session.get(Game, gid)
+        result = service.append_deal(game, FLAT)
+        assert scoring.known_result(game) is result
+        assert app.extensions["scorekeeper.latest_results"].get(gid) == (game.version, result)
+
+
+def test_a_draft_hands_the_known_result_to_its_version(app, client):
+    """A quiet change (a draft) changes no deal: the gate hands the result this request scored on
+    to the new version; a request that scored nothing has nothing to hand on."""
+    gid, _key = api_game(client, deals=[FLAT])
+    with app.app_context():
+        from scorekeeper import service
+        from scorekeeper.db import db
+        from scorekeeper.models import Game
+
+        game = db.session.get(Game, gid)
+        assert scoring.known_result(game) is None
+        service.save_draft(game, {"tricks": [1, 2, 3, 4]})
+        assert scoring.known_result(game) is None  # nothing was scored: nothing invented
+        before = scoring.result(game)
+        service.save_draft(game, None)
+        assert scoring.known_result(game) is before
+
+
+def test_the_result_at_a_version_has_one_name():
+    """``read.result`` is the one name of the game's result at its version: no aliases beside it."""
+    from scorekeeper import read, service
+
+    assert read.result is scoring.result
+    assert not hasattr(read, "full_result") and not hasattr(scoring, "score")
+    assert not hasattr(service, "score") and not hasattr(read, "remember")

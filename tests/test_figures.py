@@ -1,10 +1,10 @@
-"""The pure records module: CSV rows, player statistics and the chart's geometry."""
+"""The pure figures module: CSV rows, player statistics and the chart's geometry."""
 
 import csv
 import io
 from datetime import datetime
 
-from scorekeeper import records
+from scorekeeper import figures
 from scorekeeper.games import GAMES
 from scorekeeper.rules.base import check_setup, play
 
@@ -32,7 +32,7 @@ def test_csv_has_a_row_per_deal_and_the_totals():
         "scores": [[12, 9, 9, 9], [169, 100, 130, 100]],
         "totals": [181, 109, 139, 109],
     }
-    text = records.csv_text(records.csv_rows(record))
+    text = figures.csv_text(figures.csv_rows(record))
     assert text.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
     assert rows == [
@@ -45,13 +45,13 @@ def test_csv_has_a_row_per_deal_and_the_totals():
 
 def test_csv_names_cannot_become_formulas_and_withheld_scores_stay_empty():
     record = {"players": ["=1+2", "Bob, Jr.", '"Q"'], "scores": [[5, None, -3]], "totals": [5, None, -3]}
-    rows = list(csv.reader(io.StringIO(records.csv_text(records.csv_rows(record)).removeprefix("\ufeff"))))
+    rows = list(csv.reader(io.StringIO(figures.csv_text(figures.csv_rows(record)).removeprefix("\ufeff"))))
     assert rows[0] == ["Deal", "'=1+2", "Bob, Jr.", '"Q"']
     assert rows[1] == ["1", "5", "", "-3"]  # a negative score stays a number
 
 
 def played(game_id, when, players, result, kind="secret_agent"):
-    return records.Played(game_id, kind, datetime(2026, 1, when), tuple(players), result)
+    return figures.Played(game_id, kind, datetime(2026, 1, when), tuple(players), result)
 
 
 def test_player_statistics_by_hand():
@@ -66,7 +66,7 @@ def test_player_statistics_by_hand():
         played("d", 4, PLAYERS, tied),
         played("e", 5, ["Eve", "Fay", "Gus", "Hal"], won),  # not Ann's
     ]
-    stats = records.player_stats("Ann", games)
+    stats = figures.player_stats("Ann", games)
     assert stats.games == 4 and stats.played == 2 and stats.won == 1
     (kind,) = stats.kinds
     assert (kind.kind, kind.played, kind.won, kind.in_progress) == ("secret_agent", 2, 1, 2)
@@ -78,11 +78,11 @@ def test_player_statistics_by_hand():
         (157, True, False),
         (205, True, True),
     ]
-    assert records.player_stats("Ann", games, recent=1).recent[0].game_id == "d"
+    assert figures.player_stats("Ann", games, recent=1).recent[0].game_id == "d"
 
 
 def test_a_player_with_no_finished_game_has_no_average():
-    stats = records.player_stats("Ann", [played("c", 3, PLAYERS, secret_agent([FLAT]))])
+    stats = figures.player_stats("Ann", [played("c", 3, PLAYERS, secret_agent([FLAT]))])
     assert stats.kinds[0].average is None and stats.kinds[0].best is None and stats.kinds[0].win_rate is None
 
 
@@ -92,23 +92,23 @@ def test_pairs_games_count_the_pair_total_and_a_shared_win():
     march = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 5}
     result = play(game, setup, [march] * 5)  # 2 points a march: Ann & Cid reach 10
     assert result.finished
-    stats = records.player_stats("Cid", [played("x", 1, PLAYERS, result, "euchre")])
+    stats = figures.player_stats("Cid", [played("x", 1, PLAYERS, result, "euchre")])
     assert (stats.kinds[0].won, stats.kinds[0].best) == (1, 10)
-    assert records.player_stats("Bob", [played("x", 1, PLAYERS, result, "euchre")]).won == 0
+    assert figures.player_stats("Bob", [played("x", 1, PLAYERS, result, "euchre")]).won == 0
 
 
 def test_running_totals_start_at_zero_and_stop_when_unknown():
     scores = [[1, 2], [3, None], [5, 6]]
-    assert records.running_totals(scores, (0,)) == [0, 1, 4, 9]
-    assert records.running_totals(scores, (1,)) == [0, 2, None, None]
+    assert figures.running_totals(scores, (0,)) == [0, 1, 4, 9]
+    assert figures.running_totals(scores, (1,)) == [0, 2, None, None]
 
 
 def test_nice_steps():
-    assert [records.nice_step(s) for s in (0, 4, 10, 35, 205, 900, 4000)] == [1, 1, 2, 10, 50, 200, 1000]
+    assert [figures.nice_step(s) for s in (0, 4, 10, 35, 205, 900, 4000)] == [1, 1, 2, 10, 50, 200, 1000]
 
 
 def test_chart_geometry():
-    chart = records.running_chart(
+    chart = figures.running_chart(
         ["Ann", "Bob"], [[0, 12, 181], [0, -20, 100]], [False, True], width=360, height=200
     )
     assert chart.deals == 2
@@ -131,12 +131,12 @@ def test_chart_geometry():
 
 
 def test_chart_breaks_the_line_where_a_total_is_unknown_and_needs_a_deal():
-    chart = records.running_chart(["Ann"], [[0, 5, None, 9]])
+    chart = figures.running_chart(["Ann"], [[0, 5, None, 9]])
     assert chart.series[0].path.count("M") == 2 and chart.series[0].total == 9
-    assert records.running_chart(["Ann"], [[0]]) is None
+    assert figures.running_chart(["Ann"], [[0]]) is None
 
 
 def test_long_games_label_every_few_deals():
-    chart = records.running_chart(["Ann"], [list(range(61))])
+    chart = figures.running_chart(["Ann"], [list(range(61))])
     labels = [int(t.label) for t in chart.x_ticks]
     assert len(labels) <= 13 and labels[-1] == 60

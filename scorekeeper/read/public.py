@@ -4,18 +4,15 @@ read it, with the game's public figures in place of hidden ones until the end.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
 from sqlalchemy import func, select
 from sqlalchemy.orm import aliased
 
-from .. import rules, scoring
+from .. import rules, scoring, stores
 from ..db import db
-from ..lru import per_app
 from ..models import AnyGame, Event, EventRound, EventTable, Game
 from ..pending import who_sent
 from ..rules import GameResult
@@ -32,7 +29,7 @@ def public_record(
 ) -> dict[str, Any]:
     """The game record of the spec as anyone may read it: the full record, with the
     game's public figures in place of hidden ones until the end."""
-    result = result or scoring.score(game)
+    result = result or scoring.result(game)
     render = render or plain_text
     record = scoring.full_record(game, result, render)
     kind = scoring.game_rules(game)
@@ -79,12 +76,13 @@ def with_event(record: dict[str, Any], game: AnyGame) -> None:
 # keeps what it looked up (a game of no event too): the record's hot paths (the API's answer to
 # every write) ask the database once per game, not once per request. A few evenings' worth of tables.
 KNOWN_EVENT_PLACES = 4096
+EVENT_PLACES = stores.store("event_places", KNOWN_EVENT_PLACES, doc="each game's event table, or none")
 _NO_EVENT = "none"
 
 
 def event_of(game_id: str) -> dict[str, Any] | None:
     """``{"id", "round", "table"}`` for a game played at an event's table, else None."""
-    known = per_app(current_app.extensions, "scorekeeper.event_refs", KNOWN_EVENT_PLACES)
+    known = EVENT_PLACES()
     found = known.get(game_id, None)
     if found is None:
         row = db.session.execute(
@@ -153,18 +151,22 @@ def table_state(game_id: str) -> TableState | None:
     )
 
 
-@functools.lru_cache(maxsize=4096)
-def _plain_text(message: rules.Msg) -> str:
-    return message.render()
+# A message worded in plain English depends on no database: one map for the process.
+PLAIN_TEXT = stores.store("plain_text", 4096, scope="process", doc="messages worded in plain English")
 
 
 def plain_text(message: rules.Msg) -> str:
     """A message in the record's plain English, each one worded once: a record repeats every
     earlier deal's explanations, and the API answers each write with the whole record."""
+    worded = PLAIN_TEXT()
     try:
-        return _plain_text(message)
+        found = worded.get(message)
     except TypeError:  # a parameter that cannot be hashed (a list): worded each time
         return message.render()
+    if found is None:
+        found = message.render()
+        worded.put(message, found)
+    return found
 
 
 def rendered(value: Any, render: Callable[[Any], str]) -> Any:

@@ -1,6 +1,6 @@
-"""The club's records: game lists, player pages, exports (JSON, CSV, PDF), import, backups.
+"""Games going out and coming in: the game lists (with their export links), exports (JSON, CSV, PDF), import, backups.
 
-Thin views: the numbers come from :mod:`scorekeeper.records` (pure), the
+Thin views: the numbers come from :mod:`scorekeeper.figures` (pure), the
 PDF from :mod:`scorekeeper.pdf`, backup and restore from :mod:`scorekeeper.backup`
 (whose ``export`` and ``import`` commands this blueprint adds to ``scorekeeper``).
 Every game is loaded with its seats and deals in three queries, whatever the count.
@@ -32,7 +32,7 @@ from flask_wtf.file import FileField, FileRequired
 from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
-from .. import backup, cache, dbcopy, limits, pdf, read, records, service
+from .. import backup, cache, dbcopy, figures, limits, pdf, read, service
 from ..access import my_games
 from ..clubs import roster
 from ..clubs.service import remember_game
@@ -43,9 +43,11 @@ from ..models import Club, Game, Seat
 from ..rules import FieldError, InvalidFacts
 from ..rules.base import MAX_NAME
 from .auth import game_route, role, viewer
-from .common import form_via, keep_opened, remember_key
+from .cookies import remember_key
+from .devices import keep_opened
 from .games import page_context
 from .templating import pdf_printer, pdf_unavailable
+from .via import form_via
 
 bp = Blueprint("records", __name__, cli_group=None)
 bp.cli.add_command(backup.export_command)
@@ -133,8 +135,8 @@ def export_json(game: Game) -> ResponseReturnValue:
 @game_route()
 def export_csv(game: Game) -> ResponseReturnValue:
     """One row per deal with each player's points, then the totals, as CSV."""
-    rows = records.csv_rows(read.public_record(game), _("Deal"), _("Total"))
-    return attachment(records.csv_text(rows), "text/csv", file_name(game, "csv"))
+    rows = figures.csv_rows(read.public_record(game), _("Deal"), _("Total"))
+    return attachment(figures.csv_text(rows), "text/csv", file_name(game, "csv"))
 
 
 @bp.get("/g/<game_id>/sheet.pdf")

@@ -1,4 +1,4 @@
-"""The game record of shared/spec/game-record.md: reading one in, and scoring a stored game.
+"""A game record of shared/spec/game-record.md read in: parsed, checked by replaying it; new ids and tokens.
 
 Every record is checked by replaying the whole game through the rules.
 """

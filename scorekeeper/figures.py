@@ -1,4 +1,4 @@
-"""The club's records, derived: CSV rows, player statistics and the running-totals chart.
+"""The club's figures, derived: CSV rows, player statistics and the running-totals chart.
 
 Pure functions over game records and :class:`~scorekeeper.rules.GameResult`
 values: nothing here reads the database or knows Flask. Every number comes

@@ -15,8 +15,7 @@ from typing import Any
 
 from flask import current_app
 
-from .. import read, scoring
-from ..lru import per_app
+from .. import read, scoring, stores
 from ..models import AnyGame
 from ..rules import GameResult
 
@@ -29,14 +28,14 @@ def record_json(game: AnyGame, result: GameResult | None = None) -> str:
     before (an append keeps them), and its encoded parts are reused. A correction that
     rescores the game encodes it anew; a game hiding values takes the plain way.
     """
-    result = result or read.full_result(game)
+    result = result or read.result(game)
     provider: Any = current_app.json  # Flask's default provider: compact is none of JSONProvider's
     if (provider.compact is None and current_app.debug) or provider.compact is False:
         return provider.dumps(read.public_record(game, result))
     kind = scoring.game_rules(game)
     if kind.hides_scores(result.setup) and not result.finished:
         return _dumps(read.public_record(game, result))
-    store = per_app(current_app.extensions, "scorekeeper.record_parts", RECORD_PARTS_SIZE)
+    store = RECORD_PARTS()
     encoded = store.get(game.id)
     deals = result.deals
     # The deals encoded last time, if this result starts with them: the same objects (compared
@@ -93,3 +92,4 @@ _SLOT = "slot-" + secrets.token_hex(16) + "-"
 
 # Games whose record parts this process keeps (a long game's parts are a few hundred KB at most).
 RECORD_PARTS_SIZE = 128
+RECORD_PARTS = stores.store("record_parts", RECORD_PARTS_SIZE, doc="each game's deals encoded as JSON")
