@@ -146,3 +146,23 @@ def ago(when: datetime, now: datetime | None = None) -> str:
     from ..models import utcnow
 
     return format_timedelta(when - (now or utcnow()), add_direction=True)
+
+
+# A member's role in words. What a role may do is the access layer's (``may()``); these only name
+# it, so that templates never compare roles themselves.
+_ROLE_WORDS = {"owner": N_("owner"), "admin": N_("admin"), "member": N_("member")}
+
+
+def role_word(role: str) -> str:
+    """``owner``, ``admin`` or ``member`` in the reader's language."""
+    return _(_ROLE_WORDS[role])
+
+
+def role_note(role: str) -> str:
+    """A role worth saying beside a name: the owner's or an admin's; a plain member's is ""."""
+    return "" if role == "member" else role_word(role)
+
+
+def role_change(role: str) -> tuple[str, str]:
+    """The role a set-role button gives an admin or a member, and its label: the other one."""
+    return ("member", _("Make a member")) if role == "admin" else ("admin", _("Make an admin"))

@@ -33,6 +33,9 @@ from .present import (
     join_names,
     option_text,
     pair_name,
+    role_change,
+    role_note,
+    role_word,
     round_text,
     seating_line,
     side_names,
@@ -139,6 +142,9 @@ def init_app(app: Flask) -> None:
         join_names=join_names,
         seating_line=seating_line,  # a table's seats with their partnerships: "Ann & Cy v Bob & Di"
         option_text=option_text,
+        role_word=role_word,  # a member's role in words (what it may do is may()'s)
+        role_note=role_note,
+        role_change=role_change,
         house_rules=house_rules,  # a game's options in words: the score sheet's and the event's prints
         format_date=format_date,
         format_counts=format_counts,
