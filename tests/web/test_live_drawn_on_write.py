@@ -1,0 +1,107 @@
+"""The live answer drawn once per change, not per poll (issue 40, web/livepoll.py ``draw``): the write
+that changes a game draws its followers' regions, and their polls are answered from what it drew."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.web import table
+from tests.web.table_helpers import FLAT, api_game, auth
+
+URL = "/g/{}/live?part=live&lang={}"
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture(params=["cache", "files"])
+def where(request, app, tmp_path):
+    """Where the workers share what was drawn: the shared cache (the embedded default), or the
+    answers' files (``scorekeeper serve``)."""
+    if request.param == "files":
+        app.config["LIVE_ANSWERS_DIR"] = str(tmp_path / "answers")
+    return request.param
+
+
+class Drawings:
+    """Every region table.live_html draws, in order."""
+
+    def __init__(self, monkeypatch):
+        self.drawn: list[str] = []
+        real = table.live_html
+
+        def counted(*args, **kwargs):
+            html = real(*args, **kwargs)
+            self.drawn.append(html)
+            return html
+
+        monkeypatch.setattr(table, "live_html", counted)
+
+
+def follow(client, gid, lang="en", encoding=""):
+    """A viewer's page polling its region (with the ETag it was drawn at): the region is followed."""
+    first = client.get(URL.format(gid, lang), headers={**HX, "Accept-Encoding": encoding})
+    assert first.status_code == 200
+    again = client.get(
+        URL.format(gid, lang), headers={**HX, "Accept-Encoding": encoding, "If-None-Match": first.headers["ETag"]}
+    )
+    assert again.status_code == 304
+    return first
+
+
+def test_a_poll_after_a_write_answers_what_the_write_drew(client, where, monkeypatch):
+    gid, key = api_game(client, deals=[FLAT])
+    before = follow(client, gid)
+    drawings = Drawings(monkeypatch)
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    assert len(drawings.drawn) == 1, "the write draws its follower's region once"
+    drawn = drawings.drawn[0]
+    assert "deal-1" in drawn  # the new deal's row: the version just written
+    polls = [
+        client.get(URL.format(gid, "en"), headers={**HX, "If-None-Match": before.headers["ETag"]}) for _ in range(3)
+    ]
+    assert len(drawings.drawn) == 1, "no poll draws"
+    for poll in polls:
+        assert poll.status_code == 200 and poll.headers["ETag"] != before.headers["ETag"]
+        assert poll.data == drawn.encode()
+
+
+def test_a_write_draws_only_what_is_followed(client, where, monkeypatch):
+    gid, key = api_game(client, deals=[FLAT])
+    other, other_key = api_game(client, deals=[FLAT])
+    follow(client, gid, "pl")
+    drawings = Drawings(monkeypatch)
+    assert client.post(f"/api/games/{other}/deals", json=FLAT, headers=auth(other_key)).status_code == 201
+    assert drawings.drawn == [], "nobody follows that game"
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    # The one language followed, not every language the app speaks.
+    assert len(drawings.drawn) == 1
+    assert "lang=pl" in drawings.drawn[0] and "lang=en" not in drawings.drawn[0]
+
+
+def test_each_encoding_followed_is_kept_as_sent(client, app, tmp_path, monkeypatch):
+    app.config["LIVE_ANSWERS_DIR"] = str(tmp_path / "answers")
+    gid, key = api_game(client, deals=[FLAT])
+    follow(client, gid, encoding="gzip")
+    follow(client, gid, encoding="")
+    drawings = Drawings(monkeypatch)
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    gzipped = client.get(URL.format(gid, "en"), headers={**HX, "Accept-Encoding": "gzip"})
+    plain = client.get(URL.format(gid, "en"), headers={**HX, "Accept-Encoding": ""})
+    assert gzipped.headers["Content-Encoding"] == "gzip" and "Content-Encoding" not in plain.headers
+    assert len(drawings.drawn) == 1, "one drawing, kept compressed and not"
+    assert plain.data == drawings.drawn[0].encode()
+
+
+def test_a_form_write_draws_too(client, where, monkeypatch):
+    """The scorer's page posting a deal (not only the API): the same gate, the same drawing."""
+    gid, key = api_game(client, deals=[FLAT])
+    before = follow(client, gid)
+    client.set_cookie("edit_key", key)
+    page = client.get(f"/g/{gid}")
+    assert page.status_code == 200
+    drawings = Drawings(monkeypatch)
+    assert client.post(f"/g/{gid}/delete").status_code in (200, 303)
+    client.delete_cookie("edit_key")
+    # A deleted game draws nothing a viewer is served: the poll says it is gone.
+    gone = client.get(URL.format(gid, "en"), headers={**HX, "If-None-Match": before.headers["ETag"]})
+    assert gone.status_code == 286
+    assert all("deal-" not in html for html in drawings.drawn)
