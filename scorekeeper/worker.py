@@ -14,6 +14,7 @@ three lines, with the request's priority added.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import gc
 import itertools
@@ -30,6 +31,7 @@ from typing import Any
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from .load import follower_poll, set_waited
+from .web.loopanswer import kept_answer
 
 # Lower is sooner: every write, page and API call before any poll.
 FIRST, POLL = 0, 1
@@ -135,20 +137,69 @@ class WritesFirstWorker(ThreadWorker):
         self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn))
 
     def enqueue_req(self, conn) -> None:
+        head = self.peek(conn)
+        kind = FIRST if head is None else priority(head)
+        if kind == POLL and self.answer_here(conn, head):
+            return  # a kept answer, given by the event loop: no thread, no queue behind the writes
         pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
-        fs = pool.submit(self.handle, conn, priority=self.priority_of(conn))
+        fs = pool.submit(self.handle, conn, priority=kind)
         fs.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))
 
     @staticmethod
-    def priority_of(conn) -> int:
+    def peek(conn) -> bytes | None:
+        """The request's first bytes, left on the socket; None when there is nothing to peek at."""
         if (
             conn.cfg.is_ssl
             or conn.is_http2
             or (conn.parser is not None and conn.parser.unreader.buf.getvalue())
         ):
-            return FIRST  # encrypted, or partly read already: nothing to peek at
+            return None  # encrypted, or partly read already: nothing to peek at
         try:
-            head = conn.sock.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+            return conn.sock.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
         except OSError:  # nothing arrived yet (a new connection), or it is gone: the thread finds out
-            return FIRST
-        return priority(head)
+            return None
+
+    @staticmethod
+    def priority_of(conn) -> int:
+        head = WritesFirstWorker.peek(conn)
+        return FIRST if head is None else priority(head)
+
+    def answer_here(self, conn, head: bytes) -> bool:
+        """A follower's poll answered in the event loop when its answer is kept (issue 40): an
+        unchanged game's 304, or a viewer's answer drawn by the write that changed the game
+        (web/livepoll.py). It then waits behind no write and takes no thread. Anything else (a
+        region to draw, a scorer's, a deleted game, a request not wholly arrived) goes to the pool.
+        True when the connection was dealt with here."""
+        try:
+            found = kept_answer(self.wsgi, head, conn.client)
+        except Exception:  # the thread's way answers whatever this could not
+            self.log.exception("poll not answered in the event loop")
+            return False
+        if found is None:
+            return False
+        size, keep_alive, data, log_line = found
+        try:
+            taken = conn.sock.recv(size)  # the request, peeked whole: take it off the socket
+            if len(taken) != size:
+                raise OSError("request not taken whole")
+            sent = conn.sock.send(data)
+            if sent < len(data):  # a full send buffer (rare for these sizes): wait a little for it
+                conn.sock.settimeout(5.0)
+                conn.sock.sendall(data[sent:])
+                conn.sock.setblocking(False)
+        except OSError:
+            keep_alive = False
+            log_line = None
+        if log_line is not None:
+            with contextlib.suppress(Exception):
+                self.log.access(*log_line)
+        if keep_alive and self.alive and len(self.keepalived_conns) < self.max_keepalived:
+            conn.set_timeout()
+            self.keepalived_conns.append(conn)
+            self.poller.register(
+                conn.sock, selectors.EVENT_READ, partial(self.on_client_socket_readable, conn)
+            )
+        else:
+            self.nr_conns -= 1
+            conn.close()
+        return True

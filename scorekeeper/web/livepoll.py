@@ -310,7 +310,11 @@ class LivePoll:
             fast = self.answer(environ, game_id) if self.answers is not None else None
             if self.answers is not None and not isinstance(fast, Keep):
                 continue  # drawn already (or a deleted game): nothing to keep
-            body = self.keeping(environ, start, fast) if isinstance(fast, Keep) else self.wsgi_app(environ, start)
+            body = (
+                self.keeping(environ, start, fast)
+                if isinstance(fast, Keep)
+                else self.wsgi_app(environ, start)
+            )
             try:
                 for _chunk in body:
                     pass

@@ -41,7 +41,8 @@ def follow(client, gid, lang="en", encoding=""):
     first = client.get(URL.format(gid, lang), headers={**HX, "Accept-Encoding": encoding})
     assert first.status_code == 200
     again = client.get(
-        URL.format(gid, lang), headers={**HX, "Accept-Encoding": encoding, "If-None-Match": first.headers["ETag"]}
+        URL.format(gid, lang),
+        headers={**HX, "Accept-Encoding": encoding, "If-None-Match": first.headers["ETag"]},
     )
     assert again.status_code == 304
     return first
@@ -56,7 +57,8 @@ def test_a_poll_after_a_write_answers_what_the_write_drew(client, where, monkeyp
     drawn = drawings.drawn[0]
     assert "deal-1" in drawn  # the new deal's row: the version just written
     polls = [
-        client.get(URL.format(gid, "en"), headers={**HX, "If-None-Match": before.headers["ETag"]}) for _ in range(3)
+        client.get(URL.format(gid, "en"), headers={**HX, "If-None-Match": before.headers["ETag"]})
+        for _ in range(3)
     ]
     assert len(drawings.drawn) == 1, "no poll draws"
     for poll in polls:
