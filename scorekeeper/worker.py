@@ -62,6 +62,10 @@ class PriorityPool:
     def __init__(self, threads: int) -> None:
         self._queue: queue.PriorityQueue[tuple[int, int, Any]] = queue.PriorityQueue()
         self._order = itertools.count()
+        # Writes, pages and API calls queued and not yet taken by a thread (read by the event loop
+        # without the lock: a figure a moment old is as good).
+        self.waiting_first = 0
+        self._count = threading.Lock()
         self._threads = [
             threading.Thread(target=self._work, name=f"scorekeeper-{n}", daemon=True) for n in range(threads)
         ]
@@ -70,14 +74,20 @@ class PriorityPool:
 
     def submit(self, fn: Callable[..., Any], *args: Any, priority: int = FIRST) -> Future:
         future: Future = Future()
+        if priority == FIRST:
+            with self._count:
+                self.waiting_first += 1
         self._queue.put((priority, next(self._order), (future, fn, args, time.monotonic())))
         return future
 
     def _work(self) -> None:
         while True:
-            _priority, _order, task = self._queue.get()
+            priority, _order, task = self._queue.get()
             if task is None:
                 return
+            if priority == FIRST:
+                with self._count:
+                    self.waiting_first -= 1
             future, fn, args, queued_at = task
             if not future.set_running_or_notify_cancel():
                 continue
@@ -137,11 +147,15 @@ class WritesFirstWorker(ThreadWorker):
         self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn))
 
     def enqueue_req(self, conn) -> None:
+        pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
         head = self.peek(conn)
         kind = FIRST if head is None else priority(head)
-        if kind == POLL and self.answer_here(conn, head):
-            return  # a kept answer, given by the event loop: no thread, no queue behind the writes
-        pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
+        # A kept answer is given by the event loop (no thread, no queue) while no write waits for a
+        # thread: the loop's time is the writes' too (one interpreter lock), so a crowd's polls
+        # answered there ahead of a queue of deals would serve them first. With writes waiting,
+        # the poll queues behind them as before (and is refused if it waits too long).
+        if kind == POLL and head is not None and pool.waiting_first == 0 and self.answer_here(conn, head):
+            return
         fs = pool.submit(self.handle, conn, priority=kind)
         fs.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))
 

@@ -50,6 +50,10 @@ class AnswerStore:
         encoding = hashlib.blake2b(accept_encoding.encode("latin-1", "replace"), digest_size=8).hexdigest()
         return self.root / game_id / f"{part}.{locale}.{encoding}"
 
+    def delta_path(self, path: Path) -> Path:
+        """Where what changed since the version before is kept, beside the region's whole answer."""
+        return path.parent / "delta" / ("d-" + path.name.replace(".", "-"))
+
     def get(self, path: Path, stamp: str) -> tuple[list[tuple[str, str]], bytes] | None:
         """The answer kept at ``path`` for ``stamp`` (the game's version and last change), or None."""
         found = self.get_any(path)

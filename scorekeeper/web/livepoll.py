@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 PATH = re.compile(r"/g/([A-Za-z0-9_-]{1,32})/live")
 PARTS = ("live", "board")
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# What the view marks a region's answer with when it is what changed since a version (table.live).
+DELTA = "x-live-delta"
 # Set on the environ of a region drawn by a write (not asked by a phone): never marks it followed,
 # never answered with an earlier version.
 DRAWING = "scorekeeper.drawing"
@@ -190,10 +192,18 @@ class LivePoll:
         path = answers.path(game_id, part, locale, environ.get("HTTP_ACCEPT_ENCODING", ""))
         # The version and the last change: a game restored under an old id is another history.
         stamp = f"{etag} {row.updated_at}"
+        since = environ.get("HTTP_X_LIVE_SINCE", "").removeprefix("W/").strip('"')
+        if since and not drawing:
+            # What changed since the page's version, drawn by the write (table.live_delta).
+            delta = answers.get(answers.delta_path(path), f"{stamp} since {since}")
+            if delta is not None:
+                return "200 OK", with_scheme(delta[0], secure), [delta[1]]
         kept = answers.get(path, stamp)
         if kept is None:
             earlier = None if drawing else self.earlier(answers, path, game_id, row)
             if earlier is None:
+                # Drawn whole by the view, as every phone may be answered, and kept so.
+                environ.pop("HTTP_X_LIVE_SINCE", None)
                 return Keep(path, stamp, etag)
             # The game changed a moment ago and its write is drawing the new version: the version
             # before, asked again in a second, rather than a second drawing of the same version.
@@ -278,52 +288,82 @@ class LivePoll:
 
         Asked as a phone would ask it (same URL, same ``Accept-Encoding``, no cookie), through the
         view: kept whole where the workers share answers (``LIVE_ANSWERS_DIR``), else the view's
-        drawing kept in the shared cache under its ETag (table.live), where the polls find it."""
+        drawing kept in the shared cache under its ETag (table.live), where the polls find it.
+        With it, what changed since the version before (table.live_delta), for the pages that
+        were drawn at that version and ask for what changed (``X-Live-Since``)."""
         drawn = 0
-        for part, lang, encoding in self.asks.followed(game_id):
-            environ = {k: v for k, v in (place or {}).items() if k in PLACE}
-            environ.setdefault("wsgi.url_scheme", "http")
-            environ.setdefault("SERVER_NAME", "localhost")
-            environ.setdefault("SERVER_PORT", "80")
-            environ.setdefault("SERVER_PROTOCOL", "HTTP/1.1")
-            environ.setdefault("wsgi.errors", io.StringIO())
-            environ.update(
-                {
-                    "REQUEST_METHOD": "GET",
-                    "PATH_INFO": f"/g/{game_id}/live",
-                    "QUERY_STRING": f"part={part}&lang={lang}",
-                    "REMOTE_ADDR": "127.0.0.1",
-                    "HTTP_HX_REQUEST": "true",
-                    "HTTP_ACCEPT_ENCODING": encoding,
-                    "wsgi.input": io.BytesIO(b""),
-                    DRAWING: True,
-                }
-            )
-            if not encoding:
-                del environ["HTTP_ACCEPT_ENCODING"]
-            answered: list = []
-
-            def start(status, headers, exc_info=None, answered=answered):
-                answered[:] = [status]
-                return lambda data: None
-
+        asks = self.asks.followed(game_id)
+        row = self.row(game_id) if asks else None
+        if row is None or row.deleted_at is not None:
+            return 0
+        for part, lang, encoding in asks:
+            environ = self.asked(game_id, part, lang, encoding, place)
             fast = self.answer(environ, game_id) if self.answers is not None else None
-            if self.answers is not None and not isinstance(fast, Keep):
-                continue  # drawn already (or a deleted game): nothing to keep
-            body = (
-                self.keeping(environ, start, fast)
-                if isinstance(fast, Keep)
-                else self.wsgi_app(environ, start)
-            )
-            try:
-                for _chunk in body:
-                    pass
-            finally:
-                close = getattr(body, "close", None)
-                if close is not None:
-                    close()
-            drawn += bool(answered) and answered[0].startswith("200")
+            if self.answers is None or isinstance(fast, Keep):
+                status, _headers, _data = self.call(
+                    self.keeping if isinstance(fast, Keep) else None, environ, fast
+                )
+                drawn += status.startswith("200")
+            if row.version > 1:
+                drawn += self.draw_delta(game_id, part, lang, encoding, place, row)
         return drawn
+
+    def draw_delta(self, game_id: str, part: str, lang: str, encoding: str, place, row) -> int:
+        """What changed since the version before ``row``'s, as a page drawn at it asks (X-Live-Since)."""
+        environ = self.asked(game_id, part, lang, encoding, place)
+        locale = self.locale(Request(environ, populate_request=False))
+        since = f"{game_id}.{row.version - 1}.{locale}.v.{part}"
+        environ["HTTP_X_LIVE_SINCE"] = f'W/"{since}"'
+        status, headers, data = self.call(None, environ, None)
+        named = {k.lower(): v for k, v in headers}
+        etag = f"{game_id}.{row.version}.{locale}.v.{part}"
+        if not status.startswith("200") or DELTA not in named or named.get("etag") != f'W/"{etag}"':
+            return 0  # the whole region only (or a write came between)
+        answers = self.answers
+        if answers is not None:
+            path = answers.path(game_id, part, locale, encoding)
+            answers.put(answers.delta_path(path), f"{etag} {row.updated_at} since {since}", headers, data)
+        return 1
+
+    def asked(self, game_id: str, part: str, lang: str, encoding: str, place) -> dict:
+        """The environ of a follower's poll of this region, drawn by a write (no cookie, no ETag)."""
+        environ = {k: v for k, v in (place or {}).items() if k in PLACE}
+        environ.setdefault("wsgi.url_scheme", "http")
+        environ.setdefault("SERVER_NAME", "localhost")
+        environ.setdefault("SERVER_PORT", "80")
+        environ.setdefault("SERVER_PROTOCOL", "HTTP/1.1")
+        environ.setdefault("wsgi.errors", io.StringIO())
+        environ.update(
+            {
+                "REQUEST_METHOD": "GET",
+                "PATH_INFO": f"/g/{game_id}/live",
+                "QUERY_STRING": f"part={part}&lang={lang}",
+                "REMOTE_ADDR": "127.0.0.1",
+                "HTTP_HX_REQUEST": "true",
+                "wsgi.input": io.BytesIO(b""),
+                DRAWING: True,
+            }
+        )
+        if encoding:
+            environ["HTTP_ACCEPT_ENCODING"] = encoding
+        return environ
+
+    def call(self, keeping, environ, keep) -> tuple[str, list[tuple[str, str]], bytes]:
+        """The app's answer to ``environ`` (through ``keeping`` when it is to be kept), read whole."""
+        seen: list = ["", []]
+
+        def start(status, headers, exc_info=None):
+            seen[:] = [status, headers]
+            return lambda data: None
+
+        body = keeping(environ, start, keep) if keeping is not None else self.wsgi_app(environ, start)
+        try:
+            data = b"".join(body)
+        finally:
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+        return seen[0], seen[1], data
 
     def locale(self, request: Request) -> str:
         chosen = request.args.get("lang")

@@ -3,10 +3,13 @@ that changes a game draws its followers' regions, and their polls are answered f
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from scorekeeper.web import table
-from tests.web.table_helpers import FLAT, api_game, auth
+from tests.web.table_helpers import FLAT, SWEEP, api_game, auth
 
 URL = "/g/{}/live?part=live&lang={}"
 HX = {"HX-Request": "true"}
@@ -107,3 +110,73 @@ def test_a_form_write_draws_too(client, where, monkeypatch):
     gone = client.get(URL.format(gid, "en"), headers={**HX, "If-None-Match": before.headers["ETag"]})
     assert gone.status_code == 286
     assert all("deal-" not in html for html in drawings.drawn)
+
+
+def since(client, gid, etag, **headers):
+    """A followed page's poll, as static/app.js sends it: the region's ETag, asking what changed."""
+    return client.get(
+        URL.format(gid, "en"), headers={**HX, "If-None-Match": etag, "X-Live-Since": etag, **headers}
+    )
+
+
+def rows_of(html: str) -> list[str]:
+    return re.findall(r'<tr id="(deal-\d+)"', html)
+
+
+def test_a_poller_one_version_behind_gets_the_new_row_totals_and_status(client, where, monkeypatch):
+    gid, key = api_game(client, deals=[FLAT, FLAT])
+    before = follow(client, gid)
+    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key)).status_code == 201
+    drawings = Drawings(monkeypatch)
+    monkeypatch.setattr(table, "live_delta", lambda *a, **k: pytest.fail("a poll drew the changes"))
+    delta = since(client, gid, before.headers["ETag"])
+    assert drawings.drawn == [], "the write drew it"
+    whole = client.get(URL.format(gid, "en"), headers=HX)
+    assert delta.status_code == 200 and delta.headers["ETag"] == whole.headers["ETag"]
+    html = delta.get_data(as_text=True)
+    assert rows_of(html) == ["deal-2"], "only the row added since"
+    assert 'hx-swap-oob="afterend:#deal-1"' in html
+    assert delta.headers["HX-Reswap"] == "none"
+    assert json.loads(delta.headers["HX-Trigger"]) == {"live-current": {"etag": whole.headers["ETag"]}}
+    # The totals and the status as the whole region shows them.
+    foot = re.search(r"<tfoot.*?</tfoot>", html, re.S).group(0)
+    assert re.sub(r" hx-swap-oob=\"[^\"]*\"", "", foot) in whole.get_data(as_text=True)
+    status = re.search(r'<p id="status".*?</p>', html, re.S).group(0)
+    assert status.replace(' hx-swap-oob="true"', "") in whole.get_data(as_text=True)
+    # That phone's alone: never kept by a shared cache; and smaller than the whole region.
+    assert delta.headers["Cache-Control"].startswith("private") and "X-Live-Since" in delta.headers["Vary"]
+    assert len(delta.data) < len(whole.data)
+    # At the new version, the next poll is a 304.
+    assert since(client, gid, delta.headers["ETag"]).status_code == 304
+
+
+def test_a_poller_further_behind_gets_every_row_after_its_version(client, app, monkeypatch):
+    gid, key = api_game(client, deals=[FLAT])
+    before = follow(client, gid)
+    for facts in (FLAT, SWEEP, FLAT):
+        assert client.post(f"/api/games/{gid}/deals", json=facts, headers=auth(key)).status_code == 201
+    html = since(client, gid, before.headers["ETag"]).get_data(as_text=True)
+    assert rows_of(html) == ["deal-1", "deal-2", "deal-3"]
+    assert 'hx-swap-oob="afterend:#deal-0"' in html
+
+
+@pytest.mark.parametrize("change", ["correct", "far", "none"])
+def test_the_whole_region_when_changes_will_not_do(client, where, change):
+    """A corrected deal changes rows already shown; a page too far behind, or one that asks
+    nothing (an older page's script): each gets the whole region."""
+    gid, key = api_game(client, deals=[FLAT, FLAT])
+    before = follow(client, gid)
+    if change == "correct":
+        client.set_cookie("edit_key", key)
+        assert client.put(f"/api/games/{gid}/deals/0", json=SWEEP, headers=auth(key)).status_code == 200
+    else:
+        for _ in range(table.MAX_BEHIND + 1 if change == "far" else 1):
+            assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    if change == "none":
+        answer = client.get(URL.format(gid, "en"), headers={**HX, "If-None-Match": before.headers["ETag"]})
+    else:
+        answer = since(client, gid, before.headers["ETag"])
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and "HX-Reswap" not in answer.headers
+    assert html.lstrip().startswith('<section id="live"') and "deal-0" in rows_of(html)
+    assert answer.headers["Cache-Control"].startswith("public")
