@@ -62,9 +62,10 @@ class PriorityPool:
     def __init__(self, threads: int) -> None:
         self._queue: queue.PriorityQueue[tuple[int, int, Any]] = queue.PriorityQueue()
         self._order = itertools.count()
-        # Writes, pages and API calls queued and not yet taken by a thread (read by the event loop
-        # without the lock: a figure a moment old is as good).
+        # Writes, pages and API calls queued and not yet taken by a thread, and those being served
+        # (read by the event loop without the lock: a figure a moment old is as good).
         self.waiting_first = 0
+        self.serving_first = 0
         self._count = threading.Lock()
         self._threads = [
             threading.Thread(target=self._work, name=f"scorekeeper-{n}", daemon=True) for n in range(threads)
@@ -88,6 +89,7 @@ class PriorityPool:
             if priority == FIRST:
                 with self._count:
                     self.waiting_first -= 1
+                    self.serving_first += 1
             future, fn, args, queued_at = task
             if not future.set_running_or_notify_cancel():
                 continue
@@ -100,6 +102,14 @@ class PriorityPool:
                 future.set_result(result)
             finally:
                 set_waited(None)
+                if priority == FIRST:
+                    with self._count:
+                        self.serving_first -= 1
+
+    @property
+    def writing(self) -> bool:
+        """Whether a write (or page, or API call) waits for a thread or is being served."""
+        return self.waiting_first + self.serving_first > 0
 
     def shutdown(self, wait: bool = True) -> None:
         for _ in self._threads:
@@ -150,11 +160,13 @@ class WritesFirstWorker(ThreadWorker):
         pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
         head = self.peek(conn)
         kind = FIRST if head is None else priority(head)
-        # A kept answer is given by the event loop (no thread, no queue) while no write waits for a
-        # thread: the loop's time is the writes' too (one interpreter lock), so a crowd's polls
-        # answered there ahead of a queue of deals would serve them first. With writes waiting,
-        # the poll queues behind them as before (and is refused if it waits too long).
-        if kind == POLL and head is not None and pool.waiting_first == 0 and self.answer_here(conn, head):
+        # A kept answer is given by the event loop (no thread, no queue) while no write is waiting
+        # or being served: the loop's time is the writes' too (one interpreter lock, which each of
+        # the answer's reads and sends gives up and waits for again behind a busy thread), so a
+        # crowd's polls answered there served them ahead of the deals (a sweep at 3,000 tables:
+        # 737 deals saved, 2,258 failed, every poll late). Meanwhile the poll queues behind the
+        # writes as before (and is refused if it waits too long).
+        if kind == POLL and head is not None and not pool.writing and self.answer_here(conn, head):
             return
         fs = pool.submit(self.handle, conn, priority=kind)
         fs.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))

@@ -169,9 +169,10 @@ def test_a_busy_server_serves_the_deal_first_and_refuses_the_poll_that_waited(tm
 
 
 def test_a_kept_answer_is_given_while_every_thread_is_held(tmp_path):
-    """Issue 40: a real ``scorekeeper serve`` (1 worker, 2 threads) with both threads held. A poll
-    of an unchanged game (304), and a poll of a game whose deal was drawn by its write (200, the
-    new version), are answered at once by the worker's event loop, behind no write."""
+    """Issue 40: a real ``scorekeeper serve`` (1 worker, 2 threads) with both threads held (by polls
+    whose announced bodies never come: each thread waits for them). A poll of a game whose deal
+    was drawn by its write (200, the new version), and of an unchanged game (304), are answered at
+    once by the worker's event loop, without a thread."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY", "AUTO_MIGRATE")}
     env["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
@@ -215,11 +216,14 @@ def test_a_kept_answer_is_given_while_every_thread_is_held(tmp_path):
         holders = []
         for _ in range(2):
             holder = socket.create_connection(("127.0.0.1", port), timeout=30)
-            holder.sendall(deal[: -len(body)])
+            # A poll with a body announced: its thread answers it, then waits for the body (5 s).
+            holder.sendall(poll.replace("\r\n\r\n", "\r\nContent-Length: 9\r\n\r\n").encode())
             holders.append(holder)
-        time.sleep(0.5)  # both threads wait for the holders' bodies
-        # Answered while both threads are held (a thread's answer would come only after the holders'
-        # bodies, sent below: this read would time out).
+        for holder in holders:
+            assert read_answer(holder)[0] == 200
+        time.sleep(0.2)  # both threads now wait for the holders' bodies
+        # Answered while both threads are held: a thread would take it only once they let go, about
+        # 5 s from now, and a poll that waited over 2 s for a thread is refused (503).
         follower.sendall(asked)
         status, headers, _ = read_answer(follower)
         assert status == 200 and headers["etag"] != first, "the new version, drawn by the deal's write"
@@ -227,8 +231,6 @@ def test_a_kept_answer_is_given_while_every_thread_is_held(tmp_path):
         follower.sendall(poll.replace("\r\n\r\n", f"\r\nIf-None-Match: {headers['etag']}\r\n\r\n").encode())
         assert read_answer(follower)[0] == 304
         for holder in holders:
-            holder.sendall(body)
-            assert read_answer(holder)[0] == 201
             holder.close()
         scorer.close()
         follower.close()
