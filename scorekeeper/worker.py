@@ -33,8 +33,13 @@ from gunicorn.workers.gthread import TConn, ThreadWorker
 from .load import follower_poll, set_waited
 from .web.loopanswer import kept_answer
 
-# Lower is sooner: every write, page and API call before any poll.
-FIRST, POLL = 0, 1
+# Lower is sooner: every write, page and API call first; then the live answers the writes changed
+# (issue 40: drawn once per change, web/livepoll.py); then the polls.
+FIRST, DRAW, POLL = 0, 1, 2
+# The drawings that may wait at once: past that, a write's drawing is left to the polls (which
+# draw a version once, and may be refused under load), so a crowd too big for the box never
+# queues drawings ahead of every poll for ever.
+MOST_DRAWINGS = 256
 GC_THRESHOLDS = (50_000, 20, 100)
 # Enough of a request to read its line and its headers up to HX-Request, as phones send them.
 PEEK = 2048
@@ -66,6 +71,7 @@ class PriorityPool:
         # (read by the event loop without the lock: a figure a moment old is as good).
         self.waiting_first = 0
         self.serving_first = 0
+        self.waiting_draws = 0
         self._count = threading.Lock()
         self._threads = [
             threading.Thread(target=self._work, name=f"scorekeeper-{n}", daemon=True) for n in range(threads)
@@ -75,9 +81,12 @@ class PriorityPool:
 
     def submit(self, fn: Callable[..., Any], *args: Any, priority: int = FIRST) -> Future:
         future: Future = Future()
-        if priority == FIRST:
+        if priority in (FIRST, DRAW):
             with self._count:
-                self.waiting_first += 1
+                if priority == FIRST:
+                    self.waiting_first += 1
+                else:
+                    self.waiting_draws += 1
         self._queue.put((priority, next(self._order), (future, fn, args, time.monotonic())))
         return future
 
@@ -90,6 +99,9 @@ class PriorityPool:
                 with self._count:
                     self.waiting_first -= 1
                     self.serving_first += 1
+            elif priority == DRAW:
+                with self._count:
+                    self.waiting_draws -= 1
             future, fn, args, queued_at = task
             if not future.set_running_or_notify_cancel():
                 continue
@@ -135,6 +147,23 @@ class WritesFirstWorker(ThreadWorker):
 
     def get_thread_pool(self) -> PriorityPool:  # type: ignore[override]
         return PriorityPool(self.cfg.threads)
+
+    def run(self) -> None:
+        # The app's writes hand their followers' drawings to this pool, after every write and
+        # before any poll (web/livepoll.py), instead of drawing before their own answer.
+        app = self.wsgi
+        extensions = getattr(app, "extensions", None)
+        if isinstance(extensions, dict):
+            extensions["scorekeeper.draw_later"] = self.draw_later
+        super().run()
+
+    def draw_later(self, draw: Callable[[], Any]) -> bool:
+        """Queue a write's drawing (DRAW: after the writes, before the polls); False when too many wait."""
+        pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
+        if pool.waiting_draws >= MOST_DRAWINGS:
+            return False
+        pool.submit(draw, priority=DRAW)
+        return True
 
     def accept(self, listener) -> None:
         """A new connection waits in the poller for its first bytes, as a kept-alive one does.

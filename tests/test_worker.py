@@ -213,6 +213,15 @@ def test_a_kept_answer_is_given_while_every_thread_is_held(tmp_path):
         scorer = socket.create_connection(("127.0.0.1", port), timeout=30)
         scorer.sendall(deal)
         assert read_answer(scorer)[0] == 201
+        # The deal's drawing is done by a thread after it (before any poll queued meanwhile): the
+        # poll that sees the new version is answered from it.
+        for _ in range(50):
+            follower.sendall(asked)
+            status, headers, _ = read_answer(follower)
+            if status == 200:
+                break
+            time.sleep(0.1)
+        assert status == 200 and headers["etag"] != first
         holders = []
         for _ in range(2):
             holder = socket.create_connection(("127.0.0.1", port), timeout=30)

@@ -25,6 +25,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from flask import Flask
@@ -103,6 +104,9 @@ class LivePoll:
         self.default_locale = str(app.config.get("BABEL_DEFAULT_LOCALE") or "en")
         self._answers: AnswerStore | None = None
         self._asks: Asks | None = None
+        # Games whose drawing waits in the pool (scorekeeper serve): one drawing each.
+        self._pending: set[str] = set()
+        self._pending_lock = threading.Lock()
 
     @property
     def answers(self) -> AnswerStore | None:
@@ -268,20 +272,43 @@ class LivePoll:
         write, so that the polls that follow are answered from what it drew and never draw.
 
         Drawn after the write's own request is done (its contexts popped, its transaction
-        committed), as a phone's poll would be, before its answer goes back: a scorer who asks
-        right after sees the new version, and so does every follower."""
+        committed), as a phone's poll would be. Under ``scorekeeper serve`` by a thread of the
+        worker's pool, after every waiting write and before any poll (scorekeeper/worker.py), so
+        a deal's answer never waits for its followers' drawing; elsewhere (one process, the
+        tests) before the write's own answer goes back."""
         outer = getattr(_writing, "games", None)
         _writing.games = games = []
         try:
             body = self.wsgi_app(environ, start_response)
         finally:
             _writing.games = outer
+        place = {k: v for k, v in environ.items() if k in PLACE}
+        later = self.app.extensions.get("scorekeeper.draw_later")
         for game_id in games:
-            try:
-                self.draw(game_id, environ)
-            except Exception:  # the write is done; a poll draws what this could not
-                log.warning("live answer not drawn on write", exc_info=True)
+            if later is not None:
+                # scorekeeper serve: drawn by a thread of the pool, after the writes and before the
+                # polls; a game already waiting for its drawing is drawn once, at its newest.
+                with self._pending_lock:
+                    if game_id in self._pending:
+                        continue
+                    self._pending.add(game_id)
+                if not later(partial(self.draw_pending, game_id, place)):
+                    with self._pending_lock:
+                        self._pending.discard(game_id)
+                continue
+            self.draw_safely(game_id, place)
         return body
+
+    def draw_pending(self, game_id: str, place: dict) -> None:
+        with self._pending_lock:
+            self._pending.discard(game_id)
+        self.draw_safely(game_id, place)
+
+    def draw_safely(self, game_id: str, place: dict) -> None:
+        try:
+            self.draw(game_id, place)
+        except Exception:  # the write is done; a poll draws what this could not
+            log.warning("live answer not drawn on write", exc_info=True)
 
     def draw(self, game_id: str, place: dict | None = None) -> int:
         """Draw each followed viewer's region of ``game_id`` at its newest version; how many drawn.
