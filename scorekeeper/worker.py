@@ -36,10 +36,11 @@ from .web.loopanswer import kept_answer
 # Lower is sooner: every write, page and API call first; then the live answers the writes changed
 # (issue 40: drawn once per change, web/livepoll.py); then the polls.
 FIRST, DRAW, POLL = 0, 1, 2
-# The drawings that may wait at once: past that, a write's drawing is left to the polls (which
-# draw a version once, and may be refused under load), so a crowd too big for the box never
-# queues drawings ahead of every poll for ever.
-MOST_DRAWINGS = 256
+# The drawings that may wait at once (a few hundred milliseconds of work): past that, a write's
+# drawing is left to the polls (which draw a version once, and may be refused under load), so a
+# crowd too big for the box never queues drawings ahead of every poll (with 256, 3,591 of a
+# 3,000-table sweep's polls waited past their phones' patience).
+MOST_DRAWINGS = 16
 GC_THRESHOLDS = (50_000, 20, 100)
 # Enough of a request to read its line and its headers up to HX-Request, as phones send them.
 PEEK = 2048

@@ -83,7 +83,9 @@ def kept_answer(app: Any, head: bytes, client: Any) -> tuple[int, bool, bytes, t
     status, headers, body = found
     changed = environ.get(CHANGED_AT)
     ago = time.time() - changed if changed is not None else None
-    after = 1 if environ.get(POLL_SOON) else load.spread(load.poll_after(load.in_flight, ago, 0.0))
+    after = load.spread(load.poll_after(load.in_flight, ago, 0.0))
+    if environ.get(POLL_SOON) and after <= load.policy.base:
+        after = 1  # an earlier version, while the new one is drawn (as web/shed.py)
     data = b"".join(body)
     given = environ.get("HTTP_X_REQUEST_ID", "")
     rid = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex  # as middleware.RequestId

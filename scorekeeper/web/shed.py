@@ -64,7 +64,7 @@ class Shed:
                     changed = environ.get(CHANGED_AT)
                     ago = time.time() - changed if changed is not None else None
                     after = self.load.spread(self.load.poll_after(others, ago, wait))
-                    if environ.get(POLL_SOON):
+                    if environ.get(POLL_SOON) and after <= self.load.policy.base:
                         after = 1  # an earlier version, while the new one is drawn (web/livepoll.py)
                     headers = [*headers, ("X-Poll-After", str(after))]
                 return start_response(status, headers, exc_info)
