@@ -33,9 +33,12 @@ from gunicorn.workers.gthread import TConn, ThreadWorker
 from .load import follower_poll, set_waited
 from .web.loopanswer import kept_answer
 
-# Lower is sooner: every write, page and API call first; then the live answers the writes changed
-# (issue 40: drawn once per change, web/livepoll.py); then the polls.
-FIRST, DRAW, POLL = 0, 1, 2
+# Lower is sooner: every write, page and API call before any poll. The live answers the writes
+# changed (issue 40: drawn once per change, web/livepoll.py) take their turn among the polls, in
+# order of arrival: drawn ahead of every poll, under a crowd too big for the box they took every
+# thread the writes left, and polls waited past their phones' patience (2,673 of a 3,000-table
+# sweep's); among them, a poll waits behind at most the few drawings queued before it.
+FIRST, POLL = 0, 1
 # The drawings that may wait at once (a few hundred milliseconds of work): past that, a write's
 # drawing is left to the polls (which draw a version once, and may be refused under load), so a
 # crowd too big for the box never queues drawings ahead of every poll (with 256, 3,591 of a
@@ -80,15 +83,15 @@ class PriorityPool:
         for thread in self._threads:
             thread.start()
 
-    def submit(self, fn: Callable[..., Any], *args: Any, priority: int = FIRST) -> Future:
+    def submit(self, fn: Callable[..., Any], *args: Any, priority: int = FIRST, draw: bool = False) -> Future:
         future: Future = Future()
-        if priority in (FIRST, DRAW):
+        if priority == FIRST or draw:
             with self._count:
-                if priority == FIRST:
-                    self.waiting_first += 1
-                else:
+                if draw:
                     self.waiting_draws += 1
-        self._queue.put((priority, next(self._order), (future, fn, args, time.monotonic())))
+                else:
+                    self.waiting_first += 1
+        self._queue.put((priority, next(self._order), (future, fn, args, time.monotonic(), draw)))
         return future
 
     def _work(self) -> None:
@@ -96,14 +99,14 @@ class PriorityPool:
             priority, _order, task = self._queue.get()
             if task is None:
                 return
-            if priority == FIRST:
+            future, fn, args, queued_at, draw = task
+            if draw:
+                with self._count:
+                    self.waiting_draws -= 1
+            elif priority == FIRST:
                 with self._count:
                     self.waiting_first -= 1
                     self.serving_first += 1
-            elif priority == DRAW:
-                with self._count:
-                    self.waiting_draws -= 1
-            future, fn, args, queued_at = task
             if not future.set_running_or_notify_cancel():
                 continue
             set_waited(time.monotonic() - queued_at)
@@ -115,7 +118,7 @@ class PriorityPool:
                 future.set_result(result)
             finally:
                 set_waited(None)
-                if priority == FIRST:
+                if priority == FIRST and not draw:
                     with self._count:
                         self.serving_first -= 1
 
@@ -150,8 +153,8 @@ class WritesFirstWorker(ThreadWorker):
         return PriorityPool(self.cfg.threads)
 
     def run(self) -> None:
-        # The app's writes hand their followers' drawings to this pool, after every write and
-        # before any poll (web/livepoll.py), instead of drawing before their own answer.
+        # The app's writes hand their followers' drawings to this pool, after every write, among
+        # the polls (web/livepoll.py), instead of drawing before their own answer.
         app = self.wsgi
         extensions = getattr(app, "extensions", None)
         if isinstance(extensions, dict):
@@ -159,11 +162,11 @@ class WritesFirstWorker(ThreadWorker):
         super().run()
 
     def draw_later(self, draw: Callable[[], Any]) -> bool:
-        """Queue a write's drawing (DRAW: after the writes, before the polls); False when too many wait."""
+        """Queue a write's drawing (after the writes, among the polls); False when too many wait."""
         pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
         if pool.waiting_draws >= MOST_DRAWINGS:
             return False
-        pool.submit(draw, priority=DRAW)
+        pool.submit(draw, priority=POLL, draw=True)
         return True
 
     def accept(self, listener) -> None:

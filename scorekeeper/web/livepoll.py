@@ -273,7 +273,7 @@ class LivePoll:
 
         Drawn after the write's own request is done (its contexts popped, its transaction
         committed), as a phone's poll would be. Under ``scorekeeper serve`` by a thread of the
-        worker's pool, after every waiting write and before any poll (scorekeeper/worker.py), so
+        worker's pool, after every waiting write, in turn with the polls (scorekeeper/worker.py), so
         a deal's answer never waits for its followers' drawing; elsewhere (one process, the
         tests) before the write's own answer goes back."""
         outer = getattr(_writing, "games", None)
@@ -286,7 +286,7 @@ class LivePoll:
         later = self.app.extensions.get("scorekeeper.draw_later")
         for game_id in games:
             if later is not None:
-                # scorekeeper serve: drawn by a thread of the pool, after the writes and before the
+                # scorekeeper serve: drawn by a thread of the pool, after the writes, among the
                 # polls; a game already waiting for its drawing is drawn once, at its newest.
                 with self._pending_lock:
                     if game_id in self._pending:
