@@ -236,7 +236,8 @@ class WritesFirstWorker(ThreadWorker):
             return False
         if found is None:
             return False
-        size, keep_alive, data, log_line = found
+        size, keep_alive, data, line = found
+        log_line: tuple | None = line
         try:
             taken = conn.sock.recv(size)  # the request, peeked whole: take it off the socket
             if len(taken) != size:

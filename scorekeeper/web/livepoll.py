@@ -177,7 +177,7 @@ class LivePoll:
         secure = environ.get("wsgi.url_scheme") == "https"
         drawing = environ.get(DRAWING, False)
         lang = args.get("lang")
-        if not scorer and lang in self.languages and not drawing:
+        if not scorer and lang is not None and lang in self.languages and not drawing:
             # A viewer follows this region: the game's writes draw it for the polls to come.
             self.asks.mark(game_id, part, lang, environ.get("HTTP_ACCEPT_ENCODING", ""))
         inm = environ.get("HTTP_IF_NONE_MATCH")

@@ -30,8 +30,12 @@ from .shed import CHANGED_AT, POLL_SOON
 LARGEST_HEAD = 2048
 
 
-def _unchanged(environ, start_response):
-    return environ
+def _unchanged(environ, start_response) -> list[bytes]:
+    return []  # ProxyFix changed the environ in place: nothing else to do
+
+
+def _no_start(status, headers, exc_info=None):
+    return lambda data: None
 
 
 def kept_answer(app: Any, head: bytes, client: Any) -> tuple[int, bool, bytes, tuple] | None:
@@ -74,9 +78,9 @@ def kept_answer(app: Any, head: bytes, client: Any) -> tuple[int, bool, bytes, t
         environ[key] = f"{environ[key]},{value}" if key in environ else value
     proxies = int(app.config.get("PROXY_FIX") or 0)
     if proxies > 0:  # what middleware.py's ProxyFix makes of the proxy's headers, as the view sees them
-        environ = ProxyFix(
+        ProxyFix(
             _unchanged, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies, x_prefix=proxies
-        )(environ, None)
+        )(environ, _no_start)
     found = poll.answer(environ, environ["PATH_INFO"].split("/")[2])
     if not isinstance(found, tuple):
         return None  # to draw (or the view's business): a thread does it

@@ -154,12 +154,14 @@ def live_delta(game_id: str, viewer, part: str, since: int) -> str:
     if not plugin.small_replies:
         return ""
     changes = db.session.execute(CHANGES_SINCE, {"game_id": game_id, "since": since}).all()
-    if len(changes) != game.version - since or any(kind not in DELTA_KINDS for kind, _k in changes):
+    if len(changes) != game.version - since or any(
+        kind not in DELTA_KINDS or (kind == "append" and k is None) for kind, k in changes
+    ):
         return ""
     resolve_table(game, viewer)
     view = read.game_view(game, viewer)
     result = view.result
-    added = [k for kind, k in changes if kind == "append"]
+    added = [int(k) for kind, k in changes if kind == "append" and k is not None]
     kept = len(result.deals) - len(added)
     if result.finished or kept < 1 or added != list(range(kept, len(result.deals))):
         return ""
