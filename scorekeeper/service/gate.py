@@ -88,10 +88,10 @@ class CannotUndo(Exception):
 # A write without a version retries on a newer state; each round one writer wins.
 RETRIES = 24
 
-# Called with a game's id once each write to it has committed (issue 40: the web layer draws the
+# Called with a game's id and new version once each write to it has committed (issue 40: the web layer draws the
 # game's followers' live answer then, once per change, instead of on their polls). A hook that
 # fails never fails the write: it was saved.
-AFTER_COMMIT: list[Callable[[str], None]] = []
+AFTER_COMMIT: list[Callable[[str, int], None]] = []
 
 
 @dataclass
@@ -283,16 +283,16 @@ def _write(
         except BaseException:
             db.session.rollback()
             raise
-        _committed(game.id)
+        _committed(game.id, game.version)
         return result
     _guard(game, via, deleted_ok)
     raise Conflict(game, via.version)
 
 
-def _committed(game_id: str) -> None:
+def _committed(game_id: str, version: int) -> None:
     for hook in AFTER_COMMIT:
         try:
-            hook(game_id)
+            hook(game_id, version)
         except Exception:  # the write is saved whatever a follower's drawing does
             log.warning("after-commit hook failed", exc_info=True)
 

@@ -50,6 +50,22 @@ class AnswerStore:
         encoding = hashlib.blake2b(accept_encoding.encode("latin-1", "replace"), digest_size=8).hexdigest()
         return self.root / game_id / f"{part}.{locale}.{encoding}"
 
+    def drawing(self, game_id: str, version: int) -> None:
+        """Note that a drawing of ``version`` of the game is on its way (a write queued it)."""
+        try:
+            folder = self.root / game_id
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "drawing").write_text(str(version))
+        except OSError:
+            log.warning("drawing not noted", exc_info=True)
+
+    def drawn_next(self, game_id: str) -> int | None:
+        """The version whose drawing a write queued last, if any."""
+        try:
+            return int((self.root / game_id / "drawing").read_text())
+        except (OSError, ValueError):
+            return None
+
     def delta_path(self, path: Path) -> Path:
         """Where what changed since the version before is kept, beside the region's whole answer."""
         return path.parent / "delta" / ("d-" + path.name.replace(".", "-"))

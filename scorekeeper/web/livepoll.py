@@ -79,11 +79,11 @@ PLACE = (
 _writing = threading.local()
 
 
-def changed(game_id: str) -> None:
+def changed(game_id: str, version: int) -> None:
     """service.gate's after-commit hook: a game this thread's write changed, to draw after it."""
     games = getattr(_writing, "games", None)
-    if games is not None and game_id not in games:
-        games.append(game_id)
+    if games is not None:
+        games[game_id] = version
 
 
 @dataclass(frozen=True)
@@ -226,6 +226,8 @@ class LivePoll:
         ago (its write is drawing it); else None."""
         if time.time() - changed_at(row.updated_at) > DRAWING_GRACE:
             return None
+        if answers.drawn_next(game_id) != row.version:
+            return None  # no drawing of this version on its way here (another server's write)
         found = answers.get_any(path)
         if found is None:
             return None
@@ -277,15 +279,20 @@ class LivePoll:
         a deal's answer never waits for its followers' drawing; elsewhere (one process, the
         tests) before the write's own answer goes back."""
         outer = getattr(_writing, "games", None)
-        _writing.games = games = []
+        _writing.games = games = {}
         try:
             body = self.wsgi_app(environ, start_response)
         finally:
             _writing.games = outer
         place = {k: v for k, v in environ.items() if k in PLACE}
         later = self.app.extensions.get("scorekeeper.draw_later")
-        for game_id in games:
+        for game_id, version in games.items():
             if later is not None:
+                # Polls of this version meanwhile are answered from the one before (earlier()):
+                # only where its drawing is on its way, in this server (another server's write
+                # is drawn by the first poll here, never answered stale).
+                if self.answers is not None:
+                    self.answers.drawing(game_id, version)
                 # scorekeeper serve: drawn by a thread of the pool, after the writes, among the
                 # polls; a game already waiting for its drawing is drawn once, at its newest.
                 with self._pending_lock:

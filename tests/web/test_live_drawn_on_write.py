@@ -180,3 +180,25 @@ def test_the_whole_region_when_changes_will_not_do(client, where, change):
     assert answer.status_code == 200 and "HX-Reswap" not in answer.headers
     assert html.lstrip().startswith('<section id="live"') and "deal-0" in rows_of(html)
     assert answer.headers["Cache-Control"].startswith("public")
+
+
+@pytest.mark.parametrize("on_its_way", [True, False])
+def test_a_poll_before_the_drawing_gets_the_version_before_only_if_it_is_on_its_way(
+    client, app, tmp_path, on_its_way
+):
+    """Between a write's commit and its drawing (serve draws in a thread after it), a poll is
+    answered from the version before and asked back in a second; a change whose drawing is not on
+    its way here (another server's write) is drawn by the poll, never answered stale."""
+    app.config["LIVE_ANSWERS_DIR"] = str(tmp_path / "answers")
+    gid, key = api_game(client, deals=[FLAT])
+    before = follow(client, gid)
+    app.config["LIVE_DRAW_ON_WRITE"] = False  # the write's drawing not done yet
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    if on_its_way:
+        version = int(before.headers["ETag"].split(".")[1]) + 1  # the deal's
+        app.extensions["scorekeeper.livepoll"].answers.drawing(gid, version)
+    answer = client.get(URL.format(gid, "en"), headers={**HX, "If-None-Match": before.headers["ETag"]})
+    if on_its_way:
+        assert answer.status_code == 304 and answer.headers["X-Poll-After"] == "1"
+    else:
+        assert answer.status_code == 200 and answer.headers["ETag"] != before.headers["ETag"]
