@@ -181,7 +181,8 @@ async def capacity_scenario(
         await asyncio.sleep(rng.uniform(0, 3))
         while loop.time() < end:
             outcome = outcome_now()
-            headers = {"HX-Request": "true", "If-None-Match": etag, **PHONE}
+            # As static/app.js asks: the region's ETag, and what changed since it (issue 40).
+            headers = {"HX-Request": "true", "If-None-Match": etag, "X-Live-Since": etag, **PHONE}
             request = build_request("GET", f"/g/{game_id}/live?part=live&lang=en", port, headers)
             request = request.replace(b"Connection: close", b"Connection: keep-alive")
             wait = 3.0

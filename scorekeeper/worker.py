@@ -14,6 +14,7 @@ three lines, with the request's priority added.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import gc
 import itertools
@@ -30,9 +31,19 @@ from typing import Any
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from .load import follower_poll, set_waited
+from .web.loopanswer import kept_answer
 
-# Lower is sooner: every write, page and API call before any poll.
+# Lower is sooner: every write, page and API call before any poll. The live answers the writes
+# changed (issue 40: drawn once per change, web/livepoll.py) take their turn among the polls, in
+# order of arrival: drawn ahead of every poll, under a crowd too big for the box they took every
+# thread the writes left, and polls waited past their phones' patience (2,673 of a 3,000-table
+# sweep's); among them, a poll waits behind at most the few drawings queued before it.
 FIRST, POLL = 0, 1
+# The drawings that may wait at once (a few hundred milliseconds of work): past that, a write's
+# drawing is left to the polls (which draw a version once, and may be refused under load), so a
+# crowd too big for the box never queues drawings ahead of every poll (with 256, 3,591 of a
+# 3,000-table sweep's polls waited past their phones' patience).
+MOST_DRAWINGS = 16
 GC_THRESHOLDS = (50_000, 20, 100)
 # Enough of a request to read its line and its headers up to HX-Request, as phones send them.
 PEEK = 2048
@@ -60,23 +71,42 @@ class PriorityPool:
     def __init__(self, threads: int) -> None:
         self._queue: queue.PriorityQueue[tuple[int, int, Any]] = queue.PriorityQueue()
         self._order = itertools.count()
+        # Writes, pages and API calls queued and not yet taken by a thread, and those being served
+        # (read by the event loop without the lock: a figure a moment old is as good).
+        self.waiting_first = 0
+        self.serving_first = 0
+        self.waiting_draws = 0
+        self._count = threading.Lock()
         self._threads = [
             threading.Thread(target=self._work, name=f"scorekeeper-{n}", daemon=True) for n in range(threads)
         ]
         for thread in self._threads:
             thread.start()
 
-    def submit(self, fn: Callable[..., Any], *args: Any, priority: int = FIRST) -> Future:
+    def submit(self, fn: Callable[..., Any], *args: Any, priority: int = FIRST, draw: bool = False) -> Future:
         future: Future = Future()
-        self._queue.put((priority, next(self._order), (future, fn, args, time.monotonic())))
+        if priority == FIRST or draw:
+            with self._count:
+                if draw:
+                    self.waiting_draws += 1
+                else:
+                    self.waiting_first += 1
+        self._queue.put((priority, next(self._order), (future, fn, args, time.monotonic(), draw)))
         return future
 
     def _work(self) -> None:
         while True:
-            _priority, _order, task = self._queue.get()
+            priority, _order, task = self._queue.get()
             if task is None:
                 return
-            future, fn, args, queued_at = task
+            future, fn, args, queued_at, draw = task
+            if draw:
+                with self._count:
+                    self.waiting_draws -= 1
+            elif priority == FIRST:
+                with self._count:
+                    self.waiting_first -= 1
+                    self.serving_first += 1
             if not future.set_running_or_notify_cancel():
                 continue
             set_waited(time.monotonic() - queued_at)
@@ -88,6 +118,14 @@ class PriorityPool:
                 future.set_result(result)
             finally:
                 set_waited(None)
+                if priority == FIRST and not draw:
+                    with self._count:
+                        self.serving_first -= 1
+
+    @property
+    def writing(self) -> bool:
+        """Whether a write (or page, or API call) waits for a thread or is being served."""
+        return self.waiting_first + self.serving_first > 0
 
     def shutdown(self, wait: bool = True) -> None:
         for _ in self._threads:
@@ -114,6 +152,23 @@ class WritesFirstWorker(ThreadWorker):
     def get_thread_pool(self) -> PriorityPool:  # type: ignore[override]
         return PriorityPool(self.cfg.threads)
 
+    def run(self) -> None:
+        # The app's writes hand their followers' drawings to this pool, after every write, among
+        # the polls (web/livepoll.py), instead of drawing before their own answer.
+        app = self.wsgi
+        extensions = getattr(app, "extensions", None)
+        if isinstance(extensions, dict):
+            extensions["scorekeeper.draw_later"] = self.draw_later
+        super().run()
+
+    def draw_later(self, draw: Callable[[], Any]) -> bool:
+        """Queue a write's drawing (after the writes, among the polls); False when too many wait."""
+        pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
+        if pool.waiting_draws >= MOST_DRAWINGS:
+            return False
+        pool.submit(draw, priority=POLL, draw=True)
+        return True
+
     def accept(self, listener) -> None:
         """A new connection waits in the poller for its first bytes, as a kept-alive one does.
 
@@ -136,19 +191,75 @@ class WritesFirstWorker(ThreadWorker):
 
     def enqueue_req(self, conn) -> None:
         pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
-        fs = pool.submit(self.handle, conn, priority=self.priority_of(conn))
+        head = self.peek(conn)
+        kind = FIRST if head is None else priority(head)
+        # A kept answer is given by the event loop (no thread, no queue) while no write is waiting
+        # or being served: the loop's time is the writes' too (one interpreter lock, which each of
+        # the answer's reads and sends gives up and waits for again behind a busy thread), so a
+        # crowd's polls answered there served them ahead of the deals (a sweep at 3,000 tables:
+        # 737 deals saved, 2,258 failed, every poll late). Meanwhile the poll queues behind the
+        # writes as before (and is refused if it waits too long).
+        if kind == POLL and head is not None and not pool.writing and self.answer_here(conn, head):
+            return
+        fs = pool.submit(self.handle, conn, priority=kind)
         fs.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))
 
     @staticmethod
-    def priority_of(conn) -> int:
+    def peek(conn) -> bytes | None:
+        """The request's first bytes, left on the socket; None when there is nothing to peek at."""
         if (
             conn.cfg.is_ssl
             or conn.is_http2
             or (conn.parser is not None and conn.parser.unreader.buf.getvalue())
         ):
-            return FIRST  # encrypted, or partly read already: nothing to peek at
+            return None  # encrypted, or partly read already: nothing to peek at
         try:
-            head = conn.sock.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+            return conn.sock.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
         except OSError:  # nothing arrived yet (a new connection), or it is gone: the thread finds out
-            return FIRST
-        return priority(head)
+            return None
+
+    @staticmethod
+    def priority_of(conn) -> int:
+        head = WritesFirstWorker.peek(conn)
+        return FIRST if head is None else priority(head)
+
+    def answer_here(self, conn, head: bytes) -> bool:
+        """A follower's poll answered in the event loop when its answer is kept (issue 40): an
+        unchanged game's 304, or a viewer's answer drawn by the write that changed the game
+        (web/livepoll.py). It then waits behind no write and takes no thread. Anything else (a
+        region to draw, a scorer's, a deleted game, a request not wholly arrived) goes to the pool.
+        True when the connection was dealt with here."""
+        try:
+            found = kept_answer(self.wsgi, head, conn.client)
+        except Exception:  # the thread's way answers whatever this could not
+            self.log.exception("poll not answered in the event loop")
+            return False
+        if found is None:
+            return False
+        size, keep_alive, data, line = found
+        log_line: tuple | None = line
+        try:
+            taken = conn.sock.recv(size)  # the request, peeked whole: take it off the socket
+            if len(taken) != size:
+                raise OSError("request not taken whole")
+            sent = conn.sock.send(data)
+            if sent < len(data):  # a full send buffer (rare for these sizes): wait a little for it
+                conn.sock.settimeout(5.0)
+                conn.sock.sendall(data[sent:])
+                conn.sock.setblocking(False)
+        except OSError:
+            keep_alive = False
+            log_line = None
+        if log_line is not None:
+            with contextlib.suppress(Exception):
+                self.log.access(*log_line)
+        if keep_alive and self.alive and len(self.keepalived_conns) < self.max_keepalived:
+            conn.set_timeout()
+            self.keepalived_conns.append(conn)
+            self.poller.register(
+                conn.sock, selectors.EVENT_READ, partial(self.on_client_socket_readable, conn)
+            )
+        else:
+            self.nr_conns -= 1
+            conn.close()
+        return True

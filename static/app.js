@@ -340,7 +340,14 @@
     var elt = event.detail.elt;
     if (elt.dataset && elt.dataset.etag && event.detail.verb === "get") {
       event.detail.headers["If-None-Match"] = elt.dataset.etag;
+      // A viewer's region then gets only what changed since (docs/live-updates.md).
+      event.detail.headers["X-Live-Since"] = elt.dataset.etag;
     }
+  });
+  // Such an answer swaps its parts out of band and brings the region's ETag to its version.
+  document.addEventListener("live-current", function (event) {
+    var elt = event.target;
+    if (elt && elt.dataset && event.detail && event.detail.etag) { elt.dataset.etag = event.detail.etag; }
   });
 
   // Tally: ± flips the sign of its player's points (a phone's number pad has no minus key),

@@ -141,7 +141,11 @@ def test_a_busy_server_serves_the_deal_first_and_refuses_the_poll_that_waited(tm
             holder.sendall(deal[: -len(body)])
             holders.append(holder)
         time.sleep(0.5)
-        follower.sendall(poll.replace("\r\n\r\n", f"\r\nIf-None-Match: {etag}\r\n\r\n").encode())
+        # A poll whose answer must be drawn (a language from the phone's cookie: the view's, never
+        # kept): it waits for a thread. (A kept answer is given by the event loop: the next test.)
+        follower.sendall(
+            poll.replace("&lang=en", "").replace("\r\n\r\n", f"\r\nX-Etag-Was: {etag}\r\n\r\n").encode()
+        )
         time.sleep(0.3)
         scorer = socket.create_connection(("127.0.0.1", port), timeout=30)
         scorer.sendall(deal)
@@ -162,3 +166,83 @@ def test_a_busy_server_serves_the_deal_first_and_refuses_the_poll_that_waited(tm
     assert poll_status == 503 and 15 <= int(poll_headers["retry-after"]) <= 30
     assert poll_headers["x-poll-after"] == poll_headers["retry-after"]
     assert deal_at <= poll_at  # the deal, queued after the poll, was served before it
+
+
+def test_a_kept_answer_is_given_while_every_thread_is_held(tmp_path):
+    """Issue 40: a real ``scorekeeper serve`` (1 worker, 2 threads) with both threads held (by polls
+    whose announced bodies never come: each thread waits for them). A poll of a game whose deal
+    was drawn by its write (200, the new version), and of an unchanged game (304), are answered at
+    once by the worker's event loop, without a thread."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY", "AUTO_MIGRATE")}
+    env["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
+    log = (tmp_path / "serve.log").open("w+")
+    server = start_serve(port, env, log, "--workers", "1")  # two threads
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(base, server)
+        record = {"game": "secret_agent", "players": ["Ann", "Bob", "Cid", "Dee"], "options": {"deals": 52}}
+        made = urllib.request.Request(
+            f"{base}/api/games",
+            data=json.dumps(record).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(made, timeout=10) as answer:
+            game = json.load(answer)
+        game_id, key = game["id"], game["edit_key"]
+        poll = head(f"GET /g/{game_id}/live?part=live&lang=en HTTP/1.1", "HX-Request: true").decode()
+        follower = socket.create_connection(("127.0.0.1", port), timeout=30)
+        follower.sendall(poll.encode())
+        status, headers, _ = read_answer(follower)
+        assert status == 200
+        first = headers["etag"]
+        asked = poll.replace("\r\n\r\n", f"\r\nIf-None-Match: {first}\r\n\r\n").encode()
+        follower.sendall(asked)
+        assert read_answer(follower)[0] == 304  # followed now: its game's writes draw it
+
+        body = json.dumps({"tricks": [4, 3, 3, 3], "agents": ["L", "O", "R", "S"]}).encode()
+        deal = (
+            head(
+                f"POST /api/games/{game_id}/deals HTTP/1.1",
+                f"Authorization: Bearer {key}",
+                "Content-Type: application/json",
+                f"Content-Length: {len(body)}",
+            )
+            + body
+        )
+        scorer = socket.create_connection(("127.0.0.1", port), timeout=30)
+        scorer.sendall(deal)
+        assert read_answer(scorer)[0] == 201
+        # The deal's drawing is done by a thread after it (before any poll queued meanwhile): the
+        # poll that sees the new version is answered from it.
+        for _ in range(50):
+            follower.sendall(asked)
+            status, headers, _ = read_answer(follower)
+            if status == 200:
+                break
+            time.sleep(0.1)
+        assert status == 200 and headers["etag"] != first
+        holders = []
+        for _ in range(2):
+            holder = socket.create_connection(("127.0.0.1", port), timeout=30)
+            # A poll with a body announced: its thread answers it, then waits for the body (5 s).
+            holder.sendall(poll.replace("\r\n\r\n", "\r\nContent-Length: 9\r\n\r\n").encode())
+            holders.append(holder)
+        for holder in holders:
+            assert read_answer(holder)[0] == 200
+        time.sleep(0.2)  # both threads now wait for the holders' bodies
+        # Answered while both threads are held: a thread would take it only once they let go, about
+        # 5 s from now, and a poll that waited over 2 s for a thread is refused (503).
+        follower.sendall(asked)
+        status, headers, _ = read_answer(follower)
+        assert status == 200 and headers["etag"] != first, "the new version, drawn by the deal's write"
+        assert "x-poll-after" in headers and "x-request-id" in headers
+        follower.sendall(poll.replace("\r\n\r\n", f"\r\nIf-None-Match: {headers['etag']}\r\n\r\n").encode())
+        assert read_answer(follower)[0] == 304
+        for holder in holders:
+            holder.close()
+        scorer.close()
+        follower.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

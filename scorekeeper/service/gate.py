@@ -9,6 +9,7 @@ rules before anything is written, so a refused entry leaves the record as it was
 from __future__ import annotations
 
 import copy
+import logging
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -29,6 +30,8 @@ from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
 from ..scoring import game_rules, known_result, remember, replay
 from .locks import correction_at, directors_act
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,11 @@ class CannotUndo(Exception):
 
 # A write without a version retries on a newer state; each round one writer wins.
 RETRIES = 24
+
+# Called with a game's id and new version once each write to it has committed (issue 40: the web layer draws the
+# game's followers' live answer then, once per change, instead of on their polls). A hook that
+# fails never fails the write: it was saved.
+AFTER_COMMIT: list[Callable[[str, int], None]] = []
 
 
 @dataclass
@@ -286,9 +294,18 @@ def _write(
         kept = result if isinstance(result, GameResult) else before
         if kept is not None:
             remember(game, kept)
+        _committed(game.id, game.version)
         return result
     _guard(game, via, deleted_ok)
     raise Conflict(game, via.version)
+
+
+def _committed(game_id: str, version: int) -> None:
+    for hook in AFTER_COMMIT:
+        try:
+            hook(game_id, version)
+        except Exception:  # the write is saved whatever a follower's drawing does
+            log.warning("after-commit hook failed", exc_info=True)
 
 
 def summary_columns(game: AnyGame, result: Any) -> dict[str, Any] | None:

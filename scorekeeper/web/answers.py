@@ -25,7 +25,11 @@ import logging
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
+
+from .. import stores
+from ..lru import LocalLRU
 
 log = logging.getLogger(__name__)
 
@@ -47,21 +51,46 @@ class AnswerStore:
         encoding = hashlib.blake2b(accept_encoding.encode("latin-1", "replace"), digest_size=8).hexdigest()
         return self.root / game_id / f"{part}.{locale}.{encoding}"
 
+    def drawing(self, game_id: str, version: int) -> None:
+        """Note that a drawing of ``version`` of the game is on its way (a write queued it)."""
+        try:
+            folder = self.root / game_id
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "drawing").write_text(str(version))
+        except OSError:
+            log.warning("drawing not noted", exc_info=True)
+
+    def drawn_next(self, game_id: str) -> int | None:
+        """The version whose drawing a write queued last, if any."""
+        try:
+            return int((self.root / game_id / "drawing").read_text())
+        except (OSError, ValueError):
+            return None
+
+    def delta_path(self, path: Path) -> Path:
+        """Where what changed since the version before is kept, beside the region's whole answer."""
+        return path.parent / "delta" / ("d-" + path.name.replace(".", "-"))
+
     def get(self, path: Path, stamp: str) -> tuple[list[tuple[str, str]], bytes] | None:
         """The answer kept at ``path`` for ``stamp`` (the game's version and last change), or None."""
+        found = self.get_any(path)
+        if found is None or found[0] != stamp:
+            return None  # an answer of another version: the view draws this one
+        return found[1], found[2]
+
+    def get_any(self, path: Path) -> tuple[str, list[tuple[str, str]], bytes] | None:
+        """The answer kept at ``path``, whatever its version: its stamp, headers and body."""
         try:
             data = path.read_bytes()
         except OSError:
             return None
         kept, _, rest = data.partition(b"\n")
-        if kept.decode("latin-1") != stamp:
-            return None  # an answer of another version: the view draws this one
         head, _, body = rest.partition(b"\n")
         try:
             headers = [(str(k), str(v)) for k, v in json.loads(head)]
         except (ValueError, TypeError):
             return None
-        return headers, body
+        return kept.decode("latin-1"), headers, body
 
     def put(self, path: Path, stamp: str, headers: list[tuple[str, str]], body: bytes) -> None:
         """Keep an answer for ``stamp``, replacing the file's earlier one whole."""
@@ -81,6 +110,87 @@ class AnswerStore:
                 raise
         except OSError:  # a full or read-only disk: the view answers, as it did before
             log.warning("live answer not kept", exc_info=True)
+
+
+# How long a region asked for counts as followed: a write draws it for its followers meanwhile.
+FOLLOWED_FOR = 300.0
+# A worker marks a region asked for at most this often (one file's time touched).
+MARK_EVERY = 60.0
+
+
+ASKED = stores.store("live_asks", "LOCAL_GAMES", doc="followed live regions per game, when marked")
+
+
+class Asks:
+    """Which viewers' regions of a game are followed, and how they were asked (issue 40).
+
+    A write draws its game's followed regions once (web/livepoll.py ``Drawer``), so that the
+    polls that follow are answered from what it drew. A write's worker may never have seen the
+    polls, so the mark is shared: one small file per region, language and encoding asked,
+    holding what the drawing needs to ask again (the region, the language, the phone's
+    ``Accept-Encoding``), its time touched by a worker answering that region's polls, at most
+    once a minute per worker. Without a directory (``LIVE_ANSWERS_DIR`` unset: one process, the
+    shared cache), the marks are this process's only.
+    """
+
+    def __init__(
+        self,
+        root: Path | None,
+        marked: LocalLRU[str, dict[tuple[str, str, str], float]] | None = None,
+        clock=time.time,
+    ) -> None:
+        self.root = root
+        self.clock = clock
+        # Per game (a plain dict: its single gets and sets are atomic), when each ask was marked:
+        # the app's registered store (``ASKED``), or a map of this object's own.
+        self._marked = marked if marked is not None else LocalLRU(16384)
+
+    def mark(self, game_id: str, part: str, lang: str, accept_encoding: str) -> None:
+        """A viewer asked for this region (a poll, answered however)."""
+        asks = self._marked.setdefault(game_id, dict)
+        ask = (part, lang, accept_encoding)
+        now = self.clock()
+        last = asks.get(ask)
+        if last is not None and now - last < MARK_EVERY:
+            return
+        asks[ask] = now
+        if self.root is None:
+            return
+        path = self._path(game_id, part, lang, accept_encoding)
+        try:
+            try:
+                os.utime(path)
+            except FileNotFoundError:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps([part, lang, accept_encoding]))
+        except OSError:
+            log.warning("followed region not marked", exc_info=True)
+
+    def followed(self, game_id: str) -> list[tuple[str, str, str]]:
+        """The regions of ``game_id`` asked for lately: (part, lang, accept_encoding)."""
+        now = self.clock()
+        found: set[tuple[str, str, str]] = set()
+        if self.root is None:
+            asks = self._marked.get(game_id) or {}
+            return sorted(ask for ask, at in list(asks.items()) if now - at < FOLLOWED_FOR)
+        try:
+            entries = list(os.scandir(self.root / game_id / "asked"))
+        except OSError:
+            return []
+        for entry in entries:
+            try:
+                if now - entry.stat().st_mtime >= FOLLOWED_FOR:
+                    continue
+                part, lang, encoding = json.loads(Path(entry.path).read_text())
+            except (OSError, ValueError, TypeError):
+                continue
+            found.add((str(part), str(lang), str(encoding)))
+        return sorted(found)
+
+    def _path(self, game_id: str, part: str, lang: str, accept_encoding: str) -> Path:
+        assert self.root is not None
+        encoding = hashlib.blake2b(accept_encoding.encode("latin-1", "replace"), digest_size=8).hexdigest()
+        return self.root / game_id / "asked" / f"{encoding}-{part}-{lang}"
 
 
 def fresh_directory(parent: Path) -> Path:

@@ -19,9 +19,13 @@ renders; the ETag comes from the same ``live_etag_value`` parts.
 
 from __future__ import annotations
 
+import io
 import logging
 import re
+import threading
+import time
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from flask import Flask
@@ -32,15 +36,55 @@ from werkzeug.wrappers import Request
 from .. import limits
 from ..i18n import FORMATS
 from ..keys import key_matches
-from .answers import AnswerStore
+from ..service.gate import AFTER_COMMIT
+from .answers import ASKED, AnswerStore, Asks
 from .cookies import KEY_COOKIE
 from .etags import changed_at, follow_caching
 from .security import HEADERS
-from .shed import CHANGED_AT
+from .shed import CHANGED_AT, POLL_SOON
 
 log = logging.getLogger(__name__)
 PATH = re.compile(r"/g/([A-Za-z0-9_-]{1,32})/live")
 PARTS = ("live", "board")
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# What the view marks a region's answer with when it is what changed since a version (table.live).
+DELTA = "x-live-delta"
+# Set on the environ of a region drawn by a write (not asked by a phone): never marks it followed,
+# never answered with an earlier version.
+DRAWING = "scorekeeper.drawing"
+# How long after a change a poll is answered from the version before, while the write draws the new
+# one (under a second when it draws at all): after that, the poll draws it.
+DRAWING_GRACE = 2.0
+# The request headers a drawing copies from the write's request: where the app is (scheme, host,
+# prefix, behind a proxy), never who asked (no cookie, no credential).
+PLACE = (
+    "wsgi.url_scheme",
+    "wsgi.version",
+    "wsgi.errors",
+    "wsgi.multithread",
+    "wsgi.multiprocess",
+    "wsgi.run_once",
+    "SERVER_NAME",
+    "SERVER_PORT",
+    "SERVER_PROTOCOL",
+    "SCRIPT_NAME",
+    "HTTP_HOST",
+    "HTTP_X_FORWARDED_FOR",
+    "HTTP_X_FORWARDED_PROTO",
+    "HTTP_X_FORWARDED_HOST",
+    "HTTP_X_FORWARDED_PORT",
+    "HTTP_X_FORWARDED_PREFIX",
+)
+
+# The games the write on this thread changed (service.gate's hook adds them), drawn after it.
+_writing = threading.local()
+
+
+def changed(game_id: str, version: int) -> None:
+    """service.gate's after-commit hook: a game this thread's write changed, to draw after it."""
+    games = getattr(_writing, "games", None)
+    if games is not None:
+        games[game_id] = version
 
 
 @dataclass(frozen=True)
@@ -60,6 +104,10 @@ class LivePoll:
         self.languages = tuple(app.config["LANGUAGES"])
         self.default_locale = str(app.config.get("BABEL_DEFAULT_LOCALE") or "en")
         self._answers: AnswerStore | None = None
+        self._asks: Asks | None = None
+        # Games whose drawing waits in the pool (scorekeeper serve): one drawing each.
+        self._pending: set[str] = set()
+        self._pending_lock = threading.Lock()
 
     @property
     def answers(self) -> AnswerStore | None:
@@ -71,7 +119,18 @@ class LivePoll:
             self._answers = AnswerStore(Path(folder))
         return self._answers
 
+    @property
+    def asks(self) -> Asks:
+        """Which viewers' regions are followed (shared under ``LIVE_ANSWERS_DIR``, else this process's)."""
+        folder = self.app.config.get("LIVE_ANSWERS_DIR")
+        root = Path(folder) if folder else None
+        if self._asks is None or self._asks.root != root:
+            self._asks = Asks(root, ASKED.of(self.app))
+        return self._asks
+
     def __call__(self, environ, start_response):
+        if environ.get("REQUEST_METHOD") in WRITES and self.app.config.get("LIVE_DRAW_ON_WRITE", True):
+            return self.writing(environ, start_response)
         if environ.get("REQUEST_METHOD") == "GET" and (
             environ.get("HTTP_IF_NONE_MATCH") or self.app.config.get("LIVE_ANSWERS_DIR")
         ):
@@ -117,6 +176,11 @@ class LivePoll:
         locale = self.locale(request)
         etag = f"{game_id}.{row.version}.{locale}.{'s' if editable else 'v'}.{part}"
         secure = environ.get("wsgi.url_scheme") == "https"
+        drawing = environ.get(DRAWING, False)
+        lang = args.get("lang")
+        if not scorer and lang is not None and lang in self.languages and not drawing:
+            # A viewer follows this region: the game's writes draw it for the polls to come.
+            self.asks.mark(game_id, part, lang, environ.get("HTTP_ACCEPT_ENCODING", ""))
         inm = environ.get("HTTP_IF_NONE_MATCH")
         if inm and parse_etags(inm).contains_weak(etag):
             cache_control, vary = follow_caching(scorer, args.get("lang") in self.languages)
@@ -133,11 +197,49 @@ class LivePoll:
         path = answers.path(game_id, part, locale, environ.get("HTTP_ACCEPT_ENCODING", ""))
         # The version and the last change: a game restored under an old id is another history.
         stamp = f"{etag} {row.updated_at}"
+        since = environ.get("HTTP_X_LIVE_SINCE", "").removeprefix("W/").strip('"')
+        if since and not drawing:
+            # What changed since the page's version, drawn by the write (table.live_delta).
+            delta = answers.get(answers.delta_path(path), f"{stamp} since {since}")
+            if delta is not None:
+                return "200 OK", with_scheme(delta[0], secure), [delta[1]]
         kept = answers.get(path, stamp)
         if kept is None:
-            return Keep(path, stamp, etag)
+            earlier = None if drawing else self.earlier(answers, path, game_id, row)
+            if earlier is None:
+                # Drawn whole by the view, as every phone may be answered, and kept so.
+                environ.pop("HTTP_X_LIVE_SINCE", None)
+                return Keep(path, stamp, etag)
+            # The game changed a moment ago and its write is drawing the new version: the version
+            # before, asked again in a second, rather than a second drawing of the same version.
+            environ[POLL_SOON] = True
+            headers, body = earlier
+            before = next((v for k, v in headers if k.lower() == "etag"), "")
+            if inm and before and parse_etags(inm).contains_weak(before.removeprefix("W/").strip('"')):
+                kept_headers = [(k, v) for k, v in headers if k.lower() in ("etag", "cache-control", "vary")]
+                return "304 NOT MODIFIED", with_scheme([*kept_headers, *HEADERS.items()], secure), []
+            return "200 OK", with_scheme(headers, secure), [body]
         headers, body = kept
         return "200 OK", with_scheme(headers, secure), [body]
+
+    def earlier(self, answers: AnswerStore, path: Path, game_id: str, row) -> tuple[list, bytes] | None:
+        """The answer kept for the version just before the game's newest, if that changed a moment
+        ago (its write is drawing it); else None."""
+        if time.time() - changed_at(row.updated_at) > DRAWING_GRACE:
+            return None
+        if answers.drawn_next(game_id) != row.version:
+            return None  # no drawing of this version on its way here (another server's write)
+        found = answers.get_any(path)
+        if found is None:
+            return None
+        stamp, headers, body = found
+        version = stamp.split(" ", 1)[0].split(".")
+        # The ETag's parts: game, version, locale, role, part. Only this game's, and only older.
+        if len(version) < 2 or version[0] != game_id or not version[1].isdigit():
+            return None
+        if not int(version[1]) < row.version:
+            return None
+        return headers, body
 
     def keeping(self, environ, start_response, keep: Keep):
         """The view's answer, kept whole when a shared cache could keep it (public, no cookie, this version)."""
@@ -167,6 +269,136 @@ class LivePoll:
         if self.answers is not None:
             self.answers.put(keep.path, keep.stamp, headers, data)
         return [data]
+
+    def writing(self, environ, start_response):
+        """A write, then its changed games' followed regions drawn (issue 40): once per change, by the
+        write, so that the polls that follow are answered from what it drew and never draw.
+
+        Drawn after the write's own request is done (its contexts popped, its transaction
+        committed), as a phone's poll would be. Under ``scorekeeper serve`` by a thread of the
+        worker's pool, after every waiting write, in turn with the polls (scorekeeper/worker.py), so
+        a deal's answer never waits for its followers' drawing; elsewhere (one process, the
+        tests) before the write's own answer goes back."""
+        outer = getattr(_writing, "games", None)
+        _writing.games = games = {}
+        try:
+            body = self.wsgi_app(environ, start_response)
+        finally:
+            _writing.games = outer
+        place = {k: v for k, v in environ.items() if k in PLACE}
+        later = self.app.extensions.get("scorekeeper.draw_later")
+        for game_id, version in games.items():
+            if later is not None:
+                # Polls of this version meanwhile are answered from the one before (earlier()):
+                # only where its drawing is on its way, in this server (another server's write
+                # is drawn by the first poll here, never answered stale).
+                if self.answers is not None:
+                    self.answers.drawing(game_id, version)
+                # scorekeeper serve: drawn by a thread of the pool, after the writes, among the
+                # polls; a game already waiting for its drawing is drawn once, at its newest.
+                with self._pending_lock:
+                    if game_id in self._pending:
+                        continue
+                    self._pending.add(game_id)
+                if not later(partial(self.draw_pending, game_id, place)):
+                    with self._pending_lock:
+                        self._pending.discard(game_id)
+                continue
+            self.draw_safely(game_id, place)
+        return body
+
+    def draw_pending(self, game_id: str, place: dict) -> None:
+        with self._pending_lock:
+            self._pending.discard(game_id)
+        self.draw_safely(game_id, place)
+
+    def draw_safely(self, game_id: str, place: dict) -> None:
+        try:
+            self.draw(game_id, place)
+        except Exception:  # the write is done; a poll draws what this could not
+            log.warning("live answer not drawn on write", exc_info=True)
+
+    def draw(self, game_id: str, place: dict | None = None) -> int:
+        """Draw each followed viewer's region of ``game_id`` at its newest version; how many drawn.
+
+        Asked as a phone would ask it (same URL, same ``Accept-Encoding``, no cookie), through the
+        view: kept whole where the workers share answers (``LIVE_ANSWERS_DIR``), else the view's
+        drawing kept in the shared cache under its ETag (table.live), where the polls find it.
+        With it, what changed since the version before (table.live_delta), for the pages that
+        were drawn at that version and ask for what changed (``X-Live-Since``)."""
+        drawn = 0
+        asks = self.asks.followed(game_id)
+        row = self.row(game_id) if asks else None
+        if row is None or row.deleted_at is not None:
+            return 0
+        for part, lang, encoding in asks:
+            environ = self.asked(game_id, part, lang, encoding, place)
+            fast = self.answer(environ, game_id) if self.answers is not None else None
+            if self.answers is None or isinstance(fast, Keep):
+                status, _headers, _data = self.call(
+                    self.keeping if isinstance(fast, Keep) else None, environ, fast
+                )
+                drawn += status.startswith("200")
+            if row.version > 1:
+                drawn += self.draw_delta(game_id, part, lang, encoding, place, row)
+        return drawn
+
+    def draw_delta(self, game_id: str, part: str, lang: str, encoding: str, place, row) -> int:
+        """What changed since the version before ``row``'s, as a page drawn at it asks (X-Live-Since)."""
+        environ = self.asked(game_id, part, lang, encoding, place)
+        locale = self.locale(Request(environ, populate_request=False))
+        since = f"{game_id}.{row.version - 1}.{locale}.v.{part}"
+        environ["HTTP_X_LIVE_SINCE"] = f'W/"{since}"'
+        status, headers, data = self.call(None, environ, None)
+        named = {k.lower(): v for k, v in headers}
+        etag = f"{game_id}.{row.version}.{locale}.v.{part}"
+        if not status.startswith("200") or DELTA not in named or named.get("etag") != f'W/"{etag}"':
+            return 0  # the whole region only (or a write came between)
+        answers = self.answers
+        if answers is not None:
+            path = answers.path(game_id, part, locale, encoding)
+            answers.put(answers.delta_path(path), f"{etag} {row.updated_at} since {since}", headers, data)
+        return 1
+
+    def asked(self, game_id: str, part: str, lang: str, encoding: str, place) -> dict:
+        """The environ of a follower's poll of this region, drawn by a write (no cookie, no ETag)."""
+        environ = {k: v for k, v in (place or {}).items() if k in PLACE}
+        environ.setdefault("wsgi.url_scheme", "http")
+        environ.setdefault("SERVER_NAME", "localhost")
+        environ.setdefault("SERVER_PORT", "80")
+        environ.setdefault("SERVER_PROTOCOL", "HTTP/1.1")
+        environ.setdefault("wsgi.errors", io.StringIO())
+        environ.update(
+            {
+                "REQUEST_METHOD": "GET",
+                "PATH_INFO": f"/g/{game_id}/live",
+                "QUERY_STRING": f"part={part}&lang={lang}",
+                "REMOTE_ADDR": "127.0.0.1",
+                "HTTP_HX_REQUEST": "true",
+                "wsgi.input": io.BytesIO(b""),
+                DRAWING: True,
+            }
+        )
+        if encoding:
+            environ["HTTP_ACCEPT_ENCODING"] = encoding
+        return environ
+
+    def call(self, keeping, environ, keep) -> tuple[str, list[tuple[str, str]], bytes]:
+        """The app's answer to ``environ`` (through ``keeping`` when it is to be kept), read whole."""
+        seen: list = ["", []]
+
+        def start(status, headers, exc_info=None):
+            seen[:] = [status, headers]
+            return lambda data: None
+
+        body = keeping(environ, start, keep) if keeping is not None else self.wsgi_app(environ, start)
+        try:
+            data = b"".join(body)
+        finally:
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+        return seen[0], seen[1], data
 
     def locale(self, request: Request) -> str:
         chosen = request.args.get("lang")
@@ -201,7 +433,11 @@ LIVE_ROW = _live_row()
 
 def init_app(app: Flask) -> None:
     # Flask's way to wrap an app in WSGI middleware, though it types wsgi_app as a method.
-    app.wsgi_app = LivePoll(app, app.wsgi_app)  # type: ignore[method-assign]
+    poll = LivePoll(app, app.wsgi_app)
+    app.wsgi_app = poll  # type: ignore[method-assign]
+    app.extensions["scorekeeper.livepoll"] = poll  # the worker answers kept polls in its event loop
+    if changed not in AFTER_COMMIT:
+        AFTER_COMMIT.append(changed)
 
 
 def with_scheme(headers: list[tuple[str, str]], secure: bool) -> list[tuple[str, str]]:

@@ -20,6 +20,8 @@ from ..load import Load, PollPolicy, follower_poll, waited
 
 # Set by the poll's answer (livepoll.py, table.live): when the game last changed, epoch seconds.
 CHANGED_AT = "scorekeeper.changed_at"
+# Set by an answer of the version before the newest (livepoll.py): asked back in a second.
+POLL_SOON = "scorekeeper.poll_soon"
 REFUSAL = b"Busy: this page asks again in a few seconds.\n"
 
 
@@ -62,6 +64,8 @@ class Shed:
                     changed = environ.get(CHANGED_AT)
                     ago = time.time() - changed if changed is not None else None
                     after = self.load.spread(self.load.poll_after(others, ago, wait))
+                    if environ.get(POLL_SOON) and after <= self.load.policy.base:
+                        after = 1  # an earlier version, while the new one is drawn (web/livepoll.py)
                     headers = [*headers, ("X-Poll-After", str(after))]
                 return start_response(status, headers, exc_info)
 

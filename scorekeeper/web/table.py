@@ -41,7 +41,7 @@ from ..rules import InvalidFacts
 from .auth import correcting, game_route, locked_out, presented_key, resolve_table, role_for
 from .cookies import DEVICE_COOKIE
 from .etags import changed_at, follow_caching, live_etag_value
-from .games import changes_reply, game_context, page_context, undo_offer
+from .games import RowChanges, changes_reply, game_context, page_context, plugin_of, undo_offer
 from .loading import GAME_ID, load_game
 from .regions import is_htmx, render_region
 from .shed import CHANGED_AT
@@ -78,20 +78,91 @@ def live(game_id: str) -> ResponseReturnValue:
     scorer = request.args.get("as") == "scorer"
     viewer = role_for(row) if scorer else VIEWER
     etag = live_etag_value(game_id, row.version, viewer.editable, part)
+    since = None if viewer.editable else delta_base(etag, row.version)
+    delta = ""
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
     elif viewer.editable:
         response = make_response(live_html(game_id, viewer, part))
+    elif since is not None and (
+        delta := cache.remember(
+            cache.key("live-delta", etag, since), lambda: live_delta(game_id, viewer, part, since)
+        )
+    ):
+        # What changed since the poller's version: drawn once per version (by the write, web/livepoll.py).
+        response = make_response(delta)
+        response.headers["HX-Reswap"] = "none"
+        response.headers["HX-Trigger"] = json.dumps({"live-current": {"etag": f'W/"{etag}"'}})
+        response.headers[DELTA_HEADER] = str(since)
     else:
         # A viewer's region is the same for every viewer: rendered once per version and language,
         # a changed game costs each following phone one cache read, not a load and a render.
         html = cache.remember(cache.key("live", etag), lambda: live_html(game_id, viewer, part))
         response = make_response(html)
     response.set_etag(etag, weak=True)
-    cache_control, vary = follow_caching(scorer, request.args.get("lang") in current_app.config["LANGUAGES"])
+    # A delta is that phone's alone (it depends on X-Live-Since): never kept by a shared cache.
+    public = request.args.get("lang") in current_app.config["LANGUAGES"] and not delta
+    cache_control, vary = follow_caching(scorer, public)
+    if delta:
+        vary += ", X-Live-Since"
     response.headers["Cache-Control"] = cache_control
     response.vary.update(v.strip() for v in vary.split(","))
     return response
+
+
+# The header a followed page sends with its region's ETag (static/app.js): it asks for what changed
+# since that version. A page at most this many versions behind gets the changes; further, the whole.
+SINCE_HEADER = "X-Live-Since"
+DELTA_HEADER = "X-Live-Delta"
+MAX_BEHIND = 8
+# The changes a viewer's delta can carry: deals added at the end (a draft kept changes no row).
+DELTA_KINDS = frozenset({"append", "draft"})
+CHANGES_SINCE = (
+    select(Change.kind, Change.deal_index)
+    .where(Change.game_id == bindparam("game_id"), Change.version > bindparam("since"))
+    .order_by(Change.version)
+)
+
+
+def delta_base(etag: str, version: int) -> int | None:
+    """The version a viewer's page was drawn at (``X-Live-Since``, this region's ETag at another
+    version), if a few versions behind ``version``; else None (the whole region is answered)."""
+    asked = request.headers.get(SINCE_HEADER, "")
+    game_id, _, rest = etag.partition(".")
+    _version, _, tail = rest.partition(".")
+    parts = asked.removeprefix("W/").strip('"').split(".", 2)
+    if len(parts) != 3 or parts[0] != game_id or parts[2] != tail or not parts[1].isdigit():
+        return None
+    since = int(parts[1])
+    return since if version - MAX_BEHIND <= since < version else None
+
+
+def live_delta(game_id: str, viewer, part: str, since: int) -> str:
+    """A viewer's region as what changed since version ``since`` (games/_live_delta.html): the deals
+    added since, the foot, the status and the chart; "" when only the whole region will do (a deal
+    corrected or deleted, the game's first deal or its end, a board that is more than rows)."""
+    if part != "live":
+        return ""
+    game = load_game(game_id)
+    plugin = plugin_of(game)
+    if not plugin.small_replies:
+        return ""
+    changes = db.session.execute(CHANGES_SINCE, {"game_id": game_id, "since": since}).all()
+    if len(changes) != game.version - since or any(
+        kind not in DELTA_KINDS or (kind == "append" and k is None) for kind, k in changes
+    ):
+        return ""
+    resolve_table(game, viewer)
+    view = read.game_view(game, viewer)
+    result = view.result
+    added = [int(k) for kind, k in changes if kind == "append" and k is not None]
+    kept = len(result.deals) - len(added)
+    if result.finished or kept < 1 or added != list(range(kept, len(result.deals))):
+        return ""
+    rows = RowChanges(redrawn=(), added=tuple(added), dropped=(), after=kept - 1)
+    return render_template(
+        "games/_live_delta.html", changes=rows, board_rows=plugin.board_rows, **page_context(game, view)
+    )
 
 
 def live_html(game_id: str, viewer, part: str) -> str:
