@@ -129,7 +129,14 @@ class LivePoll:
         return self._asks
 
     def __call__(self, environ, start_response):
-        if environ.get("REQUEST_METHOD") in WRITES and self.app.config.get("LIVE_DRAW_ON_WRITE", True):
+        if (
+            environ.get("REQUEST_METHOD") in WRITES
+            and self.app.config.get("LIVE_DRAW_ON_WRITE", True)
+            # Only where the server draws beside its writes (scorekeeper serve's pool): a sync
+            # worker (gunicorn's, the dev server's) drawing before the write's answer served 25%
+            # fewer API deals a second (benchmarks/run.py), so there the first poll draws, as before.
+            and "scorekeeper.draw_later" in self.app.extensions
+        ):
             return self.writing(environ, start_response)
         if environ.get("REQUEST_METHOD") == "GET" and (
             environ.get("HTTP_IF_NONE_MATCH") or self.app.config.get("LIVE_ANSWERS_DIR")
@@ -275,10 +282,10 @@ class LivePoll:
         write, so that the polls that follow are answered from what it drew and never draw.
 
         Drawn after the write's own request is done (its contexts popped, its transaction
-        committed), as a phone's poll would be. Under ``scorekeeper serve`` by a thread of the
-        worker's pool, after every waiting write, in turn with the polls (scorekeeper/worker.py), so
-        a deal's answer never waits for its followers' drawing; elsewhere (one process, the
-        tests) before the write's own answer goes back."""
+        committed), as a phone's poll would be, by a thread of ``scorekeeper serve``'s pool, after
+        every waiting write, in turn with the polls (scorekeeper/worker.py), so a deal's answer
+        never waits for its followers' drawing. Past the pool's bound (``later`` says no), the
+        first poll of the version draws it, as without this."""
         outer = getattr(_writing, "games", None)
         _writing.games = games = {}
         try:
