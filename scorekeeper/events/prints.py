@@ -14,16 +14,7 @@ from typing import Any
 from flask import current_app, url_for
 
 from ..models import Event
-from . import service
-
-
-def table_count(event: Event, doc: Mapping[str, Any]) -> int:
-    """How many tables the evening needs: the most any round seats (started or planned), else as
-    many as the players fill (a Swiss or knockout round not paired yet)."""
-    seated = max((len(r["tables"]) for r in doc["rounds"]), default=0)
-    playing = len(event.entrants) - len(event.withdrawn)
-    per_table = 2 if event.format == "pairs" else event.settings.get("table_size", 4)
-    return max(seated, playing // per_table, 1 if playing else 0)
+from . import service, table_links
 
 
 def table_cards(
@@ -39,7 +30,7 @@ def table_cards(
             for t in current["tables"]
             if t.get("edit_key")
         }
-    return [{"table": n, "link": links.get(n)} for n in range(1, table_count(event, doc) + 1)]
+    return [{"table": n, "link": links.get(n)} for n in range(1, table_links.table_count(event) + 1)]
 
 
 def score_cards(event: Event, doc: Mapping[str, Any], directing: bool) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from sqlalchemy import func, select
 
 from ..db import db
 from ..models import Event, EventRound, EventTable, utcnow
+from . import formats
 
 TOKEN_LENGTH = 24
 
@@ -46,10 +47,7 @@ def table_count(event: Event) -> int:
     counts = [len(r["tables"]) for r in event.schedule or []]
     counts += [len(r.tables) for r in event.rounds]
     playing = len(event.entrants) - len(event.withdrawn or [])
-    if event.format == "pairs":
-        counts.append(playing // 2)
-    else:
-        counts.append(playing // max(int(event.settings.get("table_size") or 4), 1))
+    counts.append(playing // formats.of(event.format).entrants_a_table(event.settings))
     return max(counts, default=0)
 
 

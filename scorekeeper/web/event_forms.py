@@ -87,8 +87,12 @@ class EventForm(FlaskForm):
         # Errors that belong to no one field (none today; kept so nothing is ever lost).
         self.general_errors: list[str] = []
 
+    def takes_pairs(self) -> bool:
+        """The chosen format's entrants are pairs typed "Ann & Bob" (its plug-in says)."""
+        return bool(getattr(FORMATS.get(self.format.data), "takes_pairs", False))
+
     def validate_here(self, field: SelectMultipleField) -> None:
-        if field.data and self.format.data == "pairs":
+        if field.data and self.takes_pairs():
             raise ValidationError(
                 _('A pairs event takes its pairs typed, one pair a line ("Ann & Bob"): untick the players.')
             )
@@ -97,7 +101,7 @@ class EventForm(FlaskForm):
         """What was ticked and typed, as the API's creation body: the ticked players first, then
         the typed names not ticked already."""
         lines = [line.strip() for line in (self.players.data or "").splitlines() if line.strip()]
-        if self.format.data != "pairs":
+        if not self.takes_pairs():
             lines = merge_names(self.here.data or [], lines)
         data: dict[str, Any] = {
             "name": self.name.data or "",
@@ -105,7 +109,7 @@ class EventForm(FlaskForm):
             "format": self.format.data,
             "confirm": bool(self.confirm.data),
         }
-        if self.format.data == "pairs":
+        if self.takes_pairs():
             data["pairing"] = self.pairing.data
             data["pairs"] = [[name.strip() for name in line.split("&")] for line in lines]
         else:
@@ -117,7 +121,7 @@ class EventForm(FlaskForm):
         sit_out = lenient_int(self.sit_out.data)
         if sit_out is not None:
             data["sit_out"] = "average" if str(sit_out).casefold() == "average" else sit_out
-        if self.shuffle.data and self.format.data == "ladder":
+        if self.shuffle.data and getattr(FORMATS.get(self.format.data), "shuffles", False):
             data["shuffle"] = True
         if self.seed.data:
             data["seed"] = "ratings"

@@ -8,6 +8,7 @@ scored once and redacted for the viewer. These only put it into words and shapes
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from flask import Flask, current_app
 from flask_babel import format_date
@@ -16,6 +17,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup
 
 from .. import cache, figures, pdf
+from ..events import formats
 from ..games import TEMPLATE_FOLDERS
 from ..games.secrets.rules import HIDDEN_SECRETS, OUTCOME_NAMES, SPIES, SPY_NAMES
 from ..i18n import language, number, render
@@ -48,6 +50,12 @@ from .secrecy import secret_link
 POLL_SECONDS = 3
 # Secrets' spies are named after the suits: each shows its suit's mark.
 SPY_MARKS = {spy: SUIT_MARKS[spy[0].upper()] for spy in SPIES}
+
+
+def event_format(event: Any) -> formats.Format:
+    """An event's format plug-in (from the event, or its document's ``format`` key): templates ask
+    it (its partnerships, what an unseated round says) and never compare the format's name."""
+    return formats.of(event if isinstance(event, str) else event.format)
 
 
 def side_explanations(players: Sequence[str], deal: DealResult, side: Sequence[int]) -> list[str]:
@@ -146,6 +154,7 @@ def init_app(app: Flask) -> None:
         role_note=role_note,
         role_change=role_change,
         house_rules=house_rules,  # a game's options in words: the score sheet's and the event's prints
+        event_format=event_format,  # what an event's format plug-in says of itself
         format_date=format_date,
         format_counts=format_counts,
         side_explanations=side_explanations,

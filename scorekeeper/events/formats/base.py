@@ -53,6 +53,15 @@ class Format:
     never_tied = False
     # Round 1 may be shuffled ("shuffle": true) instead of seated in the order given.
     shuffles = False
+    # What a round not seated yet says (a msgid): pairs, Swiss and knockout pair from the
+    # standings; a planned format's rounds are all seated at the start and never say it.
+    unseated_note = N_("Paired from the standings when it starts.")
+    # Its entrants are pairs typed "Ann & Bob" (a pairs event), not players.
+    takes_pairs = False
+
+    def entrants_a_table(self, settings: Mapping[str, Any]) -> int:
+        """How many entrants one table seats: its players (a mixer chooses its table size)."""
+        return max(int(settings.get("table_size") or 4), 1)
 
     def title(self, pairing: str | None) -> str:
         return self.label

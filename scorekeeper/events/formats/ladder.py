@@ -21,6 +21,7 @@ class Ladder(Progressive):
     label = N_("Ladder, king's table (winners move up a table, losers down, partners split)")
     never_tied = True
     shuffles = True
+    unseated_note = N_("Seated from the last round's results when it starts.")
 
     def title(self, pairing: str | None) -> str:
         return N_("Ladder (king's table)")

@@ -22,6 +22,10 @@ class Pairs(Format):
     key = "pairs"
     label = N_("Pairs (fixed partnerships)")
     accepts_players = False
+    takes_pairs = True
+
+    def entrants_a_table(self, settings: Mapping[str, Any]) -> int:
+        return 2  # two pairs a table
 
     def title(self, pairing: str | None) -> str:
         return {"swiss": N_("Pairs, Swiss"), "knockout": N_("Pairs, knockout")}.get(
