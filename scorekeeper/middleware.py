@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import re
-import uuid
-
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{8,128}")
+from .request_ids import request_id
+from .web import health
 
 
 class RequestId:
@@ -22,9 +20,7 @@ class RequestId:
         self.wsgi_app = wsgi_app
 
     def __call__(self, environ, start_response):
-        given = environ.get("HTTP_X_REQUEST_ID", "")
-        rid = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
-        environ["HTTP_X_REQUEST_ID"] = rid
+        rid = environ["HTTP_X_REQUEST_ID"] = request_id(environ)
 
         def start(status, headers, exc_info=None):
             headers = [(k, v) for k, v in headers if k.lower() != "x-request-id"]
@@ -35,8 +31,6 @@ class RequestId:
 
 
 def init_app(app: Flask) -> None:
-    from .web import health
-
     proxies = int(app.config.get("PROXY_FIX") or 0)
     if proxies > 0:
         # Trust X-Forwarded-For/-Proto/-Host/-Port/-Prefix from that many proxies: links and

@@ -13,7 +13,6 @@ requests behind it) goes to the threads as before.
 from __future__ import annotations
 
 import time
-import uuid
 from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -22,7 +21,7 @@ from urllib.parse import unquote
 from werkzeug.http import http_date
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from ..middleware import REQUEST_ID
+from ..request_ids import request_id
 from .livepoll import PATH, LivePoll
 from .shed import CHANGED_AT, POLL_SOON
 
@@ -91,8 +90,7 @@ def kept_answer(app: Any, head: bytes, client: Any) -> tuple[int, bool, bytes, t
     if environ.get(POLL_SOON) and after <= load.policy.base:
         after = 1  # an earlier version, while the new one is drawn (as web/shed.py)
     data = b"".join(body)
-    given = environ.get("HTTP_X_REQUEST_ID", "")
-    rid = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex  # as middleware.RequestId
+    rid = request_id(environ)  # as middleware.RequestId
     asked_close = "close" in environ.get("HTTP_CONNECTION", "").lower()
     keep_alive = protocol == "HTTP/1.1" and not asked_close
     out = [
