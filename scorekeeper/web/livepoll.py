@@ -267,12 +267,7 @@ class LivePoll:
             or named.get("etag") != f'W/"{keep.etag}"'  # a write came between: another version
         ):
             return body
-        try:
-            data = b"".join(body)
-        finally:
-            close = getattr(body, "close", None)
-            if close is not None:
-                close()
+        data = drained(body)
         if self.answers is not None:
             self.answers.put(keep.path, keep.stamp, headers, data)
         return [data]
@@ -399,13 +394,7 @@ class LivePoll:
             return lambda data: None
 
         body = keeping(environ, start, keep) if keeping is not None else self.wsgi_app(environ, start)
-        try:
-            data = b"".join(body)
-        finally:
-            close = getattr(body, "close", None)
-            if close is not None:
-                close()
-        return seen[0], seen[1], data
+        return seen[0], seen[1], drained(body)
 
     def locale(self, request: Request) -> str:
         chosen = request.args.get("lang")
@@ -450,3 +439,13 @@ def init_app(app: Flask) -> None:
 def with_scheme(headers: list[tuple[str, str]], secure: bool) -> list[tuple[str, str]]:
     """An answer's headers, with HSTS over HTTPS as web/security.py adds it."""
     return [*headers, ("Strict-Transport-Security", "max-age=31536000")] if secure else headers
+
+
+def drained(body) -> bytes:
+    """A WSGI answer's bytes, its iterable closed as the WSGI contract asks of whoever reads it."""
+    try:
+        return b"".join(body)
+    finally:
+        close = getattr(body, "close", None)
+        if close is not None:
+            close()
