@@ -60,6 +60,16 @@ class AnswerStore:
         except OSError:
             log.warning("drawing not noted", exc_info=True)
 
+    def drawn(self, game_id: str, version: int) -> None:
+        """A drawing of ``version`` (or none, when it was not queued after all) is done: the polls of
+        what it did not draw (a region nobody followed for it) draw it, never wait on it."""
+        path = self.root / game_id / "drawing"
+        try:
+            if int(path.read_text()) <= version:
+                path.unlink(missing_ok=True)  # a later write's note (a higher version) stays
+        except (OSError, ValueError):
+            pass
+
     def drawn_next(self, game_id: str) -> int | None:
         """The version whose drawing a write queued last, if any."""
         try:
@@ -128,7 +138,7 @@ class Asks:
     polls that follow are answered from what it drew. A write's worker may never have seen the
     polls, so the mark is shared: one small file per region, language and encoding asked,
     holding what the drawing needs to ask again (the region, the language, the phone's
-    ``Accept-Encoding``), its time touched by a worker answering that region's polls, at most
+    ``Accept-Encoding``, and whether it asked for what changed or for the whole region), its time touched by a worker answering that region's polls, at most
     once a minute per worker. Without a directory (``LIVE_ANSWERS_DIR`` unset: one process, the
     shared cache), the marks are this process's only.
     """
@@ -136,7 +146,7 @@ class Asks:
     def __init__(
         self,
         root: Path | None,
-        marked: LocalLRU[str, dict[tuple[str, str, str], float]] | None = None,
+        marked: LocalLRU[str, dict[tuple[str, str, str, bool], float]] | None = None,
         clock=time.time,
     ) -> None:
         self.root = root
@@ -145,10 +155,12 @@ class Asks:
         # the app's registered store (``ASKED``), or a map of this object's own.
         self._marked = marked if marked is not None else LocalLRU(16384)
 
-    def mark(self, game_id: str, part: str, lang: str, accept_encoding: str) -> None:
-        """A viewer asked for this region (a poll, answered however)."""
+    def mark(self, game_id: str, part: str, lang: str, accept_encoding: str, since: bool = False) -> None:
+        """A viewer asked for this region (a poll, answered however); ``since``: it asked for what
+        changed since its version (``X-Live-Since``, a page's own poll), else for the whole region
+        (a proxy's cache, which clears that header, or a page without the script)."""
         asks = self._marked.setdefault(game_id, dict)
-        ask = (part, lang, accept_encoding)
+        ask = (part, lang, accept_encoding, since)
         now = self.clock()
         last = asks.get(ask)
         if last is not None and now - last < MARK_EVERY:
@@ -156,20 +168,20 @@ class Asks:
         asks[ask] = now
         if self.root is None:
             return
-        path = self._path(game_id, part, lang, accept_encoding)
+        path = self._path(game_id, part, lang, accept_encoding, since)
         try:
             try:
                 os.utime(path)
             except FileNotFoundError:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(json.dumps([part, lang, accept_encoding]))
+                path.write_text(json.dumps([part, lang, accept_encoding, since]))
         except OSError:
             log.warning("followed region not marked", exc_info=True)
 
-    def followed(self, game_id: str) -> list[tuple[str, str, str]]:
-        """The regions of ``game_id`` asked for lately: (part, lang, accept_encoding)."""
+    def followed(self, game_id: str) -> list[tuple[str, str, str, bool]]:
+        """The regions of ``game_id`` asked for lately: (part, lang, accept_encoding, since)."""
         now = self.clock()
-        found: set[tuple[str, str, str]] = set()
+        found: set[tuple[str, str, str, bool]] = set()
         if self.root is None:
             asks = self._marked.get(game_id) or {}
             return sorted(ask for ask, at in list(asks.items()) if now - at < FOLLOWED_FOR)
@@ -181,16 +193,16 @@ class Asks:
             try:
                 if now - entry.stat().st_mtime >= FOLLOWED_FOR:
                     continue
-                part, lang, encoding = json.loads(Path(entry.path).read_text())
+                part, lang, encoding, since = json.loads(Path(entry.path).read_text())
             except (OSError, ValueError, TypeError):
                 continue
-            found.add((str(part), str(lang), str(encoding)))
+            found.add((str(part), str(lang), str(encoding), since is True))
         return sorted(found)
 
-    def _path(self, game_id: str, part: str, lang: str, accept_encoding: str) -> Path:
+    def _path(self, game_id: str, part: str, lang: str, accept_encoding: str, since: bool) -> Path:
         assert self.root is not None
         encoding = hashlib.blake2b(accept_encoding.encode("latin-1", "replace"), digest_size=8).hexdigest()
-        return self.root / game_id / "asked" / f"{encoding}-{part}-{lang}"
+        return self.root / game_id / "asked" / f"{encoding}-{part}-{lang}{'-since' if since else ''}"
 
 
 def fresh_directory(parent: Path) -> Path:

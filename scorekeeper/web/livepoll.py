@@ -187,7 +187,8 @@ class LivePoll:
         lang = args.get("lang")
         if not scorer and lang is not None and lang in self.languages and not drawing:
             # A viewer follows this region: the game's writes draw it for the polls to come.
-            self.asks.mark(game_id, part, lang, environ.get("HTTP_ACCEPT_ENCODING", ""))
+            since = bool(environ.get("HTTP_X_LIVE_SINCE"))
+            self.asks.mark(game_id, part, lang, environ.get("HTTP_ACCEPT_ENCODING", ""), since)
         inm = environ.get("HTTP_IF_NONE_MATCH")
         if inm and parse_etags(inm).contains_weak(etag):
             cache_control, vary = follow_caching(scorer, args.get("lang") in self.languages)
@@ -305,6 +306,8 @@ class LivePoll:
                 if not later(partial(self.draw_pending, game_id, place)):
                     with self._pending_lock:
                         self._pending.discard(game_id)
+                    if self.answers is not None:
+                        self.answers.drawn(game_id, version)  # left to the polls
                 continue
             self.draw_safely(game_id, place)
         return body
@@ -326,14 +329,23 @@ class LivePoll:
         Asked as a phone would ask it (same URL, same ``Accept-Encoding``, no cookie), through the
         view: kept whole where the workers share answers (``LIVE_ANSWERS_DIR``), else the view's
         drawing kept in the shared cache under its ETag (table.live), where the polls find it.
-        With it, what changed since the version before (table.live_delta), for the pages that
-        were drawn at that version and ask for what changed (``X-Live-Since``)."""
+        Only what was asked: the whole region for the polls that ask for it (a proxy's cache, a
+        page without the script), what changed since the version before (table.live_delta) for
+        the pages that ask for what changed (``X-Live-Since``). Drawing both for every change
+        drew twice what any one poll takes: behind nginx, which clears X-Live-Since, no delta was
+        ever sent; a page's own polls take the delta, and a page too far behind draws the whole."""
         drawn = 0
         asks = self.asks.followed(game_id)
         row = self.row(game_id) if asks else None
         if row is None or row.deleted_at is not None:
             return 0
-        for part, lang, encoding in asks:
+        wholes = {(part, lang, encoding) for part, lang, encoding, since in asks if not since}
+        deltas = {(part, lang, encoding) for part, lang, encoding, since in asks if since}
+        if row.version == 1:
+            # No version before to say what changed since: the whole region.
+            wholes |= deltas
+            deltas = set()
+        for part, lang, encoding in sorted(wholes):
             environ = self.asked(game_id, part, lang, encoding, place)
             fast = self.answer(environ, game_id) if self.answers is not None else None
             if self.answers is None or isinstance(fast, Keep):
@@ -341,8 +353,10 @@ class LivePoll:
                     self.keeping if isinstance(fast, Keep) else None, environ, fast
                 )
                 drawn += status.startswith("200")
-            if row.version > 1:
-                drawn += self.draw_delta(game_id, part, lang, encoding, place, row)
+        for part, lang, encoding in sorted(deltas):
+            drawn += self.draw_delta(game_id, part, lang, encoding, place, row)
+        if self.answers is not None:
+            self.answers.drawn(game_id, row.version)
         return drawn
 
     def draw_delta(self, game_id: str, part: str, lang: str, encoding: str, place, row) -> int:

@@ -49,13 +49,23 @@ class Drawings:
         monkeypatch.setattr(table, "live_html", counted)
 
 
-def follow(client, gid, lang="en", encoding=""):
-    """A viewer's page polling its region (with the ETag it was drawn at): the region is followed."""
-    first = client.get(URL.format(gid, lang), headers={**HX, "Accept-Encoding": encoding})
+def follow(client, gid, lang="en", encoding="", asks_changes=False):
+    """A viewer polling its region (with the ETag it was drawn at): the region is followed. As a
+    proxy's cache asks (the whole region), or with ``asks_changes`` as a page's script asks (what
+    changed since its version: X-Live-Since)."""
+    # A page's script always says its version; one it cannot use gets the whole region.
+    page = {"X-Live-Since": 'W/"unknown"'} if asks_changes else {}
+    first = client.get(URL.format(gid, lang), headers={**HX, "Accept-Encoding": encoding, **page})
     assert first.status_code == 200
+    etag = first.headers["ETag"]
     again = client.get(
         URL.format(gid, lang),
-        headers={**HX, "Accept-Encoding": encoding, "If-None-Match": first.headers["ETag"]},
+        headers={
+            **HX,
+            "Accept-Encoding": encoding,
+            "If-None-Match": etag,
+            **({"X-Live-Since": etag} if asks_changes else {}),
+        },
     )
     assert again.status_code == 304
     return first
@@ -135,7 +145,7 @@ def rows_of(html: str) -> list[str]:
 
 def test_a_poller_one_version_behind_gets_the_new_row_totals_and_status(client, where, monkeypatch):
     gid, key = api_game(client, deals=[FLAT, FLAT])
-    before = follow(client, gid)
+    before = follow(client, gid, asks_changes=True)
     assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key)).status_code == 201
     drawings = Drawings(monkeypatch)
     monkeypatch.setattr(table, "live_delta", lambda *a, **k: pytest.fail("a poll drew the changes"))
@@ -225,3 +235,27 @@ def test_a_sync_worker_leaves_the_drawing_to_the_first_poll(app, client, monkeyp
     assert drawings.drawn == []
     polled = client.get(URL.format(gid, "en"), headers={**HX, "If-None-Match": before.headers["ETag"]})
     assert polled.status_code == 200 and len(drawings.drawn) == 1
+
+
+@pytest.mark.parametrize("asked", ["whole", "changes", "both"])
+def test_a_write_draws_only_the_kind_of_answer_its_followers_ask_for(client, where, monkeypatch, asked):
+    """Behind nginx (which clears X-Live-Since) every poll takes the whole region; a page's own polls
+    take what changed. A write draws what was asked for, never both for nothing: a delta nobody
+    asks for cost each deal a second drawing under a 10,000-table crowd (benchmarks/edge.py)."""
+    gid, key = api_game(client, deals=[FLAT])
+    if asked in ("whole", "both"):
+        follow(client, gid)
+    if asked in ("changes", "both"):
+        follow(client, gid, asks_changes=True)
+    drawings = Drawings(monkeypatch)
+    deltas: list[int] = []
+    real = table.live_delta
+
+    def counted(*args, **kwargs):
+        deltas.append(args[-1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(table, "live_delta", counted)
+    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key)).status_code == 201
+    assert len(drawings.drawn) == (0 if asked == "changes" else 1)
+    assert len(deltas) == (0 if asked == "whole" else 1)
