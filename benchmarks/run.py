@@ -227,10 +227,11 @@ def sweep(
     port = free_port()
     command = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)]
     servers.start(command, port, env, tmp / "serve.log")
-    etags = [
-        fetch(port, "GET", f"/g/{g}/live?part=live&lang=en", {"HX-Request": "true", **PHONE}).headers["etag"]
-        for g, _ in games
-    ]
+    # Each region's ETag as its page has it. A page's polls always say their version (X-Live-Since,
+    # static/app.js), the first one too: asked without it, as no page asks, every region would
+    # count as followed whole too, and each deal would be drawn twice (whole and what changed).
+    page = {"HX-Request": "true", "X-Live-Since": 'W/"page"', **PHONE}
+    etags = [fetch(port, "GET", f"/g/{g}/live?part=live&lang=en", page).headers["etag"] for g, _ in games]
     for tables in sizes:
         say(
             f"capacity sweep: {tables} tables, {args.sweep_warmup:.0f} s unmeasured then {args.sweep_duration:.0f} s, "

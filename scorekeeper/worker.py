@@ -50,7 +50,7 @@ PEEK = 2048
 # The event loop's time for answering kept polls per turn (seconds). One turn hands out every
 # socket found readable at once (hundreds under a crowd); past this, the turn's remaining polls
 # queue for a thread behind the writes, and the loop goes back to see what else arrived.
-LOOP_BUDGET = 0.005
+LOOP_BUDGET = 0.05
 
 
 def priority(head: bytes) -> int:

@@ -89,11 +89,16 @@ def changed(game_id: str, version: int) -> None:
 
 @dataclass(frozen=True)
 class Keep:
-    """The view answers this poll; its answer is kept at ``path`` if a shared cache could keep it."""
+    """The view answers this poll; its answer is kept at ``path`` if a shared cache could keep it.
+
+    ``since``: the page's version, when it asked for what changed since (X-Live-Since): the view
+    draws that (about half a whole region's drawing), kept beside the region's whole answer for
+    the other phones at that version (the same as the write would have drawn it)."""
 
     path: Path
     stamp: str
     etag: str
+    since: str = ""
 
 
 class LivePoll:
@@ -149,6 +154,8 @@ class LivePoll:
                     log.warning("live fast path failed", exc_info=True)
                     fast = None
                 if isinstance(fast, Keep):
+                    if fast.since:
+                        return self.keeping_delta(environ, start_response, fast)
                     return self.keeping(environ, start_response, fast)
                 if fast is not None:
                     status, headers, body = fast
@@ -215,6 +222,10 @@ class LivePoll:
         if kept is None:
             earlier = None if drawing else self.earlier(answers, path, game_id, row)
             if earlier is None:
+                if since and not drawing:
+                    # What changed since the page's version, drawn by the view (or the whole region,
+                    # where changes will not do) and kept: the next phones at that version read it.
+                    return Keep(path, stamp, etag, since)
                 # Drawn whole by the view, as every phone may be answered, and kept so.
                 environ.pop("HTTP_X_LIVE_SINCE", None)
                 return Keep(path, stamp, etag)
@@ -271,6 +282,35 @@ class LivePoll:
         data = drained(body)
         if self.answers is not None:
             self.answers.put(keep.path, keep.stamp, headers, data)
+        return [data]
+
+    def keeping_delta(self, environ, start_response, keep: Keep):
+        """The view's answer to a page asking what changed since its version: kept as that delta
+        (private to the phones at that version, so beside the region's answer, never shared by a
+        proxy), or whole where changes will not do (public, kept as the region's)."""
+        seen: list = []
+
+        def start(status, headers, exc_info=None):
+            seen[:] = [status, headers]
+            return start_response(status, headers, exc_info)
+
+        body = self.wsgi_app(environ, start)
+        if not seen or not seen[0].startswith("200 ") or self.answers is None:
+            return body
+        headers = seen[1]
+        named = {k.lower(): v for k, v in headers}
+        if "set-cookie" in named or named.get("etag") != f'W/"{keep.etag}"':
+            return body  # a write came between: another version
+        if DELTA in named:
+            data = drained(body)
+            self.answers.put(
+                self.answers.delta_path(keep.path), f"{keep.stamp} since {keep.since}", headers, data
+            )
+            return [data]
+        if not named.get("cache-control", "").startswith("public"):
+            return body
+        data = drained(body)
+        self.answers.put(keep.path, keep.stamp, headers, data)
         return [data]
 
     def writing(self, environ, start_response):
@@ -364,13 +404,17 @@ class LivePoll:
         environ = self.asked(game_id, part, lang, encoding, place)
         locale = self.locale(Request(environ, populate_request=False))
         since = f"{game_id}.{row.version - 1}.{locale}.v.{part}"
+        answers = self.answers
+        etag = f"{game_id}.{row.version}.{locale}.v.{part}"
+        if answers is not None:
+            path = answers.path(game_id, part, locale, encoding)
+            if answers.get(answers.delta_path(path), f"{etag} {row.updated_at} since {since}") is not None:
+                return 0  # a poll at that version came first and drew it (keeping_delta)
         environ["HTTP_X_LIVE_SINCE"] = f'W/"{since}"'
         status, headers, data = self.call(None, environ, None)
         named = {k.lower(): v for k, v in headers}
-        etag = f"{game_id}.{row.version}.{locale}.v.{part}"
         if not status.startswith("200") or DELTA not in named or named.get("etag") != f'W/"{etag}"':
             return 0  # the whole region only (or a write came between)
-        answers = self.answers
         if answers is not None:
             path = answers.path(game_id, part, locale, encoding)
             answers.put(answers.delta_path(path), f"{etag} {row.updated_at} since {since}", headers, data)

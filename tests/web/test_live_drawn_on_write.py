@@ -259,3 +259,34 @@ def test_a_write_draws_only_the_kind_of_answer_its_followers_ask_for(client, whe
     assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key)).status_code == 201
     assert len(drawings.drawn) == (0 if asked == "changes" else 1)
     assert len(deltas) == (0 if asked == "whole" else 1)
+
+
+def test_a_page_first_to_ask_draws_what_changed_once_for_every_page_at_its_version(
+    app, client, tmp_path, monkeypatch
+):
+    """Nothing drawn yet (a sync worker, or drawings left to the polls under a crowd): the first
+    page to ask draws what changed since its version, not the whole region (about half the work),
+    and the next pages at that version are answered from it; a page without the header still
+    gets the whole region."""
+    app.extensions.pop("scorekeeper.draw_later", None)
+    app.config["LIVE_ANSWERS_DIR"] = str(tmp_path / "answers")
+    gid, key = api_game(client, deals=[FLAT, FLAT])
+    before = follow(client, gid, asks_changes=True)
+    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key)).status_code == 201
+    drawings = Drawings(monkeypatch)
+    deltas: list[int] = []
+    real = table.live_delta
+
+    def counted(*args, **kwargs):
+        deltas.append(args[-1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(table, "live_delta", counted)
+    answers = [since(client, gid, before.headers["ETag"]) for _ in range(3)]
+    assert len(deltas) == 1 and drawings.drawn == [], "one drawing of what changed, no whole region"
+    assert {a.data for a in answers} == {answers[0].data}
+    assert rows_of(answers[0].get_data(as_text=True)) == ["deal-2"]
+    assert all(a.headers["Cache-Control"].startswith("private") for a in answers)
+    whole = client.get(URL.format(gid, "en"), headers={**HX, "If-None-Match": before.headers["ETag"]})
+    assert whole.status_code == 200 and "deal-0" in rows_of(whole.get_data(as_text=True))
+    assert len(drawings.drawn) == 1
