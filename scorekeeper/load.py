@@ -153,6 +153,14 @@ class Load:
                 self._adjust(up=True)  # a refusal: the followers are asked to come less often
         return refuse
 
+    def refused(self, rng: random.Random | None = None) -> int:
+        """A poll refused before it queued for a thread (scorekeeper/worker.py: the polls queued
+        before it wait longer than ``max_wait`` already): the followers are asked to come less
+        often, as for a refusal in :meth:`should_shed`; returns the wait asked of this one."""
+        with self._lock:
+            self._adjust(up=True)
+        return self.retry_after(rng)
+
     def busy(self, others: int) -> float:
         """0 (idle) to 1 (every other thread busy)."""
         if self.threads < 2:

@@ -31,7 +31,7 @@ from typing import Any
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from .load import follower_poll, set_waited
-from .web.loopanswer import kept_answer
+from .web.loopanswer import kept_answer, refusal
 
 # Lower is sooner: every write, page and API call before any poll. The live answers the writes
 # changed (issue 40: drawn once per change, web/livepoll.py) take their turn among the polls, in
@@ -49,7 +49,9 @@ GC_THRESHOLDS = (50_000, 20, 100)
 PEEK = 2048
 # The event loop's time for answering kept polls per turn (seconds). One turn hands out every
 # socket found readable at once (hundreds under a crowd); past this, the turn's remaining polls
-# queue for a thread behind the writes, and the loop goes back to see what else arrived.
+# queue for a thread behind the writes. Not much less: a poll a thread answers costs several
+# times the loop's answer (gunicorn's parser, the WSGI layers), and with 5 ms a 3,000-table
+# crowd's deal-post p99 was 1.2 s against 0.4 s with 50 ms (benchmarks/run.py --sweep).
 LOOP_BUDGET = 0.05
 
 
@@ -80,6 +82,9 @@ class PriorityPool:
         self.waiting_first = 0
         self.serving_first = 0
         self.waiting_draws = 0
+        # Polls (not drawings) queued and not yet taken, and how long the last one taken had waited.
+        self.waiting_polls = 0
+        self.poll_waited = 0.0
         self._count = threading.Lock()
         self._threads = [
             threading.Thread(target=self._work, name=f"scorekeeper-{n}", daemon=True) for n in range(threads)
@@ -89,12 +94,13 @@ class PriorityPool:
 
     def submit(self, fn: Callable[..., Any], *args: Any, priority: int = FIRST, draw: bool = False) -> Future:
         future: Future = Future()
-        if priority == FIRST or draw:
-            with self._count:
-                if draw:
-                    self.waiting_draws += 1
-                else:
-                    self.waiting_first += 1
+        with self._count:
+            if draw:
+                self.waiting_draws += 1
+            elif priority == FIRST:
+                self.waiting_first += 1
+            else:
+                self.waiting_polls += 1
         self._queue.put((priority, next(self._order), (future, fn, args, time.monotonic(), draw)))
         return future
 
@@ -111,6 +117,10 @@ class PriorityPool:
                 with self._count:
                     self.waiting_first -= 1
                     self.serving_first += 1
+            else:
+                with self._count:
+                    self.waiting_polls -= 1
+                    self.poll_waited = time.monotonic() - queued_at
             if not future.set_running_or_notify_cancel():
                 continue
             set_waited(time.monotonic() - queued_at)
@@ -125,6 +135,11 @@ class PriorityPool:
                 if priority == FIRST and not draw:
                     with self._count:
                         self.serving_first -= 1
+
+    def backlogged(self, longest: float) -> bool:
+        """Whether polls queue behind others that waited longer than ``longest`` for a thread: a
+        poll queued now would wait as long, and be refused by the app when a thread takes it."""
+        return self.waiting_polls > 0 and self.poll_waited > longest
 
     @property
     def writing(self) -> bool:
@@ -166,9 +181,12 @@ class WritesFirstWorker(ThreadWorker):
         super().run()
 
     def draw_later(self, draw: Callable[[], Any]) -> bool:
-        """Queue a write's drawing (after the writes, among the polls); False when too many wait."""
+        """Queue a write's drawing (after the writes, among the polls); False when too many wait, or
+        when the polls queue past what the app accepts: the drawing would come after them, later
+        than the polls that draw the version they ask for (and only the versions asked for: a
+        crowd too big for the box asks for fewer than it is sent)."""
         pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
-        if pool.waiting_draws >= MOST_DRAWINGS:
+        if pool.waiting_draws >= MOST_DRAWINGS or pool.backlogged(self.longest_wait()):
             return False
         pool.submit(draw, priority=POLL, draw=True)
         return True
@@ -193,14 +211,14 @@ class WritesFirstWorker(ThreadWorker):
         self.pending_conns.append(conn)
         self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn))
 
-    def wait_for_and_dispatch_events(self, timeout: float) -> None:
+    def wait_for_and_dispatch_events(self, timeout: float | None) -> None:
         """gunicorn's turn of the event loop, with the polls it could answer kept for after it.
 
         Every readable socket of the turn is seen first, so a deal that arrived beside a crowd's
-        polls is queued for a thread before the loop answers any of them: answering them as they
-        came, the loop kept a 6,000-table sweep's deals waiting behind hundreds of polls a turn
-        (post p99 3.7-7.2 s, against 1.5 s with every poll queued). Then the kept answers are
-        given here while no write waits or is served, for at most ``LOOP_BUDGET`` seconds."""
+        polls is queued for a thread before the loop answers any of them (answered as they came,
+        a deal behind hundreds of polls in one turn waited for all of them). Then the kept
+        answers are given here while no write waits or is served, for at most ``LOOP_BUDGET``
+        seconds; a poll behind a backlog of polls is told "later" here; the rest queue."""
         self._loop_polls: list[tuple[Any, bytes]] | None = []
         try:
             super().wait_for_and_dispatch_events(timeout)
@@ -208,9 +226,18 @@ class WritesFirstWorker(ThreadWorker):
             polls, self._loop_polls = self._loop_polls or [], None
             pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
             until = time.monotonic() + LOOP_BUDGET
+            longest = self.longest_wait()
             for conn, head in polls:
-                if pool.writing or time.monotonic() > until or not self.answer_here(conn, head):
-                    self.queue_for_thread(conn, POLL)
+                if not pool.writing and time.monotonic() <= until and self.answer_here(conn, head):
+                    continue
+                if pool.backlogged(longest) and self.refuse_here(conn, head):
+                    continue
+                self.queue_for_thread(conn, POLL)
+
+    def longest_wait(self) -> float:
+        """The longest a poll may wait for a thread before the app refuses it (web/shed.py)."""
+        load = getattr(getattr(self, "wsgi", None), "extensions", {}).get("scorekeeper.load")
+        return float(load.policy.max_wait) if load is not None else float("inf")
 
     def enqueue_req(self, conn) -> None:
         head = self.peek(conn)
@@ -258,8 +285,20 @@ class WritesFirstWorker(ThreadWorker):
         (web/livepoll.py). It then waits behind no write and takes no thread. Anything else (a
         region to draw, a scorer's, a deleted game, a request not wholly arrived) goes to the pool.
         True when the connection was dealt with here."""
+        return self.send_here(conn, kept_answer, head)
+
+    def refuse_here(self, conn, head: bytes) -> bool:
+        """A poll told "later" by the event loop (loopanswer.refusal) instead of queueing behind a
+        backlog of polls: the thread that would have refused it serves a poll that can still be
+        answered in time. True when the connection was dealt with here."""
+        return self.send_here(conn, refusal, head)
+
+    def send_here(self, conn, answer: Callable[..., Any], head: bytes) -> bool:
+        """``answer``'s bytes for the request ``head`` sent from the event loop, the request taken
+        off the socket and the connection kept for its next request; False (nothing done) where
+        ``answer`` has none."""
         try:
-            found = kept_answer(self.wsgi, head, conn.client)
+            found = answer(self.wsgi, head, conn.client)
         except Exception:  # the thread's way answers whatever this could not
             self.log.exception("poll not answered in the event loop")
             return False

@@ -158,3 +158,15 @@ def test_phones_slowed_together_drift_apart():
     load = Load(4, PollPolicy(base=3, changing=2, ceiling=15))
     rng = random.Random(5)
     assert len({load.spread(10, rng) for _ in range(200)}) >= 4
+
+
+def test_a_poll_refused_before_it_queued_slows_the_followers_as_a_refusal_does():
+    """scorekeeper/worker.py refuses a poll in its event loop behind a backlog of polls: the pace
+    rises a step, as when the app refuses one, and the wait asked is a refusal's."""
+    clock = Clock()
+    load = Load(threads=2, policy=PollPolicy(base=3, ceiling=15), clock=clock)
+    asked = load.refused(random.Random(1))
+    assert 15 <= asked <= 30
+    assert load.pace == 3 * 1.25
+    load.refused(random.Random(2))  # within adjust_every: one step at a time
+    assert load.pace == 3 * 1.25

@@ -71,16 +71,20 @@ def test_the_pool_serves_writes_before_polls_and_says_how_long_each_waited():
 class TurnPool:
     """What the loop asks of the pool: whether a write waits or is served."""
 
-    def __init__(self) -> None:
+    def __init__(self, backlog: bool = False) -> None:
         self.writing = False
+        self.backlog = backlog
+
+    def backlogged(self, longest: float) -> bool:
+        return self.backlog
 
 
-def one_turn(monkeypatch, heads: list[bytes], answered_in_loop: float = 0.0):
+def one_turn(monkeypatch, heads: list[bytes], answered_in_loop: float = 0.0, backlog: bool = False):
     """One turn of the worker's event loop finding ``heads`` readable at once, in that order:
     what it queued for a thread and what it answered itself, in order."""
     done: list[tuple[str, bytes]] = []
     worker = WritesFirstWorker.__new__(WritesFirstWorker)
-    worker.tpool = TurnPool()
+    worker.tpool = TurnPool(backlog)
 
     def dispatch(self, timeout):  # gunicorn's turn: each readable socket's callback, in order
         for conn in heads:
@@ -100,6 +104,9 @@ def one_turn(monkeypatch, heads: list[bytes], answered_in_loop: float = 0.0):
     monkeypatch.setattr(worker, "peek", lambda conn: conn, raising=False)
     monkeypatch.setattr(worker, "queue_for_thread", queue_for_thread, raising=False)
     monkeypatch.setattr(worker, "answer_here", answer_here, raising=False)
+    monkeypatch.setattr(
+        worker, "refuse_here", lambda conn, head: done.append(("refused", conn)) or True, raising=False
+    )
     worker.wait_for_and_dispatch_events(1.0)
     return done
 
@@ -116,6 +123,14 @@ def test_a_deal_found_beside_polls_is_queued_before_the_loop_answers_any(monkeyp
     done = one_turn(monkeypatch, [polls[0], polls[1], DEAL, polls[2]])
     assert done[0] == ("thread", DEAL)
     assert done[1:] == [("thread", p) for p in polls]
+
+
+def test_behind_a_backlog_of_polls_the_loop_refuses_a_poll_it_cannot_answer(monkeypatch):
+    """Polls queued already wait past what the app accepts: one queued now would be refused by a
+    thread when its turn came; the loop refuses it at once instead. The deal still queues."""
+    polls = [POLLED.replace(b"abc", str(n).encode()) for n in range(2)]
+    done = one_turn(monkeypatch, [polls[0], DEAL, polls[1]], backlog=True)
+    assert done == [("thread", DEAL), ("refused", polls[0]), ("refused", polls[1])]
 
 
 def test_the_loop_answers_a_calm_turns_polls_within_its_budget(monkeypatch):
@@ -306,3 +321,24 @@ def test_a_kept_answer_is_given_while_every_thread_is_held(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_the_pool_says_when_its_polls_are_backlogged():
+    pool = PriorityPool(1)
+    try:
+        hold = threading.Event()
+        pool.submit(hold.wait, 5)  # the one thread held
+        first = pool.submit(lambda: None, priority=POLL)
+        assert not pool.backlogged(0.05), "no poll taken yet: nothing says the queue is long"
+        time.sleep(0.1)
+        hold.set()
+        first.result(5)
+        # The last poll taken had waited 0.1 s; none waits now: a new poll is queued, not refused.
+        assert pool.poll_waited >= 0.1 and not pool.backlogged(0.05)
+        held = threading.Event()
+        pool.submit(held.wait, 5)
+        pool.submit(lambda: None, priority=POLL)
+        assert pool.backlogged(0.05) and not pool.backlogged(10)
+        held.set()
+    finally:
+        pool.shutdown()

@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 PER_REQUEST = {"date", "strict-transport-security", "x-request-id", "x-poll-after", "set-cookie"}
 # The answers a region's file may hold: anything bigger is answered by the view each time.
 LARGEST = 512 * 1024
+# The deltas kept per region: one per version behind, up to this many (table.MAX_BEHIND's 8).
+DELTA_SLOTS = 8
 # A drawing's note: the version, in digits, zero-filled to this width (AnswerStore._note).
 NOTE_WIDTH = 20
 
@@ -91,9 +93,13 @@ class AnswerStore:
         except OSError:
             log.warning("drawing not noted", exc_info=True)
 
-    def delta_path(self, path: Path) -> Path:
-        """Where what changed since the version before is kept, beside the region's whole answer."""
-        return path.parent / "delta" / ("d-" + path.name.replace(".", "-"))
+    def delta_path(self, path: Path, since: str) -> Path:
+        """Where what changed since the page's version ``since`` (its ETag) is kept, beside the
+        region's whole answer: one slot per version behind (a few), so that pages at two versions
+        (one missed a deal while it waited) do not draw over each other's answer in turn."""
+        version = since.split(".")[1] if since.count(".") >= 4 else ""
+        slot = int(version) % DELTA_SLOTS if version.isdigit() else 0
+        return path.parent / "delta" / f"d{slot}-{path.name.replace('.', '-')}"
 
     def get(self, path: Path, stamp: str) -> tuple[list[tuple[str, str]], bytes] | None:
         """The answer kept at ``path`` for ``stamp`` (the game's version and last change), or None."""

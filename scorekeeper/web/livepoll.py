@@ -215,7 +215,7 @@ class LivePoll:
         since = environ.get("HTTP_X_LIVE_SINCE", "").removeprefix("W/").strip('"')
         if since and not drawing:
             # What changed since the page's version, drawn by the write (table.live_delta).
-            delta = answers.get(answers.delta_path(path), f"{stamp} since {since}")
+            delta = answers.get(answers.delta_path(path, since), f"{stamp} since {since}")
             if delta is not None:
                 return "200 OK", with_scheme(delta[0], secure), [delta[1]]
         kept = answers.get(path, stamp)
@@ -304,7 +304,10 @@ class LivePoll:
         if DELTA in named:
             data = drained(body)
             self.answers.put(
-                self.answers.delta_path(keep.path), f"{keep.stamp} since {keep.since}", headers, data
+                self.answers.delta_path(keep.path, keep.since),
+                f"{keep.stamp} since {keep.since}",
+                headers,
+                data,
             )
             return [data]
         if not named.get("cache-control", "").startswith("public"):
@@ -408,7 +411,10 @@ class LivePoll:
         etag = f"{game_id}.{row.version}.{locale}.v.{part}"
         if answers is not None:
             path = answers.path(game_id, part, locale, encoding)
-            if answers.get(answers.delta_path(path), f"{etag} {row.updated_at} since {since}") is not None:
+            if (
+                answers.get(answers.delta_path(path, since), f"{etag} {row.updated_at} since {since}")
+                is not None
+            ):
                 return 0  # a poll at that version came first and drew it (keeping_delta)
         environ["HTTP_X_LIVE_SINCE"] = f'W/"{since}"'
         status, headers, data = self.call(None, environ, None)
@@ -417,7 +423,9 @@ class LivePoll:
             return 0  # the whole region only (or a write came between)
         if answers is not None:
             path = answers.path(game_id, part, locale, encoding)
-            answers.put(answers.delta_path(path), f"{etag} {row.updated_at} since {since}", headers, data)
+            answers.put(
+                answers.delta_path(path, since), f"{etag} {row.updated_at} since {since}", headers, data
+            )
         return 1
 
     def asked(self, game_id: str, part: str, lang: str, encoding: str, place) -> dict:

@@ -23,7 +23,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..request_ids import request_id
 from .livepoll import PATH, LivePoll
-from .shed import CHANGED_AT, POLL_SOON
+from .shed import CHANGED_AT, POLL_SOON, REFUSAL
 
 # The largest request head answered here (a phone's poll is well under 2 KB; PEEK in the worker).
 LARGEST_HEAD = 2048
@@ -42,6 +42,44 @@ def kept_answer(app: Any, head: bytes, client: Any) -> tuple[int, bool, bytes, t
 
     Returns the request's length (to take off the socket), whether the connection stays open,
     the answer's bytes and the access log's arguments."""
+    environ = poll_environ(app, head, client)
+    if environ is None:
+        return None
+    poll: LivePoll = app.extensions["scorekeeper.livepoll"]
+    load = app.extensions["scorekeeper.load"]
+    found = poll.answer(environ, environ["PATH_INFO"].split("/")[2])
+    if not isinstance(found, tuple):
+        return None  # to draw (or the view's business): a thread does it
+    status, headers, body = found
+    changed = environ.get(CHANGED_AT)
+    ago = time.time() - changed if changed is not None else None
+    after = load.spread(load.poll_after(load.in_flight, ago, 0.0))
+    if environ.get(POLL_SOON) and after <= load.policy.base:
+        after = 1  # an earlier version, while the new one is drawn (as web/shed.py)
+    return _answer(environ, len(head), status, headers, b"".join(body), after)
+
+
+def refusal(app: Any, head: bytes, client: Any) -> tuple[int, bool, bytes, tuple] | None:
+    """The "later" (503 with Retry-After) web/shed.py gives a poll that waited too long for a
+    thread, given here before it queues: the polls queued before it already wait longer than
+    that. A refusal from a thread took that thread from the polls it could serve (and from the
+    writes behind them) for as long as a 304; here it costs no query and no thread. None where
+    the request is not a whole, plain poll (a thread reads it)."""
+    environ = poll_environ(app, head, client)
+    if environ is None:
+        return None
+    load = app.extensions["scorekeeper.load"]
+    later = load.refused()
+    headers = [
+        ("Content-Type", "text/plain; charset=utf-8"),
+        ("Retry-After", str(later)),
+        ("Cache-Control", "no-store"),
+    ]
+    return _answer(environ, len(head), "503 SERVICE UNAVAILABLE", headers, REFUSAL, later)
+
+
+def poll_environ(app: Any, head: bytes, client: Any) -> dict[str, Any] | None:
+    """The WSGI environ of the plain poll whose request is ``head`` (all of it), or None."""
     end = head.find(b"\r\n\r\n")
     if end < 0 or end + 4 != len(head) or end + 4 > LARGEST_HEAD:
         return None  # not wholly arrived, or another request behind it: the thread reads them
@@ -80,16 +118,14 @@ def kept_answer(app: Any, head: bytes, client: Any) -> tuple[int, bool, bytes, t
         ProxyFix(
             _unchanged, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies, x_prefix=proxies
         )(environ, _no_start)
-    found = poll.answer(environ, environ["PATH_INFO"].split("/")[2])
-    if not isinstance(found, tuple):
-        return None  # to draw (or the view's business): a thread does it
-    status, headers, body = found
-    changed = environ.get(CHANGED_AT)
-    ago = time.time() - changed if changed is not None else None
-    after = load.spread(load.poll_after(load.in_flight, ago, 0.0))
-    if environ.get(POLL_SOON) and after <= load.policy.base:
-        after = 1  # an earlier version, while the new one is drawn (as web/shed.py)
-    data = b"".join(body)
+    return environ
+
+
+def _answer(
+    environ: dict[str, Any], size: int, status: str, headers: list[tuple[str, str]], data: bytes, after: int
+) -> tuple[int, bool, bytes, tuple]:
+    """The answer's bytes, as gunicorn and the layers outside the app would send them."""
+    protocol = environ["SERVER_PROTOCOL"]
     rid = request_id(environ)  # as middleware.RequestId
     asked_close = "close" in environ.get("HTTP_CONNECTION", "").lower()
     keep_alive = protocol == "HTTP/1.1" and not asked_close
@@ -112,4 +148,4 @@ def kept_answer(app: Any, head: bytes, client: Any) -> tuple[int, bool, bytes, t
         data = b""
     answer = ("\r\n".join(out) + "\r\n\r\n").encode("latin-1") + data
     response = SimpleNamespace(status=status, sent=len(data), headers=[("X-Request-Id", rid)])
-    return len(head), keep_alive, answer, (response, None, environ, timedelta(0))
+    return size, keep_alive, answer, (response, None, environ, timedelta(0))

@@ -290,3 +290,26 @@ def test_a_page_first_to_ask_draws_what_changed_once_for_every_page_at_its_versi
     whole = client.get(URL.format(gid, "en"), headers={**HX, "If-None-Match": before.headers["ETag"]})
     assert whole.status_code == 200 and "deal-0" in rows_of(whole.get_data(as_text=True))
     assert len(drawings.drawn) == 1
+
+
+def test_pages_at_two_versions_each_keep_what_changed_since_theirs(app, client, tmp_path, monkeypatch):
+    """A page that missed a deal (it waited out a busy server) asks from an older version than the
+    others: each version's answer is kept in a slot of its own, so neither draws over the other's
+    and every page after the first at a version is answered from what was kept."""
+    from scorekeeper.web.livepoll import LivePoll
+
+    app.extensions.pop("scorekeeper.draw_later", None)
+    app.config["LIVE_ANSWERS_DIR"] = str(tmp_path / "answers")
+    gid, key = api_game(client, deals=[FLAT])
+    older = follow(client, gid, asks_changes=True)
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    newer = since(client, gid, older.headers["ETag"])
+    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key)).status_code == 201
+    tags = (older.headers["ETag"], newer.headers["ETag"])
+    first = [since(client, gid, tag) for tag in tags]
+    assert rows_of(first[0].get_data(as_text=True)) == ["deal-1", "deal-2"]
+    assert rows_of(first[1].get_data(as_text=True)) == ["deal-2"]
+    # From here on no poll reaches the view: both answers are read from what was kept.
+    monkeypatch.setattr(LivePoll, "keeping_delta", lambda *a: pytest.fail("a poll drew the changes again"))
+    for _ in range(2):
+        assert [since(client, gid, tag).data for tag in tags] == [a.data for a in first]
