@@ -154,8 +154,6 @@ class LivePoll:
                     log.warning("live fast path failed", exc_info=True)
                     fast = None
                 if isinstance(fast, Keep):
-                    if fast.since:
-                        return self.keeping_delta(environ, start_response, fast)
                     return self.keeping(environ, start_response, fast)
                 if fast is not None:
                     status, headers, body = fast
@@ -261,7 +259,11 @@ class LivePoll:
         return headers, body
 
     def keeping(self, environ, start_response, keep: Keep):
-        """The view's answer, kept whole when a shared cache could keep it (public, no cookie, this version)."""
+        """The view's answer, kept for the next polls that ask the same: whole where a shared cache
+        could keep it (public, no cookie); for a page that asked what changed since its version
+        (``keep.since``), that delta, beside the region's answer, for the pages at that version
+        (marked private only because it varies by X-Live-Since: a proxy never shares it). Only
+        the version asked for: a write that came between answers another one, kept by nobody."""
         seen: list = []
 
         def start(status, headers, exc_info=None):
@@ -269,51 +271,21 @@ class LivePoll:
             return start_response(status, headers, exc_info)
 
         body = self.wsgi_app(environ, start)
-        if not seen or not seen[0].startswith("200 "):
-            return body
-        headers = seen[1]
-        named = {k.lower(): v for k, v in headers}
-        if (
-            not named.get("cache-control", "").startswith("public")
-            or "set-cookie" in named
-            or named.get("etag") != f'W/"{keep.etag}"'  # a write came between: another version
-        ):
-            return body
-        data = drained(body)
-        if self.answers is not None:
-            self.answers.put(keep.path, keep.stamp, headers, data)
-        return [data]
-
-    def keeping_delta(self, environ, start_response, keep: Keep):
-        """The view's answer to a page asking what changed since its version: kept as that delta
-        (private to the phones at that version, so beside the region's answer, never shared by a
-        proxy), or whole where changes will not do (public, kept as the region's)."""
-        seen: list = []
-
-        def start(status, headers, exc_info=None):
-            seen[:] = [status, headers]
-            return start_response(status, headers, exc_info)
-
-        body = self.wsgi_app(environ, start)
-        if not seen or not seen[0].startswith("200 ") or self.answers is None:
+        answers = self.answers
+        if not seen or not seen[0].startswith("200 ") or answers is None:
             return body
         headers = seen[1]
         named = {k.lower(): v for k, v in headers}
         if "set-cookie" in named or named.get("etag") != f'W/"{keep.etag}"':
-            return body  # a write came between: another version
-        if DELTA in named:
-            data = drained(body)
-            self.answers.put(
-                self.answers.delta_path(keep.path, keep.since),
-                f"{keep.stamp} since {keep.since}",
-                headers,
-                data,
-            )
-            return [data]
-        if not named.get("cache-control", "").startswith("public"):
+            return body
+        if keep.since and DELTA in named:
+            path, stamp = answers.delta_path(keep.path, keep.since), f"{keep.stamp} since {keep.since}"
+        elif named.get("cache-control", "").startswith("public"):
+            path, stamp = keep.path, keep.stamp
+        else:
             return body
         data = drained(body)
-        self.answers.put(keep.path, keep.stamp, headers, data)
+        answers.put(path, stamp, headers, data)
         return [data]
 
     def writing(self, environ, start_response):
@@ -415,7 +387,7 @@ class LivePoll:
                 answers.get(answers.delta_path(path, since), f"{etag} {row.updated_at} since {since}")
                 is not None
             ):
-                return 0  # a poll at that version came first and drew it (keeping_delta)
+                return 0  # a poll at that version came first and drew it (keeping)
         environ["HTTP_X_LIVE_SINCE"] = f'W/"{since}"'
         status, headers, data = self.call(None, environ, None)
         named = {k.lower(): v for k, v in headers}

@@ -12,7 +12,6 @@ requests behind it) goes to the threads as before.
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -23,7 +22,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..request_ids import request_id
 from .livepoll import PATH, LivePoll
-from .shed import CHANGED_AT, POLL_SOON, REFUSAL
+from .shed import REFUSAL, poll_after, refusal_headers
 
 # The largest request head answered here (a phone's poll is well under 2 KB; PEEK in the worker).
 LARGEST_HEAD = 2048
@@ -51,11 +50,7 @@ def kept_answer(app: Any, head: bytes, client: Any) -> tuple[int, bool, bytes, t
     if not isinstance(found, tuple):
         return None  # to draw (or the view's business): a thread does it
     status, headers, body = found
-    changed = environ.get(CHANGED_AT)
-    ago = time.time() - changed if changed is not None else None
-    after = load.spread(load.poll_after(load.in_flight, ago, 0.0))
-    if environ.get(POLL_SOON) and after <= load.policy.base:
-        after = 1  # an earlier version, while the new one is drawn (as web/shed.py)
+    after = poll_after(load, environ, load.in_flight, 0.0)
     return _answer(environ, len(head), status, headers, b"".join(body), after)
 
 
@@ -70,12 +65,7 @@ def refusal(app: Any, head: bytes, client: Any) -> tuple[int, bool, bytes, tuple
         return None
     load = app.extensions["scorekeeper.load"]
     later = load.refused()
-    headers = [
-        ("Content-Type", "text/plain; charset=utf-8"),
-        ("Retry-After", str(later)),
-        ("Cache-Control", "no-store"),
-    ]
-    return _answer(environ, len(head), "503 SERVICE UNAVAILABLE", headers, REFUSAL, later)
+    return _answer(environ, len(head), "503 SERVICE UNAVAILABLE", refusal_headers(later), REFUSAL, later)
 
 
 def poll_environ(app: Any, head: bytes, client: Any) -> dict[str, Any] | None:

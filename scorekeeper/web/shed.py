@@ -33,6 +33,29 @@ def is_poll(environ) -> bool:
     )
 
 
+def refusal_headers(later: int) -> list[tuple[str, str]]:
+    """A refused poll's headers: "ask again in ``later`` seconds" (also the event loop's refusal,
+    web/loopanswer.py)."""
+    return [
+        ("Content-Type", "text/plain; charset=utf-8"),
+        ("Content-Length", str(len(REFUSAL))),
+        ("Retry-After", str(later)),
+        ("X-Poll-After", str(later)),
+        ("Cache-Control", "no-store"),
+    ]
+
+
+def poll_after(load: Load, environ, others: int, wait: float | None) -> int:
+    """The seconds an answered poll asks its follower to wait (X-Poll-After), from the pace and
+    when the game last changed (also the event loop's answers, web/loopanswer.py)."""
+    changed = environ.get(CHANGED_AT)
+    ago = time.time() - changed if changed is not None else None
+    after = load.spread(load.poll_after(others, ago, wait))
+    if environ.get(POLL_SOON) and after <= load.policy.base:
+        after = 1  # an earlier version, while the new one is drawn (web/livepoll.py)
+    return after
+
+
 class Shed:
     def __init__(self, wsgi_app, load: Load):
         self.wsgi_app = wsgi_app
@@ -45,28 +68,13 @@ class Shed:
             if not is_poll(environ):
                 return _Leaving(self.wsgi_app(environ, start_response), self.load)
             if self.load.should_shed(others, wait):
-                later = str(self.load.retry_after())
-                start_response(
-                    "503 SERVICE UNAVAILABLE",
-                    [
-                        ("Content-Type", "text/plain; charset=utf-8"),
-                        ("Content-Length", str(len(REFUSAL))),
-                        ("Retry-After", later),
-                        ("X-Poll-After", later),
-                        ("Cache-Control", "no-store"),
-                    ],
-                )
+                start_response("503 SERVICE UNAVAILABLE", refusal_headers(self.load.retry_after()))
                 self.load.leave()
                 return [REFUSAL]
 
             def start(status, headers, exc_info=None):
                 if status[:3] in ("200", "304"):
-                    changed = environ.get(CHANGED_AT)
-                    ago = time.time() - changed if changed is not None else None
-                    after = self.load.spread(self.load.poll_after(others, ago, wait))
-                    if environ.get(POLL_SOON) and after <= self.load.policy.base:
-                        after = 1  # an earlier version, while the new one is drawn (web/livepoll.py)
-                    headers = [*headers, ("X-Poll-After", str(after))]
+                    headers = [*headers, ("X-Poll-After", str(poll_after(self.load, environ, others, wait)))]
                 return start_response(status, headers, exc_info)
 
             return _Leaving(self.wsgi_app(environ, start), self.load)

@@ -49,6 +49,20 @@ class Drawings:
         monkeypatch.setattr(table, "live_html", counted)
 
 
+class Deltas:
+    """The version each drawing of what changed (table.live_delta) was drawn since, in order."""
+
+    def __init__(self, monkeypatch):
+        self.since: list[int] = []
+        real = table.live_delta
+
+        def counted(*args, **kwargs):
+            self.since.append(args[-1])
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(table, "live_delta", counted)
+
+
 def follow(client, gid, lang="en", encoding="", asks_changes=False):
     """A viewer polling its region (with the ETag it was drawn at): the region is followed. As a
     proxy's cache asks (the whole region), or with ``asks_changes`` as a page's script asks (what
@@ -248,14 +262,7 @@ def test_a_write_draws_only_the_kind_of_answer_its_followers_ask_for(client, whe
     if asked in ("changes", "both"):
         follow(client, gid, asks_changes=True)
     drawings = Drawings(monkeypatch)
-    deltas: list[int] = []
-    real = table.live_delta
-
-    def counted(*args, **kwargs):
-        deltas.append(args[-1])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(table, "live_delta", counted)
+    deltas = Deltas(monkeypatch).since
     assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key)).status_code == 201
     assert len(drawings.drawn) == (0 if asked == "changes" else 1)
     assert len(deltas) == (0 if asked == "whole" else 1)
@@ -274,14 +281,7 @@ def test_a_page_first_to_ask_draws_what_changed_once_for_every_page_at_its_versi
     before = follow(client, gid, asks_changes=True)
     assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key)).status_code == 201
     drawings = Drawings(monkeypatch)
-    deltas: list[int] = []
-    real = table.live_delta
-
-    def counted(*args, **kwargs):
-        deltas.append(args[-1])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(table, "live_delta", counted)
+    deltas = Deltas(monkeypatch).since
     answers = [since(client, gid, before.headers["ETag"]) for _ in range(3)]
     assert len(deltas) == 1 and drawings.drawn == [], "one drawing of what changed, no whole region"
     assert {a.data for a in answers} == {answers[0].data}
@@ -310,6 +310,6 @@ def test_pages_at_two_versions_each_keep_what_changed_since_theirs(app, client, 
     assert rows_of(first[0].get_data(as_text=True)) == ["deal-1", "deal-2"]
     assert rows_of(first[1].get_data(as_text=True)) == ["deal-2"]
     # From here on no poll reaches the view: both answers are read from what was kept.
-    monkeypatch.setattr(LivePoll, "keeping_delta", lambda *a: pytest.fail("a poll drew the changes again"))
+    monkeypatch.setattr(LivePoll, "keeping", lambda *a: pytest.fail("a poll drew the changes again"))
     for _ in range(2):
         assert [since(client, gid, tag).data for tag in tags] == [a.data for a in first]
