@@ -327,6 +327,49 @@
     if (note) { note.remove(); }
   });
 
+  // A followed region's answer never lands after this page's own change (a write: any request
+  // but a GET). An answer drawn before the change but arriving after the change's own answer
+  // would swap the older state over the newer one, out of band too, while the region swapped in
+  // by the change asks from the newer version and is answered 304: a player's console showed
+  // turn 5's form after the game was over, for good. So a write cancels the polls on their way,
+  // and a poll due while a write is on its way waits for its answer (then asks at once: a
+  // "board-stale" the write's answer triggers is asked then, not lost).
+  var writes = 0;
+  var pollsOnTheWay = [];
+  var pollsAfterWrite = [];
+  function isFollowed(elt) { return !!(elt && elt.dataset && elt.dataset.etag && elt.dataset.poll); }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    var xhr = event.detail.xhr;
+    var config = event.detail.requestConfig;
+    if (isFollowed(elt)) {
+      if (writes > 0) {
+        event.preventDefault();
+        if (pollsAfterWrite.indexOf(elt) < 0) { pollsAfterWrite.push(elt); }
+        return;
+      }
+      if (!xhr) { return; }
+      pollsOnTheWay.push(xhr);
+      xhr.addEventListener("loadend", function () {
+        var at = pollsOnTheWay.indexOf(xhr);
+        if (at >= 0) { pollsOnTheWay.splice(at, 1); }
+      });
+      return;
+    }
+    var verb = config && config.verb ? String(config.verb).toLowerCase() : "get";
+    if (verb === "get" || !xhr) { return; }
+    writes += 1;
+    pollsOnTheWay.splice(0).forEach(function (poll) { poll.abort(); });
+    // "loadend" comes after htmx swapped the answer in ("load"), on success, failure and abort alike.
+    xhr.addEventListener("loadend", function () {
+      writes = Math.max(0, writes - 1);
+      if (writes) { return; }
+      pollsAfterWrite.splice(0).forEach(function (region) {
+        if (region.isConnected) { htmx.trigger(region, "poll"); }
+      });
+    });
+  });
+
   // A small reply to the scorer's own change brings the board above the form to that version:
   // its next poll then asks from there (a 304), not for the whole board again.
   document.addEventListener("board-current", function (event) {

@@ -6,8 +6,10 @@ scores every phone shows are the rules' own, and no page scrolls sideways."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -137,3 +139,69 @@ def _standings(result) -> list[dict]:
     """Highest total first, seat order among equals: as the standings list them."""
     order = sorted(range(len(result.totals)), key=lambda s: (-result.totals[s], s))
     return [{"seat": s, "total": result.totals[s]} for s in order]
+
+
+def test_a_poll_drawn_before_the_players_own_send_never_lands_over_its_answer(live_server, phone: Page):
+    """A console's poll on its way while the player sends his orders was drawn at the state before
+    them: arriving after the send's answer, it swapped its older form over the newer one (out of
+    band), and the region the send drew asks from the newer version (304) for good: a phone
+    showed turn 5's form after the game was over (CI, 6 phones). The send cancels the poll on its
+    way (static/app.js); here the poll is held until after the send's answer, then let through."""
+    api = phone.request
+    values = [ROW[i:] + ROW[:i] for i in range(3)]
+    created = api.post(
+        f"{live_server}/api/games",
+        data={"game": "secrets", "players": NAMES[:3], "options": {"hidden": True, "values": values}},
+    )
+    assert created.status == 201, created.text()
+    game_id, key = created.json()["id"], created.json()["edit_key"]
+    seats = api.get(f"{live_server}/api/games/{game_id}/seats", headers={"Authorization": f"Bearer {key}"})
+    tokens = [s["token"] for s in seats.json()["seats"]]
+    links = [s["link"] for s in seats.json()["seats"]]
+    orders = [[{"spy": s, "target": (p + 1) % 3, "secret": "A"} for s in SPIES] for p in range(3)]
+
+    def send(seat: int, guard: str = "J") -> None:
+        put = api.put(
+            f"{live_server}/api/games/{game_id}/orders/{seat}",
+            data={"orders": orders[seat], "guard": guard},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        )
+        assert put.status == 202, put.text()
+
+    held: list = []
+
+    def hold_first(route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page = phone
+    page.goto(links[1] if links[1].startswith("http") else live_server + links[1])
+    expect(page.locator("#seat-orders h2")).to_have_text("Your orders for turn 1")
+    enter_orders(page, 1, 3, orders[1], "J")
+    page.route(re.compile(r"/p/1/[^/]+/live"), hold_first)
+    for _ in range(300):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the console never polled"
+    # Bob's orders arrive from elsewhere (his other phone): the held poll is drawn now, at that state.
+    send(1)
+    drawn_before = held[0].fetch()
+    assert "Your orders are in" in drawn_before.text()
+    # The others' orders resolve turn 1; Bob taps Send on his turn 1 form: the answer is turn 2.
+    send(0)
+    send(2)
+    page.get_by_role("button", name="Send my orders").tap()
+    expect(page.locator("#seat-orders h2")).to_have_text("Your orders for turn 2")
+    expect(page.locator(".conflict")).to_contain_text("That turn was resolved meanwhile")
+    with contextlib.suppress(Exception):  # cancelled by the send: nobody is waiting for it
+        held[0].fulfill(response=drawn_before)
+    page.wait_for_timeout(1500)
+    expect(page.locator("#seat-orders h2")).to_have_text("Your orders for turn 2")
+    expect(page.locator(".sx-sent")).to_have_count(0)
+    # And the console goes on following the game: Bob's turn 2 orders sent elsewhere show up.
+    page.unroute(re.compile(r"/p/1/[^/]+/live"))
+    send(1, guard="I")
+    expect(page.locator(".sx-sent")).to_contain_text("Your orders are in", timeout=15_000)
