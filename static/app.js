@@ -327,13 +327,9 @@
     if (note) { note.remove(); }
   });
 
-  // A followed region's answer never lands after this page's own change (a write: any request
-  // but a GET). An answer drawn before the change but arriving after the change's own answer
-  // would swap the older state over the newer one, out of band too, while the region swapped in
-  // by the change asks from the newer version and is answered 304: a player's console showed
-  // turn 5's form after the game was over, for good. So a write cancels the polls on their way,
-  // and a poll due while a write is on its way waits for its answer (then asks at once: a
-  // "board-stale" the write's answer triggers is asked then, not lost).
+  // A poll's answer never lands after the page's own write: drawn before it, it would swap an
+  // older state over the write's answer for good (docs/live-updates.md). A write cancels the
+  // polls on their way; a poll due meanwhile asks once the write's answer is in.
   var writes = 0;
   var pollsOnTheWay = [];
   var pollsAfterWrite = [];
@@ -360,7 +356,7 @@
     if (verb === "get" || !xhr) { return; }
     writes += 1;
     pollsOnTheWay.splice(0).forEach(function (poll) { poll.abort(); });
-    // "loadend" comes after htmx swapped the answer in ("load"), on success, failure and abort alike.
+    // "loadend": after htmx swapped the answer in ("load"), or a failure or abort.
     xhr.addEventListener("loadend", function () {
       writes = Math.max(0, writes - 1);
       if (writes) { return; }
