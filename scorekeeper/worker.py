@@ -53,6 +53,8 @@ PEEK = 2048
 # times the loop's answer (gunicorn's parser, the WSGI layers), and with 5 ms a 3,000-table
 # crowd's deal-post p99 was 1.2 s against 0.4 s with 50 ms (benchmarks/run.py --sweep).
 LOOP_BUDGET = 0.05
+# The most connections taken off the listen queue in one turn of the event loop (accept()).
+ACCEPT_BATCH = 256
 
 
 def priority(head: bytes) -> int:
@@ -197,19 +199,29 @@ class WritesFirstWorker(ThreadWorker):
         gunicorn hands it to a thread at once, which then waits up to 5 s for the request: a
         thread held by a phone on a slow network, and a request whose kind (write or poll) is
         not known yet when it is queued. Here it is queued once readable, its kind peeked.
+        Every connection waiting is taken (up to ``ACCEPT_BATCH``), not one per turn of the loop as
+        gunicorn takes them: a turn lasts up to ``LOOP_BUDGET``, so new connections were taken a
+        few dozen a second. Behind nginx at 10,000 tables (benchmarks/edge.py), every deal post
+        waited in the listen queue for nginx's new connection to the app, and all 19,999 failed;
+        taking them all, 0 failed.
         """
-        try:
-            client_sock, client_addr = listener.accept()
-        except OSError as error:
-            if error.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
-                raise
-            return
-        self.nr_conns += 1
-        conn = TConn(self.cfg, client_sock, client_addr, listener.getsockname())
-        # gunicorn's own wait for a deferred connection's first bytes: the keep-alive time.
-        conn.timeout = time.monotonic() + self.cfg.keepalive
-        self.pending_conns.append(conn)
-        self.poller.register(conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn))
+        for _ in range(ACCEPT_BATCH):
+            if self.nr_conns >= self.worker_connections:
+                return  # gunicorn's bound: the rest wait in the listen queue, or another worker takes them
+            try:
+                client_sock, client_addr = listener.accept()
+            except OSError as error:
+                if error.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
+                    raise
+                return
+            self.nr_conns += 1
+            conn = TConn(self.cfg, client_sock, client_addr, listener.getsockname())
+            # gunicorn's own wait for a deferred connection's first bytes: the keep-alive time.
+            conn.timeout = time.monotonic() + self.cfg.keepalive
+            self.pending_conns.append(conn)
+            self.poller.register(
+                conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn)
+            )
 
     def wait_for_and_dispatch_events(self, timeout: float | None) -> None:
         """gunicorn's turn of the event loop, with the polls it could answer kept for after it.

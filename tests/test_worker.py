@@ -342,3 +342,44 @@ def test_the_pool_says_when_its_polls_are_backlogged():
         held.set()
     finally:
         pool.shutdown()
+
+
+class Registered:
+    """The worker's poller, as accept() uses it: what it was given to watch."""
+
+    def __init__(self) -> None:
+        self.socks: list = []
+
+    def register(self, sock, events, callback) -> None:
+        self.socks.append(sock)
+
+
+def test_the_connections_waiting_are_taken_in_one_turn_within_the_workers_bound():
+    """gunicorn takes one connection per turn of the loop, and a turn lasts up to LOOP_BUDGET:
+    behind nginx at 10,000 tables every deal post waited in the listen queue for nginx's new
+    connection to the app, and failed. One readable listener now gives every connection waiting,
+    up to the worker's bound of connections."""
+    listener = socket.create_server(("127.0.0.1", 0), backlog=64)
+    listener.setblocking(False)
+    clients = [socket.create_connection(listener.getsockname()) for _ in range(12)]
+    worker = WritesFirstWorker.__new__(WritesFirstWorker)
+    worker.pending_conns = []
+    try:
+        time.sleep(0.05)  # the handshakes done: every one waits in the listen queue
+        worker.cfg = type("Cfg", (), {"keepalive": 5, "is_ssl": False})()
+        worker.poller = Registered()
+        worker.nr_conns = 0
+        worker.worker_connections = 10
+        worker.accept(listener)
+        assert worker.nr_conns == 10 and len(worker.pending_conns) == 10 == len(worker.poller.socks)
+        worker.worker_connections = 100
+        worker.accept(listener)
+        assert worker.nr_conns == 12 and len(worker.pending_conns) == 12
+        worker.accept(listener)  # nothing waits: nothing taken, nothing raised
+        assert worker.nr_conns == 12
+    finally:
+        for sock in clients:
+            sock.close()
+        for conn in worker.pending_conns:
+            conn.sock.close()
+        listener.close()
