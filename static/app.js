@@ -327,13 +327,16 @@
     if (note) { note.remove(); }
   });
 
-  // A poll's answer never lands after the page's own write: drawn before it, it would swap an
-  // older state over the write's answer for good (docs/live-updates.md). A write cancels the
-  // polls on their way; a poll due meanwhile asks once the write's answer is in.
+  // A poll drawn before the page's own write never lands over its answer (docs/live-updates.md):
+  // its answer is not swapped in (an abort logs errors); a poll due meanwhile asks after it.
   var writes = 0;
   var pollsOnTheWay = [];
   var pollsAfterWrite = [];
   function isFollowed(elt) { return !!(elt && elt.dataset && elt.dataset.etag && elt.dataset.poll); }
+  function dropStale(event) {
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.staleAnswer) { event.detail.shouldSwap = false; }
+  }
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     var xhr = event.detail.xhr;
@@ -345,6 +348,8 @@
         return;
       }
       if (!xhr) { return; }
+      // On the region: swapped out, it hears nothing through the document.
+      if (!elt.staleGuard) { elt.staleGuard = true; elt.addEventListener("htmx:beforeSwap", dropStale); }
       pollsOnTheWay.push(xhr);
       xhr.addEventListener("loadend", function () {
         var at = pollsOnTheWay.indexOf(xhr);
@@ -355,7 +360,7 @@
     var verb = config && config.verb ? String(config.verb).toLowerCase() : "get";
     if (verb === "get" || !xhr) { return; }
     writes += 1;
-    pollsOnTheWay.splice(0).forEach(function (poll) { poll.abort(); });
+    pollsOnTheWay.splice(0).forEach(function (poll) { poll.staleAnswer = true; });
     // "loadend": after htmx swapped the answer in ("load"), or a failure or abort.
     xhr.addEventListener("loadend", function () {
       writes = Math.max(0, writes - 1);
