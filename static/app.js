@@ -329,15 +329,16 @@
 
   // A poll drawn before the page's own write never lands over its answer (docs/live-updates.md):
   // its answer is not swapped in (an abort logs errors); a poll due meanwhile asks after it.
-  var writes = 0;
-  var pollsOnTheWay = [];
+  var writes = 0;  // on their way
+  var written = 0;  // begun since the page loaded: a poll sent before the last one is stale
   var pollsAfterWrite = [];
   function isFollowed(elt) { return !!(elt && elt.dataset && elt.dataset.etag && elt.dataset.poll); }
   function dropStale(event) {
     var xhr = event.detail.xhr;
-    if (xhr && xhr.staleAnswer) { event.detail.shouldSwap = false; }
+    if (xhr && xhr.sentAfter !== undefined && xhr.sentAfter !== written) { event.detail.shouldSwap = false; }
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.defaultPrevented) { return; }  // not sent (a page not on screen)
     var elt = event.detail.elt;
     var xhr = event.detail.xhr;
     var config = event.detail.requestConfig;
@@ -348,19 +349,15 @@
         return;
       }
       if (!xhr) { return; }
+      xhr.sentAfter = written;
       // On the region: swapped out, it hears nothing through the document.
       if (!elt.staleGuard) { elt.staleGuard = true; elt.addEventListener("htmx:beforeSwap", dropStale); }
-      pollsOnTheWay.push(xhr);
-      xhr.addEventListener("loadend", function () {
-        var at = pollsOnTheWay.indexOf(xhr);
-        if (at >= 0) { pollsOnTheWay.splice(at, 1); }
-      });
       return;
     }
     var verb = config && config.verb ? String(config.verb).toLowerCase() : "get";
     if (verb === "get" || !xhr) { return; }
     writes += 1;
-    pollsOnTheWay.splice(0).forEach(function (poll) { poll.staleAnswer = true; });
+    written += 1;
     // "loadend": after htmx swapped the answer in ("load"), or a failure or abort.
     xhr.addEventListener("loadend", function () {
       writes = Math.max(0, writes - 1);
