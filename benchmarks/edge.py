@@ -69,7 +69,7 @@ error_log {run}/error.log error;
 pid {run}/nginx.pid;
 events {{ worker_connections 19000; }}
 http {{
-    log_format edge '$msec $status $upstream_cache_status $request_time $upstream_addr';
+    log_format edge '$msec $status $upstream_cache_status $request_time $upstream_addr $upstream_connect_time $upstream_header_time $request_method';
     access_log {run}/access.log edge buffer=512k flush=5s;
     {temp}
     proxy_cache_path {run}/cache levels=1:2 keys_zone=scorekeeper_live:10m

@@ -17,12 +17,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import gc
-import itertools
-import queue
 import selectors
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from functools import partial
@@ -53,6 +52,14 @@ PEEK = 2048
 # times the loop's answer (gunicorn's parser, the WSGI layers), and with 5 ms a 3,000-table
 # crowd's deal-post p99 was 1.2 s against 0.4 s with 50 ms (benchmarks/run.py --sweep).
 LOOP_BUDGET = 0.05
+# While a write waits for a thread or is being served, the loop answers polls for at most this
+# share of its time (a budget earned as time passes, spent by each answer's time, never above
+# LOOP_BUDGET). Not nothing: behind writes that never stop (10,000 tables behind nginx, 167 deals a
+# second) the polls waited for a thread for good, and no deal was ever seen. A share of the time,
+# not a budget per turn: under a crowd a turn lasts a few milliseconds. It costs the deals: at
+# 6,000 tables (benchmarks/run.py --sweep) post p99 2.3-2.5 s against 1.0-1.5 s, for 40% more
+# polls answered (a crowd this box cannot serve either way).
+WRITING_SHARE = 0.1
 # The most connections taken off the listen queue in one turn of the event loop (accept()).
 ACCEPT_BATCH = 256
 
@@ -70,15 +77,21 @@ def priority(head: bytes) -> int:
 
 
 class PriorityPool:
-    """A fixed pool of threads taking work in order of priority, then arrival.
+    """A fixed pool of threads taking every write first, then polls (and drawings) in order of arrival.
 
     What gunicorn asks of its pool: ``submit`` (here with a priority) returning a future, and
     ``shutdown``. Each task runs with :func:`scorekeeper.load.waited` saying how long it queued.
+    A poll is given with its connection and first bytes (``conn``, ``head``): while writes keep
+    every thread busy, no thread takes it, so the event loop takes back those queued too long
+    (:meth:`expired`) and tells them "later" itself (behind nginx at 10,000 tables, polls waited
+    for a thread until nginx gave up on them, 60 s later, and no deal was ever seen).
     """
 
     def __init__(self, threads: int) -> None:
-        self._queue: queue.PriorityQueue[tuple[int, int, Any]] = queue.PriorityQueue()
-        self._order = itertools.count()
+        self._first: deque[tuple] = deque()
+        self._polls: deque[tuple] = deque()
+        self._ready = threading.Condition()
+        self._stopping = 0
         # Writes, pages and API calls queued and not yet taken by a thread, and those being served
         # (read by the event loop without the lock: a figure a moment old is as good).
         self.waiting_first = 0
@@ -87,42 +100,62 @@ class PriorityPool:
         # Polls (not drawings) queued and not yet taken, and how long the last one taken had waited.
         self.waiting_polls = 0
         self.poll_waited = 0.0
-        self._count = threading.Lock()
         self._threads = [
             threading.Thread(target=self._work, name=f"scorekeeper-{n}", daemon=True) for n in range(threads)
         ]
         for thread in self._threads:
             thread.start()
 
-    def submit(self, fn: Callable[..., Any], *args: Any, priority: int = FIRST, draw: bool = False) -> Future:
+    def submit(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        priority: int = FIRST,
+        draw: bool = False,
+        conn: Any = None,
+        head: bytes | None = None,
+    ) -> Future:
         future: Future = Future()
-        with self._count:
+        task = (future, fn, args, time.monotonic(), draw, priority, conn, head)
+        with self._ready:
             if draw:
                 self.waiting_draws += 1
+                self._polls.append(task)
             elif priority == FIRST:
                 self.waiting_first += 1
+                self._first.append(task)
             else:
                 self.waiting_polls += 1
-        self._queue.put((priority, next(self._order), (future, fn, args, time.monotonic(), draw)))
+                self._polls.append(task)
+            self._ready.notify()
         return future
+
+    def _take(self) -> tuple | None:
+        with self._ready:
+            while not (self._stopping or self._first or self._polls):
+                self._ready.wait()
+            if self._stopping:
+                self._stopping -= 1
+                return None
+            if self._first:
+                task = self._first.popleft()
+                self.waiting_first -= 1
+                self.serving_first += 1
+                return task
+            task = self._polls.popleft()
+            if task[4]:
+                self.waiting_draws -= 1
+            else:
+                self.waiting_polls -= 1
+                self.poll_waited = time.monotonic() - task[3]
+            return task
 
     def _work(self) -> None:
         while True:
-            priority, _order, task = self._queue.get()
+            task = self._take()
             if task is None:
                 return
-            future, fn, args, queued_at, draw = task
-            if draw:
-                with self._count:
-                    self.waiting_draws -= 1
-            elif priority == FIRST:
-                with self._count:
-                    self.waiting_first -= 1
-                    self.serving_first += 1
-            else:
-                with self._count:
-                    self.waiting_polls -= 1
-                    self.poll_waited = time.monotonic() - queued_at
+            future, fn, args, queued_at, draw, priority, _conn, _head = task
             if not future.set_running_or_notify_cancel():
                 continue
             set_waited(time.monotonic() - queued_at)
@@ -135,13 +168,39 @@ class PriorityPool:
             finally:
                 set_waited(None)
                 if priority == FIRST and not draw:
-                    with self._count:
+                    with self._ready:
                         self.serving_first -= 1
+
+    def expired(self, longest: float) -> list[tuple[Any, bytes]]:
+        """The polls queued longer than ``longest`` (connection and first bytes), taken off the
+        queue: the app would refuse them when a thread took them, which may be never while writes
+        keep coming. Drawings stay queued, in their place."""
+        taken: list[tuple[Any, bytes]] = []
+        kept: list[tuple] = []
+        now = time.monotonic()
+        with self._ready:
+            while self._polls and now - self._polls[0][3] > longest:
+                task = self._polls.popleft()
+                if task[4] or task[6] is None or task[7] is None:
+                    kept.append(task)
+                    continue
+                self.waiting_polls -= 1
+                taken.append((task[6], task[7]))
+            self._polls.extendleft(reversed(kept))
+        return taken
 
     def backlogged(self, longest: float) -> bool:
         """Whether polls queue behind others that waited longer than ``longest`` for a thread: a
         poll queued now would wait as long, and be refused by the app when a thread takes it."""
-        return self.waiting_polls > 0 and self.poll_waited > longest
+        if self.waiting_polls <= 0:
+            return False
+        if self.poll_waited > longest:
+            return True
+        try:
+            oldest = self._polls[0][3]  # read without the lock: a moment old is as good
+        except IndexError:
+            return False
+        return time.monotonic() - oldest > longest
 
     @property
     def writing(self) -> bool:
@@ -149,8 +208,9 @@ class PriorityPool:
         return self.waiting_first + self.serving_first > 0
 
     def shutdown(self, wait: bool = True) -> None:
-        for _ in self._threads:
-            self._queue.put((FIRST - 1, next(self._order), None))  # before any waiting work
+        with self._ready:
+            self._stopping = len(self._threads)  # before any waiting work
+            self._ready.notify_all()
         if wait:
             for thread in self._threads:
                 thread.join()
@@ -229,22 +289,35 @@ class WritesFirstWorker(ThreadWorker):
         Every readable socket of the turn is seen first, so a deal that arrived beside a crowd's
         polls is queued for a thread before the loop answers any of them (answered as they came,
         a deal behind hundreds of polls in one turn waited for all of them). Then the kept
-        answers are given here while no write waits or is served, for at most ``LOOP_BUDGET``
-        seconds; a poll behind a backlog of polls is told "later" here; the rest queue."""
+        answers are given here, for at most ``LOOP_BUDGET`` seconds (``WRITING_SHARE`` of the
+        loop's time while a write waits or is served); a poll behind a backlog of polls is told "later" here; the
+        rest queue. Last, the polls queued longer than the app accepts are told "later" here."""
         self._loop_polls: list[tuple[Any, bytes]] | None = []
         try:
             super().wait_for_and_dispatch_events(timeout)
         finally:
             polls, self._loop_polls = self._loop_polls or [], None
             pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
-            until = time.monotonic() + LOOP_BUDGET
+            now = time.monotonic()
+            if pool.writing:
+                earned = getattr(self, "_loop_earned", (now, 0.0))
+                budget = min(LOOP_BUDGET, earned[1] + (now - earned[0]) * WRITING_SHARE)
+            else:
+                budget = LOOP_BUDGET
+            until = now + budget
             longest = self.longest_wait()
             for conn, head in polls:
-                if not pool.writing and time.monotonic() <= until and self.answer_here(conn, head):
+                if time.monotonic() < until and self.answer_here(conn, head):
                     continue
                 if pool.backlogged(longest) and self.refuse_here(conn, head):
                     continue
-                self.queue_for_thread(conn, POLL)
+                self.queue_for_thread(conn, POLL, head)
+            end = time.monotonic()
+            # What is left of the budget, kept for the next turns while writes go on.
+            self._loop_earned = (end, max(0.0, until - end) if pool.writing else 0.0)
+            for conn, head in pool.expired(longest):
+                if not self.refuse_here(conn, head):
+                    self.queue_for_thread(conn, FIRST)  # not a plain poll after all: a thread reads it
 
     def longest_wait(self) -> float:
         """The longest a poll may wait for a thread before the app refuses it (web/shed.py)."""
@@ -254,22 +327,22 @@ class WritesFirstWorker(ThreadWorker):
     def enqueue_req(self, conn) -> None:
         head = self.peek(conn)
         kind = FIRST if head is None else priority(head)
-        # A kept answer is given by the event loop (no thread, no queue) while no write is waiting
-        # or being served: the loop's time is the writes' too (one interpreter lock, which each of
-        # the answer's reads and sends gives up and waits for again behind a busy thread), so a
-        # crowd's polls answered there served them ahead of the deals (a sweep at 3,000 tables:
-        # 737 deals saved, 2,258 failed, every poll late). Meanwhile the poll queues behind the
-        # writes as before (and is refused if it waits too long). Answered after the turn's
-        # other sockets are seen (wait_for_and_dispatch_events).
+        # A kept answer is given by the event loop (no thread, no queue), within a budget per turn,
+        # smaller while a write waits or is served: the loop's time is the writes' too (one
+        # interpreter lock, which each of the answer's reads and sends gives up and waits for again
+        # behind a busy thread), so a crowd's polls answered there without a bound served them ahead
+        # of the deals (a sweep at 3,000 tables: 737 deals saved, 2,258 failed, every poll late).
+        # Past the budget the poll queues behind the writes (and is refused if it waits too long).
+        # Answered after the turn's other sockets are seen (wait_for_and_dispatch_events).
         kept = getattr(self, "_loop_polls", None)
         if kind == POLL and head is not None and kept is not None:
             kept.append((conn, head))
             return
-        self.queue_for_thread(conn, kind)
+        self.queue_for_thread(conn, kind, head)
 
-    def queue_for_thread(self, conn, kind: int) -> None:
+    def queue_for_thread(self, conn, kind: int, head: bytes | None = None) -> None:
         pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
-        fs = pool.submit(self.handle, conn, priority=kind)
+        fs = pool.submit(self.handle, conn, priority=kind, conn=conn, head=head)
         fs.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))
 
     @staticmethod

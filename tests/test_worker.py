@@ -71,26 +71,42 @@ def test_the_pool_serves_writes_before_polls_and_says_how_long_each_waited():
 class TurnPool:
     """What the loop asks of the pool: whether a write waits or is served."""
 
-    def __init__(self, backlog: bool = False) -> None:
+    def __init__(self, backlog: bool = False, expired: list | None = None) -> None:
         self.writing = False
         self.backlog = backlog
+        self.stale = expired or []
 
     def backlogged(self, longest: float) -> bool:
         return self.backlog
 
+    def expired(self, longest: float) -> list:
+        taken, self.stale = self.stale, []
+        return [(conn, conn) for conn in taken]
 
-def one_turn(monkeypatch, heads: list[bytes], answered_in_loop: float = 0.0, backlog: bool = False):
-    """One turn of the worker's event loop finding ``heads`` readable at once, in that order:
-    what it queued for a thread and what it answered itself, in order."""
+
+def one_turn(
+    monkeypatch,
+    heads: list[bytes],
+    answered_in_loop: float = 0.0,
+    backlog: bool = False,
+    expired: list[bytes] | None = None,
+    earned: float | None = None,
+):
+    """One turn of the worker's event loop finding ``heads`` readable at once, in that order
+    (``expired``: the polls the pool says waited too long): what it queued for a thread and what it
+    answered itself, in order. ``earned``: the seconds of answering the loop has earned while writes
+    go on (none for a worker that just started)."""
     done: list[tuple[str, bytes]] = []
     worker = WritesFirstWorker.__new__(WritesFirstWorker)
-    worker.tpool = TurnPool(backlog)
+    worker.tpool = TurnPool(backlog, expired)
+    if earned is not None:
+        worker._loop_earned = (time.monotonic(), earned)
 
     def dispatch(self, timeout):  # gunicorn's turn: each readable socket's callback, in order
         for conn in heads:
             self.enqueue_req(conn)
 
-    def queue_for_thread(conn, kind):
+    def queue_for_thread(conn, kind, head=None):
         done.append(("thread", conn))
         if kind == FIRST:
             worker.tpool.writing = True
@@ -118,16 +134,67 @@ DEAL = head("POST /api/games/abc/deals HTTP/1.1", "Content-Length: 2")
 def test_a_deal_found_beside_polls_is_queued_before_the_loop_answers_any(monkeypatch):
     """A turn hands out every readable socket at once: the loop answered hundreds of polls before
     it reached the deal behind them (a 6,000-table sweep: post p99 3.7-7.2 s). The deal is queued
-    first; then no poll is answered in the loop while it waits (they queue behind it)."""
+    first; then the loop answers polls only within what it earned while writes went on."""
     polls = [POLLED.replace(b"abc", str(n).encode()) for n in range(3)]
     done = one_turn(monkeypatch, [polls[0], polls[1], DEAL, polls[2]])
     assert done[0] == ("thread", DEAL)
-    assert done[1:] == [("thread", p) for p in polls]
+    assert done[1:] == [("thread", p) for p in polls], "nothing earned yet: they queue behind it"
+    earned = one_turn(monkeypatch, [polls[0], polls[1], DEAL, polls[2]], earned=worker_module.LOOP_BUDGET)
+    assert earned == [("thread", DEAL)] + [("loop", p) for p in polls]
+
+
+def test_while_a_write_waits_the_loop_answers_polls_for_a_share_of_its_time(monkeypatch):
+    """Not none: behind writes that never stop (10,000 tables behind nginx) the polls waited for a
+    thread until nginx gave up on them, and no deal was ever seen. Not the calm turn's whole
+    budget, nor a budget per turn: under a crowd a turn lasts milliseconds, and the deals waited
+    (post p99 17.9 s with 10 ms a turn). The loop earns WRITING_SHARE of the time that passes."""
+    polls = [POLLED.replace(b"abc", str(n).encode()) for n in range(3)]
+    answer = worker_module.LOOP_BUDGET / 4
+    done = one_turn(monkeypatch, [DEAL, *polls], answered_in_loop=answer, earned=answer / 2)
+    assert done == [("thread", DEAL), ("loop", polls[0]), ("thread", polls[1]), ("thread", polls[2])]
+    # The same answers in a calm turn: the whole budget (three fit in it).
+    calm = one_turn(monkeypatch, polls, answered_in_loop=answer)
+    assert calm == [("loop", p) for p in polls]
+    # Time passing earns the loop its share: after a second, a share of a second (up to the budget).
+    worker = WritesFirstWorker.__new__(WritesFirstWorker)
+    worker.tpool = TurnPool()
+    worker.tpool.writing = True
+    worker._loop_earned = (time.monotonic() - 1.0, 0.0)
+    monkeypatch.setattr(ThreadWorker, "wait_for_and_dispatch_events", lambda self, timeout: None)
+    monkeypatch.setattr(worker, "longest_wait", lambda: 2.0, raising=False)
+    worker.wait_for_and_dispatch_events(1.0)
+    expected = min(worker_module.LOOP_BUDGET, worker_module.WRITING_SHARE)
+    assert worker._loop_earned[1] == pytest.approx(expected, abs=0.01)
+
+
+def test_the_polls_queued_too_long_are_told_later_by_the_loop(monkeypatch):
+    """A queued poll no thread took (writes kept them all) is taken back from the pool and refused
+    in the loop; a poll that is not plain after all goes back to a thread to be read."""
+    stale = [POLLED.replace(b"abc", b"old"), POLLED.replace(b"abc", b"odd")]
+    done: list = []
+    worker = WritesFirstWorker.__new__(WritesFirstWorker)
+    worker.tpool = TurnPool(expired=stale)
+    monkeypatch.setattr(ThreadWorker, "wait_for_and_dispatch_events", lambda self, timeout: None)
+    monkeypatch.setattr(
+        worker,
+        "queue_for_thread",
+        lambda conn, kind, head=None: done.append(("thread", conn, kind)),
+        raising=False,
+    )
+    monkeypatch.setattr(
+        worker,
+        "refuse_here",
+        lambda conn, head: b"odd" not in head and not done.append(("refused", conn)),
+        raising=False,
+    )
+    worker.wait_for_and_dispatch_events(1.0)
+    assert done == [("refused", stale[0]), ("thread", stale[1], FIRST)]
 
 
 def test_behind_a_backlog_of_polls_the_loop_refuses_a_poll_it_cannot_answer(monkeypatch):
     """Polls queued already wait past what the app accepts: one queued now would be refused by a
-    thread when its turn came; the loop refuses it at once instead. The deal still queues."""
+    thread when its turn came; the loop refuses it at once instead (past what it may answer
+    itself: here nothing, as the deal waits and the loop earned no time yet). The deal queues."""
     polls = [POLLED.replace(b"abc", str(n).encode()) for n in range(2)]
     done = one_turn(monkeypatch, [polls[0], DEAL, polls[1]], backlog=True)
     assert done == [("thread", DEAL), ("refused", polls[0]), ("refused", polls[1])]
@@ -383,3 +450,27 @@ def test_the_connections_waiting_are_taken_in_one_turn_within_the_workers_bound(
         for conn in worker.pending_conns:
             conn.sock.close()
         listener.close()
+
+
+def test_the_pool_gives_back_the_polls_no_thread_took_in_time_and_keeps_its_drawings():
+    """Writes keep the one thread busy: the queued poll is never taken, so the loop takes it back
+    (its connection and first bytes) once it waited longer than the app accepts; a drawing queued
+    with it stays in its place and is drawn once the thread is free."""
+    pool = PriorityPool(1)
+    drawn = threading.Event()
+    try:
+        hold = threading.Event()
+        pool.submit(hold.wait, 5)
+        time.sleep(0.05)
+        pool.submit(lambda: None, priority=POLL, conn="early", head=POLLED)
+        pool.submit(drawn.set, priority=POLL, draw=True)
+        assert pool.expired(0.5) == [], "nothing waited that long yet"
+        time.sleep(0.1)
+        pool.submit(lambda: None, priority=POLL, conn="late", head=POLLED)
+        assert pool.expired(0.08) == [("early", POLLED)]
+        assert pool.waiting_polls == 1 and pool.waiting_draws == 1
+        assert not drawn.is_set()
+        hold.set()
+        assert drawn.wait(5), "the drawing was kept, and drawn"
+    finally:
+        pool.shutdown()
