@@ -290,8 +290,9 @@ class WritesFirstWorker(ThreadWorker):
         polls is queued for a thread before the loop answers any of them (answered as they came,
         a deal behind hundreds of polls in one turn waited for all of them). Then the kept
         answers are given here, for at most ``LOOP_BUDGET`` seconds (``WRITING_SHARE`` of the
-        loop's time while a write waits or is served); a poll behind a backlog of polls is told "later" here; the
-        rest queue. Last, the polls queued longer than the app accepts are told "later" here."""
+        loop's time while a write waits or is served); a poll behind a backlog of polls is told
+        "later" here; the rest queue. Last, the polls queued longer than the app accepts are
+        told "later" here."""
         self._loop_polls: list[tuple[Any, bytes]] | None = []
         try:
             super().wait_for_and_dispatch_events(timeout)
@@ -328,7 +329,7 @@ class WritesFirstWorker(ThreadWorker):
         head = self.peek(conn)
         kind = FIRST if head is None else priority(head)
         # A kept answer is given by the event loop (no thread, no queue), within a budget per turn,
-        # smaller while a write waits or is served: the loop's time is the writes' too (one
+        # a share of the loop's time while a write waits or is served: the loop's time is the writes' too (one
         # interpreter lock, which each of the answer's reads and sends gives up and waits for again
         # behind a busy thread), so a crowd's polls answered there without a bound served them ahead
         # of the deals (a sweep at 3,000 tables: 737 deals saved, 2,258 failed, every poll late).
