@@ -57,8 +57,9 @@ LOOP_BUDGET = 0.05
 # LOOP_BUDGET). Not nothing: behind writes that never stop (10,000 tables behind nginx, 167 deals a
 # second) the polls waited for a thread for good, and no deal was ever seen. A share of the time,
 # not a budget per turn: under a crowd a turn lasts a few milliseconds. It costs the deals: at
-# 6,000 tables (benchmarks/run.py --sweep) post p99 2.3-2.5 s against 1.0-1.5 s, for 40% more
-# polls answered (a crowd this box cannot serve either way).
+# 6,000 tables (benchmarks/run.py --sweep) post p99 1.8 s against 1.0-1.5 s, for 84,000 polls
+# answered against 45,000 (2.3-2.5 s with a share of 0.05 or 0.2; a crowd this box cannot serve
+# either way).
 WRITING_SHARE = 0.1
 # The most connections taken off the listen queue in one turn of the event loop (accept()).
 ACCEPT_BATCH = 256
