@@ -24,6 +24,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -77,6 +78,21 @@ def priority(head: bytes) -> int:
     return POLL if follower_poll(method.decode("latin-1"), path, htmx) else FIRST
 
 
+@dataclass(slots=True)
+class Task:
+    """One queued piece of work: a request for a thread, or a drawing (``draw``). A poll carries its
+    connection and first bytes, so that the event loop can take it back and refuse it itself."""
+
+    future: Future
+    fn: Callable[..., Any]
+    args: tuple
+    queued_at: float
+    priority: int
+    draw: bool
+    conn: Any = None
+    head: bytes | None = None
+
+
 class PriorityPool:
     """A fixed pool of threads taking every write first, then polls (and drawings) in order of arrival.
 
@@ -89,8 +105,8 @@ class PriorityPool:
     """
 
     def __init__(self, threads: int) -> None:
-        self._first: deque[tuple] = deque()
-        self._polls: deque[tuple] = deque()
+        self._first: deque[Task] = deque()
+        self._polls: deque[Task] = deque()
         self._ready = threading.Condition()
         self._stopping = 0
         # Writes, pages and API calls queued and not yet taken by a thread, and those being served
@@ -117,7 +133,7 @@ class PriorityPool:
         head: bytes | None = None,
     ) -> Future:
         future: Future = Future()
-        task = (future, fn, args, time.monotonic(), draw, priority, conn, head)
+        task = Task(future, fn, args, time.monotonic(), priority, draw, conn, head)
         with self._ready:
             if draw:
                 self.waiting_draws += 1
@@ -131,7 +147,7 @@ class PriorityPool:
             self._ready.notify()
         return future
 
-    def _take(self) -> tuple | None:
+    def _take(self) -> Task | None:
         with self._ready:
             while not (self._stopping or self._first or self._polls):
                 self._ready.wait()
@@ -144,11 +160,11 @@ class PriorityPool:
                 self.serving_first += 1
                 return task
             task = self._polls.popleft()
-            if task[4]:
+            if task.draw:
                 self.waiting_draws -= 1
             else:
                 self.waiting_polls -= 1
-                self.poll_waited = time.monotonic() - task[3]
+                self.poll_waited = time.monotonic() - task.queued_at
             return task
 
     def _work(self) -> None:
@@ -156,19 +172,19 @@ class PriorityPool:
             task = self._take()
             if task is None:
                 return
-            future, fn, args, queued_at, draw, priority, _conn, _head = task
+            future = task.future
             if not future.set_running_or_notify_cancel():
                 continue
-            set_waited(time.monotonic() - queued_at)
+            set_waited(time.monotonic() - task.queued_at)
             try:
-                result = fn(*args)
+                result = task.fn(*task.args)
             except BaseException as error:  # the future carries it to gunicorn's callback
                 future.set_exception(error)
             else:
                 future.set_result(result)
             finally:
                 set_waited(None)
-                if priority == FIRST and not draw:
+                if task.priority == FIRST and not task.draw:
                     with self._ready:
                         self.serving_first -= 1
 
@@ -177,16 +193,16 @@ class PriorityPool:
         queue: the app would refuse them when a thread took them, which may be never while writes
         keep coming. Drawings stay queued, in their place."""
         taken: list[tuple[Any, bytes]] = []
-        kept: list[tuple] = []
+        kept: list[Task] = []
         now = time.monotonic()
         with self._ready:
-            while self._polls and now - self._polls[0][3] > longest:
+            while self._polls and now - self._polls[0].queued_at > longest:
                 task = self._polls.popleft()
-                if task[4] or task[6] is None or task[7] is None:
-                    kept.append(task)
+                if task.draw or task.conn is None or task.head is None:
+                    kept.append(task)  # a drawing, or a poll given without its socket: a thread's
                     continue
                 self.waiting_polls -= 1
-                taken.append((task[6], task[7]))
+                taken.append((task.conn, task.head))
             self._polls.extendleft(reversed(kept))
         return taken
 
@@ -198,7 +214,7 @@ class PriorityPool:
         if self.poll_waited > longest:
             return True
         try:
-            oldest = self._polls[0][3]  # read without the lock: a moment old is as good
+            oldest = self._polls[0].queued_at  # read without the lock: a moment old is as good
         except IndexError:
             return False
         return time.monotonic() - oldest > longest
@@ -330,10 +346,10 @@ class WritesFirstWorker(ThreadWorker):
         head = self.peek(conn)
         kind = FIRST if head is None else priority(head)
         # A kept answer is given by the event loop (no thread, no queue), within a budget per turn,
-        # a share of the loop's time while a write waits or is served: the loop's time is the writes' too (one
-        # interpreter lock, which each of the answer's reads and sends gives up and waits for again
-        # behind a busy thread), so a crowd's polls answered there without a bound served them ahead
-        # of the deals (a sweep at 3,000 tables: 737 deals saved, 2,258 failed, every poll late).
+        # a share of the loop's time while a write waits or is served: the loop's time is the
+        # writes' too (one interpreter lock, which each of the answer's reads and sends gives up and
+        # waits for again behind a busy thread), so a crowd's polls answered there without a bound
+        # served them ahead of the deals (a sweep at 3,000 tables: 737 deals saved, 2,258 failed, every poll late).
         # Past the budget the poll queues behind the writes (and is refused if it waits too long).
         # Answered after the turn's other sockets are seen (wait_for_and_dispatch_events).
         kept = getattr(self, "_loop_polls", None)
