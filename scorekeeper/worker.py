@@ -345,13 +345,14 @@ class WritesFirstWorker(ThreadWorker):
     def enqueue_req(self, conn) -> None:
         head = self.peek(conn)
         kind = FIRST if head is None else priority(head)
-        # A kept answer is given by the event loop (no thread, no queue), within a budget per turn,
-        # a share of the loop's time while a write waits or is served: the loop's time is the
-        # writes' too (one interpreter lock, which each of the answer's reads and sends gives up and
-        # waits for again behind a busy thread), so a crowd's polls answered there without a bound
-        # served them ahead of the deals (a sweep at 3,000 tables: 737 deals saved, 2,258 failed, every poll late).
-        # Past the budget the poll queues behind the writes (and is refused if it waits too long).
-        # Answered after the turn's other sockets are seen (wait_for_and_dispatch_events).
+        # A kept answer is given by the event loop (no thread, no queue), for at most LOOP_BUDGET a
+        # turn, and only WRITING_SHARE of the loop's time while a write waits or is served: the
+        # loop's time is the writes' too (one interpreter lock, which each of the answer's reads and
+        # sends gives up and waits for again behind a busy thread), so a crowd's polls answered
+        # there without a bound served them ahead of the deals (a sweep at 3,000 tables: 737 deals
+        # saved, 2,258 failed, every poll late). Past that, the poll queues behind the writes (and
+        # is refused if it waits too long). Answered after the turn's other sockets are seen
+        # (wait_for_and_dispatch_events).
         kept = getattr(self, "_loop_polls", None)
         if kind == POLL and head is not None and kept is not None:
             kept.append((conn, head))
@@ -376,11 +377,6 @@ class WritesFirstWorker(ThreadWorker):
             return conn.sock.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
         except OSError:  # nothing arrived yet (a new connection), or it is gone: the thread finds out
             return None
-
-    @staticmethod
-    def priority_of(conn) -> int:
-        head = WritesFirstWorker.peek(conn)
-        return FIRST if head is None else priority(head)
 
     def answer_here(self, conn, head: bytes) -> bool:
         """A follower's poll answered in the event loop when its answer is kept (issue 40): an
