@@ -28,10 +28,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from gunicorn import util
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from .load import follower_poll, set_waited
-from .web.loopanswer import kept_answer, refusal
+from .web.loopanswer import Found, kept_answers, refusal
 
 # Lower is sooner: every write, page and API call before any poll. The live answers the writes
 # changed (issue 40: drawn once per change, web/livepoll.py) take their turn among the polls, in
@@ -62,6 +63,14 @@ LOOP_BUDGET = 0.05
 # answered against 45,000 (2.3-2.5 s with a share of 0.05 or 0.2; a crowd this box cannot serve
 # either way).
 WRITING_SHARE = 0.1
+# The polls the event loop answers at a time, their games' rows read in one query (and the most
+# its answers may run past its time). One by one, the query cost more than the rest of an answer.
+LOOP_CHUNK = 16
+# How long a connection closed after its answer waits for its peer's close, and the most it reads
+# meanwhile: gunicorn's graceful close (util.close_graceful, RFC 9112 section 9.6), done here
+# without waiting (WritesFirstWorker.linger).
+LINGER = 2.0
+LINGER_DRAIN = 65536
 # The most connections taken off the listen queue in one turn of the event loop (accept()).
 ACCEPT_BATCH = 256
 
@@ -233,6 +242,20 @@ class PriorityPool:
                 thread.join()
 
 
+class Conn(TConn):
+    """gunicorn's connection, whose graceful close is handed to the worker (``linger``)."""
+
+    def __init__(self, cfg, sock, client, server, linger: Callable[[socket.socket], None]) -> None:
+        super().__init__(cfg, sock, client, server)
+        self.linger = linger
+
+    def close(self, graceful: bool = False) -> None:
+        if graceful:
+            self.linger(self.sock)
+        else:
+            super().close()
+
+
 class WritesFirstWorker(ThreadWorker):
     """gthread, with the pool above and each request's priority peeked from its socket."""
 
@@ -245,6 +268,9 @@ class WritesFirstWorker(ThreadWorker):
         # as bytes and digests since, which the collector never scans: scoring._keep_latest.)
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
+        # The connections closed after their answers, waiting for their peers' close (linger()),
+        # each with its deadline, oldest first.
+        self.lingering: deque[tuple[float, socket.socket]] = deque()
         super().init_process()
 
     def get_thread_pool(self) -> PriorityPool:  # type: ignore[override]
@@ -292,13 +318,60 @@ class WritesFirstWorker(ThreadWorker):
                     raise
                 return
             self.nr_conns += 1
-            conn = TConn(self.cfg, client_sock, client_addr, listener.getsockname())
+            conn = Conn(self.cfg, client_sock, client_addr, listener.getsockname(), self.linger)
             # gunicorn's own wait for a deferred connection's first bytes: the keep-alive time.
             conn.timeout = time.monotonic() + self.cfg.keepalive
             self.pending_conns.append(conn)
             self.poller.register(
                 conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn)
             )
+
+    def linger(self, sock: socket.socket) -> None:
+        """A connection closed after its answer, as gunicorn closes it (util.close_graceful: the
+        write side shut, the peer's last bytes read until it closes too, for ``LINGER`` seconds at
+        most), without waiting for the peer. gunicorn waits in the event loop: each deal posted on
+        a connection of its own (``Connection: close``, as a phone's browser often does) stopped the
+        loop, every poll's answer and every new connection, for the peer's round trip (a phone's:
+        50-300 ms; 8% of the loop's time at 3,000 tables on this box, its peers local)."""
+        try:
+            sock.shutdown(socket.SHUT_WR)
+            sock.setblocking(False)
+            self.poller.register(sock, selectors.EVENT_READ, partial(self.drain, [0]))
+        except (OSError, ValueError, KeyError):
+            util.close(sock)
+            return
+        self.lingering.append((time.monotonic() + LINGER, sock))
+
+    def drain(self, drained: list[int], sock: socket.socket) -> None:
+        """A lingering connection readable: its peer's bytes read and dropped, and the socket
+        closed once the peer has closed (or sent more than we read)."""
+        try:
+            data = sock.recv(4096)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        drained[0] += len(data)
+        if data and drained[0] < LINGER_DRAIN:
+            return
+        self.unlinger(sock)
+
+    def unlinger(self, sock: socket.socket) -> None:
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            self.poller.unregister(sock)
+        util.close(sock)
+
+    def murder_keepalived(self, force: bool = False) -> None:
+        """gunicorn's (kept-alive connections past their time closed), and the lingering ones too."""
+        if force:  # gunicorn 27 closes them all as it stops (its stubs and gunicorn 23 have no force)
+            super().murder_keepalived(force)  # type: ignore[call-arg]
+        else:
+            super().murder_keepalived()
+        now = time.monotonic()
+        while self.lingering and (force or self.lingering[0][0] <= now):
+            _deadline, sock = self.lingering.popleft()
+            if sock.fileno() != -1:  # not closed by drain() already
+                self.unlinger(sock)
 
     def wait_for_and_dispatch_events(self, timeout: float | None) -> None:
         """gunicorn's turn of the event loop, with the polls it could answer kept for after it.
@@ -324,15 +397,22 @@ class WritesFirstWorker(ThreadWorker):
                 budget = LOOP_BUDGET
             until = now + budget
             longest = self.longest_wait()
-            for conn, head in polls:
-                if time.monotonic() < until and self.answer_here(conn, head):
-                    continue
+            unanswered = []
+            start = 0
+            while start < len(polls) and time.monotonic() < until:
+                chunk = polls[start : start + LOOP_CHUNK]
+                start += len(chunk)
+                for (conn, head), found in zip(chunk, self.kept_answers(chunk), strict=True):
+                    if found is None or not self.send_found(conn, found):
+                        unanswered.append((conn, head))
+            for conn, head in unanswered + polls[start:]:
                 if pool.backlogged(longest) and self.refuse_here(conn, head):
                     continue
                 self.queue_for_thread(conn, POLL, head)
             end = time.monotonic()
-            # What is left of the budget, kept for the next turns while writes go on.
-            self._loop_earned = (end, max(0.0, until - end) if pool.writing else 0.0)
+            # What is left of the budget (or what a chunk spent past it), kept for the next turns
+            # while writes go on.
+            self._loop_earned = (end, max(-LOOP_BUDGET, until - end) if pool.writing else 0.0)
             for conn, head in pool.expired(longest):
                 if not self.refuse_here(conn, head):
                     self.queue_for_thread(conn, FIRST)  # not a plain poll after all: a thread reads it
@@ -378,13 +458,17 @@ class WritesFirstWorker(ThreadWorker):
         except OSError:  # nothing arrived yet (a new connection), or it is gone: the thread finds out
             return None
 
-    def answer_here(self, conn, head: bytes) -> bool:
-        """A follower's poll answered in the event loop when its answer is kept (issue 40): an
+    def kept_answers(self, polls: list[tuple[Any, bytes]]) -> list[Found | None]:
+        """The answers of followers' polls that the event loop gives when kept (issue 40): an
         unchanged game's 304, or a viewer's answer drawn by the write that changed the game
-        (web/livepoll.py). It then waits behind no write and takes no thread. Anything else (a
-        region to draw, a scorer's, a deleted game, a request not wholly arrived) goes to the pool.
-        True when the connection was dealt with here."""
-        return self.send_here(conn, kept_answer, head)
+        (web/livepoll.py). Such a poll waits behind no write and takes no thread. None for anything
+        else (a region to draw, a scorer's, a deleted game, a request not wholly arrived): the pool's.
+        A few polls at a time: their games' rows are read in one query."""
+        try:
+            return kept_answers(self.wsgi, [(head, conn.client) for conn, head in polls])
+        except Exception:  # the thread's way answers whatever this could not
+            self.log.exception("polls not answered in the event loop")
+            return [None] * len(polls)
 
     def refuse_here(self, conn, head: bytes) -> bool:
         """A poll told "later" by the event loop (loopanswer.refusal) instead of queueing behind a
@@ -392,7 +476,7 @@ class WritesFirstWorker(ThreadWorker):
         answered in time. True when the connection was dealt with here."""
         return self.send_here(conn, refusal, head)
 
-    def send_here(self, conn, answer: Callable[..., Any], head: bytes) -> bool:
+    def send_here(self, conn, answer: Callable[..., Found | None], head: bytes) -> bool:
         """``answer``'s bytes for the request ``head`` sent from the event loop, the request taken
         off the socket and the connection kept for its next request; False (nothing done) where
         ``answer`` has none."""
@@ -401,8 +485,10 @@ class WritesFirstWorker(ThreadWorker):
         except Exception:  # the thread's way answers whatever this could not
             self.log.exception("poll not answered in the event loop")
             return False
-        if found is None:
-            return False
+        return found is not None and self.send_found(conn, found)
+
+    def send_found(self, conn, found: Found) -> bool:
+        """An answer found for the request on ``conn`` sent from the event loop (see send_here)."""
         size, keep_alive, data, line = found
         log_line: tuple | None = line
         try:

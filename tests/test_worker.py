@@ -3,12 +3,15 @@ long each request waited for a thread, told to the app."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import selectors
 import socket
 import threading
 import time
 import urllib.request
+from collections import deque
 
 import pytest
 from gunicorn.workers.gthread import ThreadWorker
@@ -91,11 +94,13 @@ def one_turn(
     backlog: bool = False,
     expired: list[bytes] | None = None,
     earned: float | None = None,
+    chunk: int = 1,
 ):
     """One turn of the worker's event loop finding ``heads`` readable at once, in that order
     (``expired``: the polls the pool says waited too long): what it queued for a thread and what it
     answered itself, in order. ``earned``: the seconds of answering the loop has earned while writes
-    go on (none for a worker that just started)."""
+    go on (none for a worker that just started). ``chunk``: the polls answered at a time
+    (``answered_in_loop`` seconds each)."""
     done: list[tuple[str, bytes]] = []
     worker = WritesFirstWorker.__new__(WritesFirstWorker)
     worker.tpool = TurnPool(backlog, expired)
@@ -111,15 +116,20 @@ def one_turn(
         if kind == FIRST:
             worker.tpool.writing = True
 
-    def answer_here(conn, head):
-        time.sleep(answered_in_loop)
+    def kept_answers(polls):
+        time.sleep(answered_in_loop * len(polls))
+        return [("kept", conn) for conn, _head in polls]
+
+    def send_found(conn, found):
         done.append(("loop", conn))
         return True
 
     monkeypatch.setattr(ThreadWorker, "wait_for_and_dispatch_events", dispatch)
     monkeypatch.setattr(worker, "peek", lambda conn: conn, raising=False)
     monkeypatch.setattr(worker, "queue_for_thread", queue_for_thread, raising=False)
-    monkeypatch.setattr(worker, "answer_here", answer_here, raising=False)
+    monkeypatch.setattr(worker, "kept_answers", kept_answers, raising=False)
+    monkeypatch.setattr(worker, "send_found", send_found, raising=False)
+    monkeypatch.setattr(worker_module, "LOOP_CHUNK", chunk)
     monkeypatch.setattr(
         worker, "refuse_here", lambda conn, head: done.append(("refused", conn)) or True, raising=False
     )
@@ -211,6 +221,48 @@ def test_the_loop_answers_a_calm_turns_polls_within_its_budget(monkeypatch):
     assert slow == [("loop", polls[0])] + [("thread", p) for p in polls[1:]]
 
 
+def test_the_loop_answers_a_few_polls_at_a_time_and_owes_what_a_few_ran_past(monkeypatch):
+    """A few polls at a time (their games' rows read in one query): the last few may run past the
+    loop's time, and while writes go on, the next turns owe it (never more than a turn's budget)."""
+    polls = [POLLED.replace(b"abc", str(n).encode()) for n in range(5)]
+    answer = worker_module.LOOP_BUDGET / 4
+    monkeypatch.setattr(worker_module, "WRITING_SHARE", 0.0)  # only what was earned before: no clock
+    done = one_turn(monkeypatch, [DEAL, *polls], answered_in_loop=answer, earned=answer / 2, chunk=2)
+    assert done == [("thread", DEAL), ("loop", polls[0]), ("loop", polls[1])] + [
+        ("thread", p) for p in polls[2:]
+    ]
+    # Two answers' time spent on one's budget: the next turn owes one, and answers nothing.
+    owing = one_turn(monkeypatch, [DEAL, *polls[:2]], answered_in_loop=answer, earned=-answer, chunk=2)
+    assert owing == [("thread", DEAL), ("thread", polls[0]), ("thread", polls[1])]
+    # What a turn may owe is bounded: a turn's budget.
+    worker = WritesFirstWorker.__new__(WritesFirstWorker)
+    worker.tpool = TurnPool()
+    worker.tpool.writing = True
+    worker._loop_earned = (time.monotonic(), worker_module.LOOP_BUDGET / 2)
+    monkeypatch.setattr(ThreadWorker, "wait_for_and_dispatch_events", dispatch_polls(polls))
+    monkeypatch.setattr(worker, "peek", lambda conn: conn, raising=False)
+    monkeypatch.setattr(worker, "longest_wait", lambda: 2.0, raising=False)
+    monkeypatch.setattr(worker, "queue_for_thread", lambda conn, kind, head=None: None, raising=False)
+    monkeypatch.setattr(worker, "send_found", lambda conn, found: True, raising=False)
+    monkeypatch.setattr(
+        worker,
+        "kept_answers",
+        lambda chunk: time.sleep(0.5) or [("kept", c) for c, _ in chunk],
+        raising=False,
+    )
+    monkeypatch.setattr(worker_module, "LOOP_CHUNK", 5)
+    worker.wait_for_and_dispatch_events(1.0)
+    assert worker._loop_earned[1] == -worker_module.LOOP_BUDGET
+
+
+def dispatch_polls(heads):
+    def dispatch(self, timeout):
+        for conn in heads:
+            self.enqueue_req(conn)
+
+    return dispatch
+
+
 def test_a_task_that_fails_carries_its_error_and_the_pool_goes_on():
     pool = PriorityPool(1)
     try:
@@ -240,16 +292,15 @@ def read_answer(sock: socket.socket) -> tuple[int, dict[str, str], float]:
     return int(lines[0].split()[1]), headers, at
 
 
-def test_a_busy_server_serves_the_deal_first_and_refuses_the_poll_that_waited(tmp_path):
-    """A real ``scorekeeper serve`` (1 worker, 2 threads): both threads held by requests whose
-    bodies have not arrived; meanwhile a follower's poll and a scorer's deal queue. When the threads
-    free up, the deal is served first (201), and the poll, which waited longer than a poll may, is
-    refused at once with 503 and Retry-After instead of being answered late."""
+@contextlib.contextmanager
+def served_game(tmp_path):
+    """A real ``scorekeeper serve`` (1 worker, two threads) and a new game on it: its port, the
+    game's id and its key; the server stopped after."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY", "AUTO_MIGRATE")}
     env["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
     log = (tmp_path / "serve.log").open("w+")
-    server = start_serve(port, env, log, "--workers", "1")  # two threads
+    server = start_serve(port, env, log, "--workers", "1")
     base = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(base, server)
@@ -261,7 +312,32 @@ def test_a_busy_server_serves_the_deal_first_and_refuses_the_poll_that_waited(tm
         )
         with urllib.request.urlopen(made, timeout=10) as answer:
             game = json.load(answer)
-        game_id, key = game["id"], game["edit_key"]
+        yield port, game["id"], game["edit_key"]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def following(port: int, game_id: str) -> tuple[socket.socket, str, bytes, str]:
+    """A viewer following the game's live region: its connection, its poll, the poll asked with
+    the region's ETag (answered 304 since the game is unchanged) and that ETag."""
+    poll = head(f"GET /g/{game_id}/live?part=live&lang=en HTTP/1.1", "HX-Request: true").decode()
+    follower = socket.create_connection(("127.0.0.1", port), timeout=30)
+    follower.sendall(poll.encode())
+    status, headers, _ = read_answer(follower)
+    assert status == 200
+    asked = poll.replace("\r\n\r\n", f"\r\nIf-None-Match: {headers['etag']}\r\n\r\n").encode()
+    follower.sendall(asked)
+    assert read_answer(follower)[0] == 304
+    return follower, poll, asked, headers["etag"]
+
+
+def test_a_busy_server_serves_the_deal_first_and_refuses_the_poll_that_waited(tmp_path):
+    """A real ``scorekeeper serve`` (1 worker, 2 threads): both threads held by requests whose
+    bodies have not arrived; meanwhile a follower's poll and a scorer's deal queue. When the threads
+    free up, the deal is served first (201), and the poll, which waited longer than a poll may, is
+    refused at once with 503 and Retry-After instead of being answered late."""
+    with served_game(tmp_path) as (port, game_id, key):
         poll = head(f"GET /g/{game_id}/live?part=live&lang=en HTTP/1.1", "HX-Request: true").decode()
         follower = socket.create_connection(("127.0.0.1", port), timeout=30)
         follower.sendall(poll.encode())
@@ -304,9 +380,6 @@ def test_a_busy_server_serves_the_deal_first_and_refuses_the_poll_that_waited(tm
             holder.close()
         scorer.close()
         follower.close()
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     assert deal_status == 201
     assert poll_status == 503 and 15 <= int(poll_headers["retry-after"]) <= 30
     assert poll_headers["x-poll-after"] == poll_headers["retry-after"]
@@ -318,32 +391,8 @@ def test_a_kept_answer_is_given_while_every_thread_is_held(tmp_path):
     whose announced bodies never come: each thread waits for them). A poll of a game whose deal
     was drawn by its write (200, the new version), and of an unchanged game (304), are answered at
     once by the worker's event loop, without a thread."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "SECRET_KEY", "AUTO_MIGRATE")}
-    env["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
-    log = (tmp_path / "serve.log").open("w+")
-    server = start_serve(port, env, log, "--workers", "1")  # two threads
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(base, server)
-        record = {"game": "secret_agent", "players": ["Ann", "Bob", "Cid", "Dee"], "options": {"deals": 52}}
-        made = urllib.request.Request(
-            f"{base}/api/games",
-            data=json.dumps(record).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(made, timeout=10) as answer:
-            game = json.load(answer)
-        game_id, key = game["id"], game["edit_key"]
-        poll = head(f"GET /g/{game_id}/live?part=live&lang=en HTTP/1.1", "HX-Request: true").decode()
-        follower = socket.create_connection(("127.0.0.1", port), timeout=30)
-        follower.sendall(poll.encode())
-        status, headers, _ = read_answer(follower)
-        assert status == 200
-        first = headers["etag"]
-        asked = poll.replace("\r\n\r\n", f"\r\nIf-None-Match: {first}\r\n\r\n").encode()
-        follower.sendall(asked)
-        assert read_answer(follower)[0] == 304  # followed now: its game's writes draw it
+    with served_game(tmp_path) as (port, game_id, key):
+        follower, poll, asked, first = following(port, game_id)  # its game's writes draw it now
 
         body = json.dumps({"tricks": [4, 3, 3, 3], "agents": ["L", "O", "R", "S"]}).encode()
         deal = (
@@ -388,9 +437,6 @@ def test_a_kept_answer_is_given_while_every_thread_is_held(tmp_path):
             holder.close()
         scorer.close()
         follower.close()
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 def test_the_pool_says_when_its_polls_are_backlogged():
@@ -477,3 +523,79 @@ def test_the_pool_gives_back_the_polls_no_thread_took_in_time_and_keeps_its_draw
         assert drawn.wait(5), "the drawing was kept, and drawn"
     finally:
         pool.shutdown()
+
+
+def lingering_worker() -> WritesFirstWorker:
+    """A worker with what linger() and murder_keepalived() need: a poller and the deques."""
+    worker = WritesFirstWorker.__new__(WritesFirstWorker)
+    worker.poller = selectors.DefaultSelector()
+    worker.lingering = deque()
+    worker.keepalived_conns = deque()
+    return worker
+
+
+def dispatch(worker: WritesFirstWorker) -> None:
+    for key, _ in worker.poller.select(0.5):
+        key.data(key.fileobj)
+
+
+def test_a_closed_connection_lingers_for_its_peer_without_stopping_the_loop():
+    """gunicorn closed a connection gracefully by waiting in the event loop for the peer to close
+    (up to 2 s). Here the close is sent at once, and the socket is closed when the peer's close
+    arrives (or its time is up), while the loop goes on."""
+    worker = lingering_worker()
+    ours, peer = socket.socketpair()
+    try:
+        peer.sendall(b"left unread")  # the kernel would answer a plain close of this with a reset
+        started = time.monotonic()
+        worker.linger(ours)
+        assert time.monotonic() - started < 0.1, "the loop waited for the peer"
+        peer.settimeout(5)
+        assert peer.recv(100) == b"", "our side's close reached the peer at once"
+        assert ours.fileno() != -1 and len(worker.lingering) == 1  # still reading what the peer sends
+        dispatch(worker)  # the unread bytes: drained, the socket still open
+        assert ours.fileno() != -1
+        peer.close()
+        dispatch(worker)
+        assert ours.fileno() == -1 and not worker.poller.get_map()
+        worker.murder_keepalived()  # its entry goes in its time; nothing to close again
+    finally:
+        peer.close()
+        ours.close()
+
+
+def test_a_peer_that_never_closes_is_closed_after_its_time(monkeypatch):
+    monkeypatch.setattr(worker_module, "LINGER", 0.05)
+    worker = lingering_worker()
+    ours, peer = socket.socketpair()
+    try:
+        worker.linger(ours)
+        worker.murder_keepalived()
+        assert ours.fileno() != -1, "closed before its time"
+        time.sleep(0.1)
+        worker.murder_keepalived()
+        assert ours.fileno() == -1 and not worker.lingering and not worker.poller.get_map()
+    finally:
+        peer.close()
+        ours.close()
+
+
+def test_a_peer_slow_to_close_its_connection_stops_no_poll(tmp_path):
+    """A real ``scorekeeper serve`` (1 worker): a request sent with ``Connection: close`` by a peer
+    that does not close its side at once (a phone on a slow network closes a round trip later).
+    gunicorn waited for that close in the event loop, 2 s at most: a poll asked meanwhile, which
+    the loop answers itself (an unchanged game's 304), waited as long. Here it is answered at once."""
+    with served_game(tmp_path) as (port, game_id, _key):
+        follower, _poll, asked, _etag = following(port, game_id)
+        # The scorer's phone reads the game and keeps its side of the connection open a while.
+        scorer = socket.create_connection(("127.0.0.1", port), timeout=30)
+        scorer.sendall(head(f"GET /api/games/{game_id} HTTP/1.1", "Connection: close"))
+        assert read_answer(scorer)[0] == 200
+        time.sleep(0.1)  # the worker has closed its side, and would now wait for ours
+        sent = time.monotonic()
+        follower.sendall(asked)
+        status, _, at = read_answer(follower)
+        assert status == 304 and at - sent < 0.5, f"the poll waited {at - sent:.2f} s"
+        assert scorer.recv(100) == b"", "the server closed its side of the connection"
+        scorer.close()
+        follower.close()

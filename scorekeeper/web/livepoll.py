@@ -24,9 +24,11 @@ import logging
 import re
 import threading
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 from sqlalchemy import Engine, bindparam, select
@@ -45,6 +47,8 @@ from .shed import CHANGED_AT, POLL_SOON
 
 log = logging.getLogger(__name__)
 PATH = re.compile(r"/g/([A-Za-z0-9_-]{1,32})/live")
+# LivePoll.answer's row when none is given: it reads it.
+LOOK_UP: Any = object()
 PARTS = ("live", "board")
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # What the view marks a region's answer with when it is what changed since a version (table.live).
@@ -161,8 +165,12 @@ class LivePoll:
                     return body
         return self.wsgi_app(environ, start_response)
 
-    def answer(self, environ, game_id: str) -> tuple[str, list[tuple[str, str]], list[bytes]] | Keep | None:
-        """The answer given here (a 304, or a viewer's kept 200), what to keep of the view's, or None."""
+    def answer(
+        self, environ, game_id: str, row: Any = LOOK_UP
+    ) -> tuple[str, list[tuple[str, str]], list[bytes]] | Keep | None:
+        """The answer given here (a 304, or a viewer's kept 200), what to keep of the view's, or None.
+
+        ``row`` is the game's row when it was read already (:meth:`rows`; None: no such game)."""
         request = Request(environ, populate_request=False)
         args = request.args
         part = args.get("part")
@@ -171,7 +179,8 @@ class LivePoll:
             return None
         if any("\x00" in k + v for k, v in args.items(multi=True)):
             return None
-        row = self.row(game_id)
+        if row is LOOK_UP:
+            row = self.row(game_id)
         if row is None or row.deleted_at is not None:
             return None
         environ[CHANGED_AT] = changed_at(row.updated_at)
@@ -445,13 +454,26 @@ class LivePoll:
         return str(chosen or self.default_locale)
 
     def row(self, game_id: str):
+        with self.connect() as conn:
+            return conn.execute(LIVE_ROW, {"game_id": game_id}).one_or_none()
+
+    def rows(self, game_ids: Collection[str]) -> dict[str, Any]:
+        """The rows of several games in one query, by id (a game not found is absent): the event
+        loop's answers to a turn's polls (web/loopanswer.py). Read one by one, each poll's query
+        cost the loop more than the rest of its answer, and gave up the interpreter lock a few
+        times, each time waiting to get it back from the threads drawing and writing."""
+        if not game_ids:
+            return {}
+        with self.connect() as conn:
+            return {row.id: row for row in conn.execute(LIVE_ROWS, {"ids": list(game_ids)})}
+
+    def connect(self):
         if self.engine is None:
             from ..db import db
 
             with self.app.app_context():
                 self.engine = db.engine
-        with self.engine.connect() as conn:
-            return conn.execute(LIVE_ROW, {"game_id": game_id}).one_or_none()
+        return self.engine.connect()
 
 
 def _live_row():
@@ -463,6 +485,17 @@ def _live_row():
 
 
 LIVE_ROW = _live_row()
+
+
+def _live_rows():
+    from ..models import Game
+
+    return select(
+        Game.id, Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id, Game.updated_at
+    ).where(Game.id.in_(bindparam("ids", expanding=True)))
+
+
+LIVE_ROWS = _live_rows()
 
 
 def init_app(app: Flask) -> None:

@@ -12,6 +12,7 @@ requests behind it) goes to the threads as before.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -36,25 +37,38 @@ def _no_start(status, headers, exc_info=None):
     return lambda data: None
 
 
-def kept_answer(app: Any, head: bytes, client: Any) -> tuple[int, bool, bytes, tuple] | None:
+Found = tuple[int, bool, bytes, tuple]
+
+
+def kept_answer(app: Any, head: bytes, client: Any) -> Found | None:
     """The answer to the poll whose request is ``head`` (all of it), if kept; else None.
 
     Returns the request's length (to take off the socket), whether the connection stays open,
     the answer's bytes and the access log's arguments."""
-    environ = poll_environ(app, head, client)
-    if environ is None:
-        return None
+    return kept_answers(app, [(head, client)])[0]
+
+
+def kept_answers(app: Any, polls: Sequence[tuple[bytes, Any]]) -> list[Found | None]:
+    """:func:`kept_answer` for each of ``polls`` (each request's bytes and client), their games'
+    rows read in one query (LivePoll.rows): the event loop answers a turn's polls a few at a time."""
+    environs = [poll_environ(app, head, client) for head, client in polls]
+    games = [None if environ is None else environ["PATH_INFO"].split("/")[2] for environ in environs]
     poll: LivePoll = app.extensions["scorekeeper.livepoll"]
     load = app.extensions["scorekeeper.load"]
-    found = poll.answer(environ, environ["PATH_INFO"].split("/")[2])
-    if not isinstance(found, tuple):
-        return None  # to draw (or the view's business): a thread does it
-    status, headers, body = found
-    after = poll_after(load, environ, load.in_flight, 0.0)
-    return _answer(environ, len(head), status, headers, b"".join(body), after)
+    rows = poll.rows({game for game in games if game is not None})
+    answers: list[Found | None] = []
+    for (head, _client), environ, game in zip(polls, environs, games, strict=True):
+        found = None if environ is None or game is None else poll.answer(environ, game, rows.get(game))
+        if environ is None or not isinstance(found, tuple):
+            answers.append(None)  # to draw (or the view's business): a thread does it
+            continue
+        status, headers, body = found
+        after = poll_after(load, environ, load.in_flight, 0.0)
+        answers.append(_answer(environ, len(head), status, headers, b"".join(body), after))
+    return answers
 
 
-def refusal(app: Any, head: bytes, client: Any) -> tuple[int, bool, bytes, tuple] | None:
+def refusal(app: Any, head: bytes, client: Any) -> Found | None:
     """The "later" (503 with Retry-After) web/shed.py gives a poll that waited too long for a
     thread, given here before it queues: the polls queued before it already wait longer than
     that. A refusal from a thread took that thread from the polls it could serve (and from the
@@ -113,7 +127,7 @@ def poll_environ(app: Any, head: bytes, client: Any) -> dict[str, Any] | None:
 
 def _answer(
     environ: dict[str, Any], size: int, status: str, headers: list[tuple[str, str]], data: bytes, after: int
-) -> tuple[int, bool, bytes, tuple]:
+) -> Found:
     """The answer's bytes, as gunicorn and the layers outside the app would send them."""
     protocol = environ["SERVER_PROTOCOL"]
     rid = request_id(environ)  # as middleware.RequestId
