@@ -64,7 +64,7 @@ LOOP_BUDGET = 0.05
 # either way).
 WRITING_SHARE = 0.1
 # The polls the event loop answers at a time, their games' rows read in one query (and the most
-# its answers may run past its time). One by one, the query cost more than the rest of an answer.
+# its answers may run past its time). One by one, the query was about half of an answer's cost.
 LOOP_CHUNK = 16
 # How long a connection closed after its answer waits for its peer's close, and the most it reads
 # meanwhile: gunicorn's graceful close (util.close_graceful, RFC 9112 section 9.6), done here
@@ -329,10 +329,12 @@ class WritesFirstWorker(ThreadWorker):
     def linger(self, sock: socket.socket) -> None:
         """A connection closed after its answer, as gunicorn closes it (util.close_graceful: the
         write side shut, the peer's last bytes read until it closes too, for ``LINGER`` seconds at
-        most), without waiting for the peer. gunicorn waits in the event loop: each deal posted on
-        a connection of its own (``Connection: close``, as a phone's browser often does) stopped the
-        loop, every poll's answer and every new connection, for the peer's round trip (a phone's:
-        50-300 ms; 8% of the loop's time at 3,000 tables on this box, its peers local)."""
+        most), without waiting for the peer. gunicorn waits in the event loop: each request that
+        asked for ``Connection: close`` stopped the loop, every poll's answer and every new
+        connection, until its peer closed its side: a round trip on a phone's network (50-300 ms),
+        2 s for a peer that does not close (tests/test_worker.py: a poll waited 1.9 s). The sweep's
+        scorers post each deal so (benchmarks/run.py --sweep at 3,000 tables: 8% of the loop's
+        time, the peers on the same box)."""
         try:
             sock.shutdown(socket.SHUT_WR)
             sock.setblocking(False)

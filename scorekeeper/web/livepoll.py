@@ -460,8 +460,8 @@ class LivePoll:
     def rows(self, game_ids: Collection[str]) -> dict[str, Any]:
         """The rows of several games in one query, by id (a game not found is absent): the event
         loop's answers to a turn's polls (web/loopanswer.py). Read one by one, each poll's query
-        cost the loop more than the rest of its answer, and gave up the interpreter lock a few
-        times, each time waiting to get it back from the threads drawing and writing."""
+        was about half of its answer's cost, and gave up the interpreter lock a few times, each
+        time waiting to get it back from the threads drawing and writing."""
         if not game_ids:
             return {}
         with self.connect() as conn:
@@ -476,26 +476,19 @@ class LivePoll:
         return self.engine.connect()
 
 
-def _live_row():
+def _live_rows():
+    """What a poll's answer reads of its game: one game's row (by ``game_id``), and several's (by
+    ``ids``: the event loop's polls, read together)."""
     from ..models import Game
 
-    return select(Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id, Game.updated_at).where(
-        Game.id == bindparam("game_id")
+    columns = (Game.id, Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id, Game.updated_at)
+    return (
+        select(*columns).where(Game.id == bindparam("game_id")),
+        select(*columns).where(Game.id.in_(bindparam("ids", expanding=True))),
     )
 
 
-LIVE_ROW = _live_row()
-
-
-def _live_rows():
-    from ..models import Game
-
-    return select(
-        Game.id, Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id, Game.updated_at
-    ).where(Game.id.in_(bindparam("ids", expanding=True)))
-
-
-LIVE_ROWS = _live_rows()
+LIVE_ROW, LIVE_ROWS = _live_rows()
 
 
 def init_app(app: Flask) -> None:
