@@ -71,6 +71,8 @@ LOOP_CHUNK = 16
 # without waiting (WritesFirstWorker.linger).
 LINGER = 2.0
 LINGER_DRAIN = 65536
+# The longest a thread sends the rest of an event loop's answer to a peer slow to read it.
+SEND_REST = 5.0
 # The most connections taken off the listen queue in one turn of the event loop (accept()).
 ACCEPT_BATCH = 256
 
@@ -326,6 +328,21 @@ class WritesFirstWorker(ThreadWorker):
                 conn.sock, selectors.EVENT_READ, partial(self.on_pending_socket_readable, conn)
             )
 
+    def send_rest(self, conn, rest: bytes) -> None:
+        """The rest of an answer the socket's send buffer could not take at once, sent by a thread
+        (5 s at most), the connection closed after it. Waiting for it here stopped the event loop:
+        a client that polls on one connection without reading its answers fills that buffer in a
+        few hundred polls, and then each of its polls stopped every other one for up to 5 s."""
+
+        def send() -> bool:
+            conn.sock.settimeout(SEND_REST)
+            conn.sock.sendall(rest)
+            return False  # not kept alive: finish_request closes it (gracefully)
+
+        pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
+        future = pool.submit(send, priority=FIRST)
+        future.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))
+
     def linger(self, sock: socket.socket) -> None:
         """A connection closed after its answer, as gunicorn closes it (util.close_graceful: the
         write side shut, the peer's last bytes read until it closes too, for ``LINGER`` seconds at
@@ -493,22 +510,25 @@ class WritesFirstWorker(ThreadWorker):
         """An answer found for the request on ``conn`` sent from the event loop (see send_here)."""
         size, keep_alive, data, line = found
         log_line: tuple | None = line
+        rest = b""
         try:
             taken = conn.sock.recv(size)  # the request, peeked whole: take it off the socket
             if len(taken) != size:
                 raise OSError("request not taken whole")
-            sent = conn.sock.send(data)
-            if sent < len(data):  # a full send buffer (rare for these sizes): wait a little for it
-                conn.sock.settimeout(5.0)
-                conn.sock.sendall(data[sent:])
-                conn.sock.setblocking(False)
+            try:
+                sent = conn.sock.send(data)
+            except BlockingIOError:  # a send buffer full already: all of it is the rest
+                sent = 0
+            rest = data[sent:]
         except OSError:
             keep_alive = False
             log_line = None
         if log_line is not None:
             with contextlib.suppress(Exception):
                 self.log.access(*log_line)
-        if keep_alive and self.alive and len(self.keepalived_conns) < self.max_keepalived:
+        if rest:
+            self.send_rest(conn, rest)
+        elif keep_alive and self.alive and len(self.keepalived_conns) < self.max_keepalived:
             conn.set_timeout()
             self.keepalived_conns.append(conn)
             self.poller.register(

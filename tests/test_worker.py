@@ -599,3 +599,69 @@ def test_a_peer_slow_to_close_its_connection_stops_no_poll(tmp_path):
         assert scorer.recv(100) == b"", "the server closed its side of the connection"
         scorer.close()
         follower.close()
+
+
+class SentLater:
+    """What send_rest asks of the pool and of the event loop's method queue."""
+
+    def __init__(self) -> None:
+        self.tasks: list = []
+        self.deferred: list = []
+
+    def submit(self, fn, *args, priority=FIRST, **kw):
+        from concurrent.futures import Future
+
+        future: Future = Future()
+        self.tasks.append((fn, priority, future))
+        return future
+
+    def defer(self, callback, *args) -> None:
+        self.deferred.append((callback, args))
+
+
+def test_an_answer_its_peer_is_slow_to_read_is_sent_by_a_thread_not_the_loop():
+    """The event loop waited up to 5 s for a send buffer to drain: a client polling without
+    reading its answers stopped every other poll so. The rest goes to a thread; the connection is
+    closed after it, not kept alive."""
+    worker = lingering_worker()
+    later = SentLater()
+    worker.tpool = later
+    worker.method_queue = later
+    worker.alive = True
+    worker.max_keepalived = 100
+    worker.nr_conns = 1
+    ours, peer = socket.socketpair()
+    try:
+        ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        ours.setblocking(False)  # as gunicorn keeps its connections in the event loop
+        request = POLLED
+        peer.sendall(request)
+        answer = b"x" * 1_000_000  # far more than the socket takes at once
+        conn = type("Conn", (), {"sock": ours})()
+        started = time.monotonic()
+        assert worker.send_found(conn, (len(request), True, answer, None))
+        assert time.monotonic() - started < 0.5, "the loop waited for the peer to read"
+        assert not worker.keepalived_conns and not worker.poller.get_map()
+        [(send, priority, future)] = later.tasks
+        assert priority == FIRST
+        received = bytearray()
+        reader = threading.Thread(target=lambda: received.extend(read_all(peer, len(answer))))
+        reader.start()
+        assert send() is False  # sent whole, then closed (not kept alive) by finish_request
+        reader.join(5)
+        assert bytes(received) == answer
+        future.set_result(False)
+        assert [callback.__name__ for callback, _args in later.deferred] == ["finish_request"]
+    finally:
+        peer.close()
+        ours.close()
+
+
+def read_all(sock: socket.socket, size: int) -> bytes:
+    data = bytearray()
+    while len(data) < size:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return bytes(data)
