@@ -422,8 +422,10 @@ class WritesFirstWorker(ThreadWorker):
                 chunk = polls[start : start + LOOP_CHUNK]
                 start += len(chunk)
                 for (conn, head), found in zip(chunk, self.kept_answers(chunk), strict=True):
-                    if found is None or not self.send_found(conn, found):
+                    if found is None:
                         unanswered.append((conn, head))
+                    else:
+                        self.send_found(conn, found)
             for conn, head in unanswered + polls[start:]:
                 if pool.backlogged(longest) and self.refuse_here(conn, head):
                     continue
@@ -504,9 +506,12 @@ class WritesFirstWorker(ThreadWorker):
         except Exception:  # the thread's way answers whatever this could not
             self.log.exception("poll not answered in the event loop")
             return False
-        return found is not None and self.send_found(conn, found)
+        if found is None:
+            return False
+        self.send_found(conn, found)
+        return True
 
-    def send_found(self, conn, found: Found) -> bool:
+    def send_found(self, conn, found: Found) -> None:
         """An answer found for the request on ``conn`` sent from the event loop (see send_here)."""
         size, keep_alive, data, line = found
         log_line: tuple | None = line
@@ -537,4 +542,3 @@ class WritesFirstWorker(ThreadWorker):
         else:
             self.nr_conns -= 1
             conn.close()
-        return True

@@ -122,7 +122,6 @@ def one_turn(
 
     def send_found(conn, found):
         done.append(("loop", conn))
-        return True
 
     monkeypatch.setattr(ThreadWorker, "wait_for_and_dispatch_events", dispatch)
     monkeypatch.setattr(worker, "peek", lambda conn: conn, raising=False)
@@ -243,7 +242,7 @@ def test_the_loop_answers_a_few_polls_at_a_time_and_owes_what_a_few_ran_past(mon
     monkeypatch.setattr(worker, "peek", lambda conn: conn, raising=False)
     monkeypatch.setattr(worker, "longest_wait", lambda: 2.0, raising=False)
     monkeypatch.setattr(worker, "queue_for_thread", lambda conn, kind, head=None: None, raising=False)
-    monkeypatch.setattr(worker, "send_found", lambda conn, found: True, raising=False)
+    monkeypatch.setattr(worker, "send_found", lambda conn, found: None, raising=False)
     monkeypatch.setattr(
         worker,
         "kept_answers",
@@ -639,7 +638,7 @@ def test_an_answer_its_peer_is_slow_to_read_is_sent_by_a_thread_not_the_loop():
         answer = b"x" * 1_000_000  # far more than the socket takes at once
         conn = type("Conn", (), {"sock": ours})()
         started = time.monotonic()
-        assert worker.send_found(conn, (len(request), True, answer, None))
+        worker.send_found(conn, (len(request), True, answer, None))
         assert time.monotonic() - started < 0.5, "the loop waited for the peer to read"
         assert not worker.keepalived_conns and not worker.poller.get_map()
         [(send, priority, future)] = later.tasks

@@ -47,8 +47,6 @@ from .shed import CHANGED_AT, POLL_SOON
 
 log = logging.getLogger(__name__)
 PATH = re.compile(r"/g/([A-Za-z0-9_-]{1,32})/live")
-# LivePoll.answer's row when none is given: it reads it.
-LOOK_UP: Any = object()
 PARTS = ("live", "board")
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # What the view marks a region's answer with when it is what changed since a version (table.live).
@@ -153,7 +151,8 @@ class LivePoll:
             match = PATH.fullmatch(environ.get("PATH_INFO", ""))
             if match and self.app.config.get("LIVE_FAST_PATH", True):
                 try:
-                    fast = self.answer(environ, match.group(1))
+                    game_id = match.group(1)
+                    fast = self.answer(environ, game_id, self.row(game_id))
                 except Exception:  # the view answers whatever this could not
                     log.warning("live fast path failed", exc_info=True)
                     fast = None
@@ -166,11 +165,12 @@ class LivePoll:
         return self.wsgi_app(environ, start_response)
 
     def answer(
-        self, environ, game_id: str, row: Any = LOOK_UP
+        self, environ, game_id: str, row: Any
     ) -> tuple[str, list[tuple[str, str]], list[bytes]] | Keep | None:
         """The answer given here (a 304, or a viewer's kept 200), what to keep of the view's, or None.
 
-        ``row`` is the game's row when it was read already (:meth:`rows`; None: no such game)."""
+        ``row`` is the game's row as its caller read it (:meth:`row`, :meth:`rows`; None: no such
+        game): a write's drawing has it already, and the event loop reads a turn's polls' at once."""
         request = Request(environ, populate_request=False)
         args = request.args
         part = args.get("part")
@@ -179,8 +179,6 @@ class LivePoll:
             return None
         if any("\x00" in k + v for k, v in args.items(multi=True)):
             return None
-        if row is LOOK_UP:
-            row = self.row(game_id)
         if row is None or row.deleted_at is not None:
             return None
         environ[CHANGED_AT] = changed_at(row.updated_at)
@@ -371,7 +369,7 @@ class LivePoll:
             deltas = set()
         for part, lang, encoding in sorted(wholes):
             environ = self.asked(game_id, part, lang, encoding, place)
-            fast = self.answer(environ, game_id) if self.answers is not None else None
+            fast = self.answer(environ, game_id, row) if self.answers is not None else None
             if self.answers is None or isinstance(fast, Keep):
                 status, _headers, _data = self.call(
                     self.keeping if isinstance(fast, Keep) else None, environ, fast

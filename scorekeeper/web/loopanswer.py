@@ -52,13 +52,12 @@ def kept_answers(app: Any, polls: Sequence[tuple[bytes, Any]]) -> list[Found | N
     """:func:`kept_answer` for each of ``polls`` (each request's bytes and client), their games'
     rows read in one query (LivePoll.rows): the event loop answers a turn's polls a few at a time."""
     environs = [poll_environ(app, head, client) for head, client in polls]
-    games = [None if environ is None else environ["PATH_INFO"].split("/")[2] for environ in environs]
     poll: LivePoll = app.extensions["scorekeeper.livepoll"]
     load = app.extensions["scorekeeper.load"]
-    rows = poll.rows({game for game in games if game is not None})
+    rows = poll.rows({_game(environ) for environ in environs if environ is not None})
     answers: list[Found | None] = []
-    for (head, _client), environ, game in zip(polls, environs, games, strict=True):
-        found = None if environ is None or game is None else poll.answer(environ, game, rows.get(game))
+    for (head, _client), environ in zip(polls, environs, strict=True):
+        found = None if environ is None else poll.answer(environ, _game(environ), rows.get(_game(environ)))
         if environ is None or not isinstance(found, tuple):
             answers.append(None)  # to draw (or the view's business): a thread does it
             continue
@@ -66,6 +65,11 @@ def kept_answers(app: Any, polls: Sequence[tuple[bytes, Any]]) -> list[Found | N
         after = poll_after(load, environ, load.in_flight, 0.0)
         answers.append(_answer(environ, len(head), status, headers, b"".join(body), after))
     return answers
+
+
+def _game(environ: dict[str, Any]) -> str:
+    """The game a poll's environ asks for (its path matched livepoll.PATH in poll_environ)."""
+    return environ["PATH_INFO"].split("/")[2]
 
 
 def refusal(app: Any, head: bytes, client: Any) -> Found | None:
