@@ -116,14 +116,26 @@ class Load:
                 full = 1.0 if others >= self.threads - 1 else 0.0
                 self._full += p.smoothing * (full - self._full)
             if waited is not None:
-                self._wait += p.smoothing * (waited - self._wait)
-                if self._wait > p.wait_high:
-                    self._adjust(up=True)
-                elif self._wait < p.wait_low:
-                    self._adjust(up=False)
+                self._heard(waited)
             elif self._full < 0.25:  # a server that does not say: free threads mean no queue
                 self._adjust(up=False)
             return others
+
+    def waited_for(self, waited: float) -> None:
+        """A poll answered without a thread after waiting ``waited`` seconds for its turn
+        (scorekeeper/worker.py: the event loop's polls past its time wait there for the next turns):
+        counted in the waits that set the pace, as a poll that waited for a thread is."""
+        with self._lock:
+            self._heard(waited)
+
+    def _heard(self, waited: float) -> None:
+        """One request's wait in the smoothed figure, and the pace stepped by it (the lock is held)."""
+        p = self.policy
+        self._wait += p.smoothing * (waited - self._wait)
+        if self._wait > p.wait_high:
+            self._adjust(up=True)
+        elif self._wait < p.wait_low:
+            self._adjust(up=False)
 
     def leave(self) -> None:
         with self._lock:

@@ -50,9 +50,10 @@ GC_THRESHOLDS = (50_000, 20, 100)
 PEEK = 2048
 # The event loop's time for answering kept polls per turn (seconds). One turn hands out every
 # socket found readable at once (hundreds under a crowd); past this, the turn's remaining polls
-# queue for a thread behind the writes. Not much less: a poll a thread answers costs several
-# times the loop's answer (gunicorn's parser, the WSGI layers), and with 5 ms a 3,000-table
-# crowd's deal-post p99 was 1.2 s against 0.4 s with 50 ms (benchmarks/run.py --sweep).
+# wait in the loop for its next turns (WritesFirstWorker.waiting). Not much less: a poll a thread
+# answers costs several times the loop's answer (gunicorn's parser, the WSGI layers), and with
+# 5 ms a 3,000-table crowd's deal-post p99 was 1.2 s against 0.4 s with 50 ms (benchmarks/run.py
+# --sweep).
 LOOP_BUDGET = 0.05
 # While a write waits for a thread or is being served, the loop answers polls for at most this
 # share of its time (a budget earned as time passes, spent by each answer's time, never above
@@ -63,6 +64,16 @@ LOOP_BUDGET = 0.05
 # answered against 45,000 (2.3-2.5 s with a share of 0.05 or 0.2; a crowd this box cannot serve
 # either way).
 WRITING_SHARE = 0.1
+# How soon the event loop turns again while polls wait in it for their answer (seconds): each turn
+# earns WRITING_SHARE of this while writes go on.
+WAITING_TURN = 0.005
+# The longest a poll waits in the event loop for its answer before it is told "later" (seconds).
+# Longer than the 2 s a poll may wait for a thread (web/shed.py): waiting here costs nothing but
+# its place in a queue, and a poll answered 5 s late still sees a deal long before one told to
+# come back in 15 to 30 s (load.retry_after); well within a phone's patience (htmx's 15 s). With
+# 2 s, a 3,000-table sweep (benchmarks/run.py --sweep) refused 3,763-4,110 polls and a deal was
+# seen in 10.3-16.3 s p95; with 5 s, none, and 5.2 s.
+LOOP_LONGEST_WAIT = 5.0
 # The polls the event loop answers at a time, their games' rows read in one query (and the most
 # its answers may run past its time). One by one, the query was about half of an answer's cost.
 LOOP_CHUNK = 16
@@ -250,6 +261,10 @@ class Conn(TConn):
     def __init__(self, cfg, sock, client, server, linger: Callable[[socket.socket], None]) -> None:
         super().__init__(cfg, sock, client, server)
         self.linger = linger
+        # Still registered in the worker's poller (WritesFirstWorker.off_poller), and the callback
+        # it is registered with for its next request, made once.
+        self.in_poller = False
+        self.on_readable: Callable[[Any], None] | None = None
 
     def close(self, graceful: bool = False) -> None:
         if graceful:
@@ -273,6 +288,9 @@ class WritesFirstWorker(ThreadWorker):
         # The connections closed after their answers, waiting for their peers' close (linger()),
         # each with its deadline, oldest first.
         self.lingering: deque[tuple[float, socket.socket]] = deque()
+        # The polls with a kept answer past the loop's time, each with when it came, oldest first:
+        # answered in the next turns (wait_for_and_dispatch_events).
+        self.waiting: deque[tuple[float, Any, bytes]] = deque()
         super().init_process()
 
     def get_thread_pool(self) -> PriorityPool:  # type: ignore[override]
@@ -297,6 +315,29 @@ class WritesFirstWorker(ThreadWorker):
             return False
         pool.submit(draw, priority=POLL, draw=True)
         return True
+
+    def on_client_socket_readable(self, conn, client) -> None:
+        """gunicorn's, but the connection stays in the poller until its request goes to a thread
+        (off_poller): a poll the event loop answers kept its connection there, and taking it out
+        and putting it back cost two system calls a poll, each giving up the interpreter lock, which
+        the loop then waited for behind a busy thread."""
+        self.keepalived_conns.remove(conn)
+        conn.in_poller = True
+        self.enqueue_req(conn)
+
+    def on_pending_socket_readable(self, conn, client) -> None:
+        """gunicorn's, the connection left in the poller as in on_client_socket_readable."""
+        self.pending_conns.remove(conn)
+        conn.data_ready = True
+        conn.in_poller = True
+        self.enqueue_req(conn)
+
+    def off_poller(self, conn) -> None:
+        """The connection out of the poller: a thread reads it now, or it closes."""
+        if getattr(conn, "in_poller", False):
+            conn.in_poller = False
+            with contextlib.suppress(OSError, ValueError, KeyError):
+                self.poller.unregister(conn.sock)
 
     def accept(self, listener) -> None:
         """A new connection waits in the poller for its first bytes, as a kept-alive one does.
@@ -339,6 +380,7 @@ class WritesFirstWorker(ThreadWorker):
             conn.sock.sendall(rest)
             return False  # not kept alive: finish_request closes it (gracefully)
 
+        self.off_poller(conn)
         pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
         future = pool.submit(send, priority=FIRST)
         future.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))
@@ -398,17 +440,25 @@ class WritesFirstWorker(ThreadWorker):
         Every readable socket of the turn is seen first, so a deal that arrived beside a crowd's
         polls is queued for a thread before the loop answers any of them (answered as they came,
         a deal behind hundreds of polls in one turn waited for all of them). Then the kept
-        answers are given here, for at most ``LOOP_BUDGET`` seconds (``WRITING_SHARE`` of the
-        loop's time while a write waits or is served); a poll behind a backlog of polls is told
-        "later" here; the rest queue. Last, the polls queued longer than the app accepts are
-        told "later" here."""
+        answers are given here, the polls waiting from earlier turns first, for at most
+        ``LOOP_BUDGET`` seconds (``WRITING_SHARE`` of the loop's time while a write waits or is
+        served); the polls past that wait here for the next turns (``waiting``), and are told
+        "later" here once they waited ``LOOP_LONGEST_WAIT``. A poll without a kept answer
+        goes to a thread (told "later" here behind a backlog of polls). Last, the polls queued for
+        a thread longer than the app accepts are told "later" here."""
+        if self.waiting:  # the polls waiting here are answered as the loop's time allows: soon
+            timeout = WAITING_TURN if timeout is None else min(timeout, WAITING_TURN)
         self._loop_polls: list[tuple[Any, bytes]] | None = []
+        # The access lines of the answers given here this turn, written together after it.
+        self.loop_access: list[tuple] = []
         try:
             super().wait_for_and_dispatch_events(timeout)
         finally:
             polls, self._loop_polls = self._loop_polls or [], None
             pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
             now = time.monotonic()
+            waiting = self.waiting
+            fresh = deque((now, conn, head) for conn, head in polls)
             if pool.writing:
                 earned = getattr(self, "_loop_earned", (now, 0.0))
                 budget = min(LOOP_BUDGET, earned[1] + (now - earned[0]) * WRITING_SHARE)
@@ -417,16 +467,29 @@ class WritesFirstWorker(ThreadWorker):
             until = now + budget
             longest = self.longest_wait()
             unanswered = []
-            start = 0
-            while start < len(polls) and time.monotonic() < until:
-                chunk = polls[start : start + LOOP_CHUNK]
-                start += len(chunk)
-                for (conn, head), found in zip(chunk, self.kept_answers(chunk), strict=True):
-                    if found is None:
+            # The polls waiting here from earlier turns first (they came first), then this turn's.
+            while (waiting or fresh) and time.monotonic() < until:
+                chunk = [(waiting or fresh).popleft() for _ in range(LOOP_CHUNK) if waiting or fresh]
+                found = self.kept_answers([(conn, head) for _at, conn, head in chunk])
+                for (at, conn, head), answer in zip(chunk, found, strict=True):
+                    if answer is None:
                         unanswered.append((conn, head))
-                    else:
-                        self.send_found(conn, found)
-            for conn, head in unanswered + polls[start:]:
+                        continue
+                    if at < now:  # it waited here: the pace hears how long (load.Load.waited_for)
+                        self.poll_waited(now - at)
+                    self.send_found(conn, answer)
+            for at, conn, head in fresh:  # past the loop's time: they wait here, after the older
+                # Out of the poller meanwhile: its bytes, unread, would wake every turn.
+                self.off_poller(conn)
+                waiting.append((at, conn, head))
+            most = max(longest, LOOP_LONGEST_WAIT)
+            while waiting and (not self.alive or now - waiting[0][0] > most):
+                _at, conn, head = waiting.popleft()
+                if not self.alive:  # stopping: the threads answer what is left
+                    unanswered.append((conn, head))
+                else:  # as the app tells a poll that waited this long for a thread
+                    self.told_later(conn, head)
+            for conn, head in unanswered:
                 if pool.backlogged(longest) and self.refuse_here(conn, head):
                     continue
                 self.queue_for_thread(conn, POLL, head)
@@ -435,8 +498,20 @@ class WritesFirstWorker(ThreadWorker):
             # while writes go on.
             self._loop_earned = (end, max(-LOOP_BUDGET, until - end) if pool.writing else 0.0)
             for conn, head in pool.expired(longest):
-                if not self.refuse_here(conn, head):
-                    self.queue_for_thread(conn, FIRST)  # not a plain poll after all: a thread reads it
+                self.told_later(conn, head)
+            self.write_loop_access()
+
+    def told_later(self, conn, head: bytes) -> None:
+        """A poll that waited longer than the app accepts, told "later" here; a request that is not
+        a plain poll after all goes to a thread, which reads it."""
+        if not self.refuse_here(conn, head):
+            self.queue_for_thread(conn, FIRST)
+
+    def poll_waited(self, seconds: float) -> None:
+        """A poll answered here after waiting ``seconds`` in the loop, told to the app's pace."""
+        load = getattr(getattr(self, "wsgi", None), "extensions", {}).get("scorekeeper.load")
+        if load is not None:
+            load.waited_for(seconds)
 
     def longest_wait(self) -> float:
         """The longest a poll may wait for a thread before the app refuses it (web/shed.py)."""
@@ -451,9 +526,9 @@ class WritesFirstWorker(ThreadWorker):
         # loop's time is the writes' too (one interpreter lock, which each of the answer's reads and
         # sends gives up and waits for again behind a busy thread), so a crowd's polls answered
         # there without a bound served them ahead of the deals (a sweep at 3,000 tables: 737 deals
-        # saved, 2,258 failed, every poll late). Past that, the poll queues behind the writes (and
-        # is refused if it waits too long). Answered after the turn's other sockets are seen
-        # (wait_for_and_dispatch_events).
+        # saved, 2,258 failed, every poll late). Past that, the poll waits in the loop for its next
+        # turns (and is refused if it waits too long). Answered after the turn's other sockets are
+        # seen (wait_for_and_dispatch_events).
         kept = getattr(self, "_loop_polls", None)
         if kind == POLL and head is not None and kept is not None:
             kept.append((conn, head))
@@ -461,6 +536,7 @@ class WritesFirstWorker(ThreadWorker):
         self.queue_for_thread(conn, kind, head)
 
     def queue_for_thread(self, conn, kind: int, head: bytes | None = None) -> None:
+        self.off_poller(conn)
         pool: PriorityPool = self.tpool  # type: ignore[assignment]  # ours, from get_thread_pool
         fs = pool.submit(self.handle, conn, priority=kind, conn=conn, head=head)
         fs.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))
@@ -529,16 +605,34 @@ class WritesFirstWorker(ThreadWorker):
             keep_alive = False
             log_line = None
         if log_line is not None:
-            with contextlib.suppress(Exception):
-                self.log.access(*log_line)
+            self.loop_access.append(log_line)
         if rest:
             self.send_rest(conn, rest)
         elif keep_alive and self.alive and len(self.keepalived_conns) < self.max_keepalived:
             conn.set_timeout()
             self.keepalived_conns.append(conn)
-            self.poller.register(
-                conn.sock, selectors.EVENT_READ, partial(self.on_client_socket_readable, conn)
-            )
+            if conn.on_readable is None:
+                conn.on_readable = partial(self.on_client_socket_readable, conn)
+            if conn.in_poller:  # still registered: its callback changed at most (no system call)
+                self.poller.modify(conn.sock, selectors.EVENT_READ, conn.on_readable)
+            else:
+                conn.in_poller = True
+                self.poller.register(conn.sock, selectors.EVENT_READ, conn.on_readable)
         else:
+            self.off_poller(conn)
             self.nr_conns -= 1
             conn.close()
+
+    def write_loop_access(self) -> None:
+        """The access lines of the turn's answers, in one write (AccessLog.access_lines): written
+        one by one, each line's write gave up the interpreter lock, as the loop's own sends do."""
+        lines, self.loop_access = self.loop_access, []
+        if not lines:
+            return
+        with contextlib.suppress(Exception):
+            many = getattr(self.log, "access_lines", None)
+            if many is not None:
+                many(lines)
+            else:
+                for line in lines:
+                    self.log.access(*line)

@@ -91,6 +91,22 @@ def test_the_pace_follows_how_long_requests_wait_for_a_thread():
     assert load.poll_after(0, changed_ago=5, waited=0.0) == 2
 
 
+def test_polls_answered_after_waiting_without_a_thread_set_the_pace_too():
+    """scorekeeper/worker.py answers polls past its event loop's time in its next turns: how long
+    they waited there moves the pace as a wait for a thread does, and calm answers bring it back."""
+    clock = Clock()
+    load = Load(2, PollPolicy(base=3, ceiling=15), clock=clock)
+    for _ in range(20):
+        clock.now += 0.5
+        load.waited_for(1.0)
+    assert load.pace > 3 * 1.25**3
+    raised = load.pace
+    for _ in range(200):
+        clock.now += 0.5
+        load.waited_for(0.0)
+    assert load.pace == 3 < raised
+
+
 def test_a_poll_that_waited_too_long_is_refused_whatever_the_threads_say():
     load = Load(4)
     assert load.should_shed(0, waited=2.5)

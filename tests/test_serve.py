@@ -413,3 +413,18 @@ def test_the_access_line_is_written_as_gunicorns_format_would(monkeypatch):
     assert lines[0] == lines[1] and lines[2] == lines[3], lines
     assert "S3CRET" not in lines[0] and lines[0].endswith(" 200 512 1234ms id=abc123")
     assert lines[2].endswith(" 200 - 1234ms id=-")
+    # The event loop's answers of one turn: their lines in one write, the same lines.
+    written = len(lines)
+    entries = [
+        (
+            SimpleNamespace(status="304 NOT MODIFIED", sent=0, headers=[("X-Request-Id", f"r{n}")]),
+            None,
+            environ,
+            took,
+        )
+        for n in range(3)
+    ]
+    log.access_lines(entries)
+    [together] = lines[written:]
+    assert together.split("\n") == [log.line(resp, environ, took) for resp, _, _, _ in entries]
+    assert together.split("\n")[2].endswith(" 304 0 1234ms id=r2")

@@ -95,15 +95,18 @@ def one_turn(
     expired: list[bytes] | None = None,
     earned: float | None = None,
     chunk: int = 1,
+    unkept: set[bytes] = frozenset(),  # type: ignore[assignment]
 ):
     """One turn of the worker's event loop finding ``heads`` readable at once, in that order
     (``expired``: the polls the pool says waited too long): what it queued for a thread and what it
-    answered itself, in order. ``earned``: the seconds of answering the loop has earned while writes
+    answered itself, in order, then the polls left waiting in the loop for its next turns. ``earned``: the seconds of answering the loop has earned while writes
     go on (none for a worker that just started). ``chunk``: the polls answered at a time
     (``answered_in_loop`` seconds each)."""
     done: list[tuple[str, bytes]] = []
     worker = WritesFirstWorker.__new__(WritesFirstWorker)
     worker.tpool = TurnPool(backlog, expired)
+    worker.waiting = deque()
+    worker.alive = True
     if earned is not None:
         worker._loop_earned = (time.monotonic(), earned)
 
@@ -118,7 +121,7 @@ def one_turn(
 
     def kept_answers(polls):
         time.sleep(answered_in_loop * len(polls))
-        return [("kept", conn) for conn, _head in polls]
+        return [None if conn in unkept else ("kept", conn) for conn, _head in polls]
 
     def send_found(conn, found):
         done.append(("loop", conn))
@@ -133,7 +136,7 @@ def one_turn(
         worker, "refuse_here", lambda conn, head: done.append(("refused", conn)) or True, raising=False
     )
     worker.wait_for_and_dispatch_events(1.0)
-    return done
+    return done + [("waits", conn) for _at, conn, _head in worker.waiting]
 
 
 POLLED = head("GET /g/abc/live?part=live&lang=en HTTP/1.1", "HX-Request: true")
@@ -147,7 +150,7 @@ def test_a_deal_found_beside_polls_is_queued_before_the_loop_answers_any(monkeyp
     polls = [POLLED.replace(b"abc", str(n).encode()) for n in range(3)]
     done = one_turn(monkeypatch, [polls[0], polls[1], DEAL, polls[2]])
     assert done[0] == ("thread", DEAL)
-    assert done[1:] == [("thread", p) for p in polls], "nothing earned yet: they queue behind it"
+    assert done[1:] == [("waits", p) for p in polls], "nothing earned yet: they wait for the next turns"
     earned = one_turn(monkeypatch, [polls[0], polls[1], DEAL, polls[2]], earned=worker_module.LOOP_BUDGET)
     assert earned == [("thread", DEAL)] + [("loop", p) for p in polls]
 
@@ -162,7 +165,7 @@ def test_while_a_write_waits_the_loop_answers_polls_for_a_share_of_its_time(monk
     share = worker_module.WRITING_SHARE
     monkeypatch.setattr(worker_module, "WRITING_SHARE", 0.0)  # only what was earned before: no clock
     done = one_turn(monkeypatch, [DEAL, *polls], answered_in_loop=answer, earned=answer / 2)
-    assert done == [("thread", DEAL), ("loop", polls[0]), ("thread", polls[1]), ("thread", polls[2])]
+    assert done == [("thread", DEAL), ("loop", polls[0]), ("waits", polls[1]), ("waits", polls[2])]
     monkeypatch.setattr(worker_module, "WRITING_SHARE", share)
     # The same answers in a calm turn: the whole budget (the first two well within it).
     calm = one_turn(monkeypatch, polls, answered_in_loop=answer)
@@ -170,6 +173,7 @@ def test_while_a_write_waits_the_loop_answers_polls_for_a_share_of_its_time(monk
     # Time passing earns the loop its share: after a second, a share of a second (up to the budget).
     worker = WritesFirstWorker.__new__(WritesFirstWorker)
     worker.tpool = TurnPool()
+    worker.waiting = deque()
     worker.tpool.writing = True
     worker._loop_earned = (time.monotonic() - 1.0, 0.0)
     monkeypatch.setattr(ThreadWorker, "wait_for_and_dispatch_events", lambda self, timeout: None)
@@ -186,6 +190,7 @@ def test_the_polls_queued_too_long_are_told_later_by_the_loop(monkeypatch):
     done: list = []
     worker = WritesFirstWorker.__new__(WritesFirstWorker)
     worker.tpool = TurnPool(expired=stale)
+    worker.waiting = deque()
     monkeypatch.setattr(ThreadWorker, "wait_for_and_dispatch_events", lambda self, timeout: None)
     monkeypatch.setattr(
         worker,
@@ -204,20 +209,20 @@ def test_the_polls_queued_too_long_are_told_later_by_the_loop(monkeypatch):
 
 
 def test_behind_a_backlog_of_polls_the_loop_refuses_a_poll_it_cannot_answer(monkeypatch):
-    """Polls queued already wait past what the app accepts: one queued now would be refused by a
-    thread when its turn came; the loop refuses it at once instead (past what it may answer
-    itself: here nothing, as the deal waits and the loop earned no time yet). The deal queues."""
+    """Polls queued for a thread already wait past what the app accepts: a poll the loop has no
+    kept answer for (its game to draw), queued now, would be refused by a thread when its turn
+    came; the loop refuses it at once instead. The deal queues; a kept answer is given."""
     polls = [POLLED.replace(b"abc", str(n).encode()) for n in range(2)]
-    done = one_turn(monkeypatch, [polls[0], DEAL, polls[1]], backlog=True)
-    assert done == [("thread", DEAL), ("refused", polls[0]), ("refused", polls[1])]
+    done = one_turn(monkeypatch, [polls[0], DEAL, polls[1]], backlog=True, unkept={polls[1]}, earned=1.0)
+    assert done == [("thread", DEAL), ("loop", polls[0]), ("refused", polls[1])]
 
 
 def test_the_loop_answers_a_calm_turns_polls_within_its_budget(monkeypatch):
     polls = [POLLED.replace(b"abc", str(n).encode()) for n in range(4)]
     assert one_turn(monkeypatch, polls) == [("loop", p) for p in polls]
-    # Each answer slower than the turn's whole budget: one answered here, the rest by threads.
+    # Each answer slower than the turn's whole budget: one answered here, the rest in the next turns.
     slow = one_turn(monkeypatch, polls, answered_in_loop=worker_module.LOOP_BUDGET * 2)
-    assert slow == [("loop", polls[0])] + [("thread", p) for p in polls[1:]]
+    assert slow == [("loop", polls[0])] + [("waits", p) for p in polls[1:]]
 
 
 def test_the_loop_answers_a_few_polls_at_a_time_and_owes_what_a_few_ran_past(monkeypatch):
@@ -228,14 +233,16 @@ def test_the_loop_answers_a_few_polls_at_a_time_and_owes_what_a_few_ran_past(mon
     monkeypatch.setattr(worker_module, "WRITING_SHARE", 0.0)  # only what was earned before: no clock
     done = one_turn(monkeypatch, [DEAL, *polls], answered_in_loop=answer, earned=answer / 2, chunk=2)
     assert done == [("thread", DEAL), ("loop", polls[0]), ("loop", polls[1])] + [
-        ("thread", p) for p in polls[2:]
+        ("waits", p) for p in polls[2:]
     ]
     # Two answers' time spent on one's budget: the next turn owes one, and answers nothing.
     owing = one_turn(monkeypatch, [DEAL, *polls[:2]], answered_in_loop=answer, earned=-answer, chunk=2)
-    assert owing == [("thread", DEAL), ("thread", polls[0]), ("thread", polls[1])]
+    assert owing == [("thread", DEAL), ("waits", polls[0]), ("waits", polls[1])]
     # What a turn may owe is bounded: a turn's budget.
     worker = WritesFirstWorker.__new__(WritesFirstWorker)
     worker.tpool = TurnPool()
+    worker.waiting = deque()
+    worker.alive = True
     worker.tpool.writing = True
     worker._loop_earned = (time.monotonic(), worker_module.LOOP_BUDGET / 2)
     monkeypatch.setattr(ThreadWorker, "wait_for_and_dispatch_events", dispatch_polls(polls))
@@ -252,6 +259,74 @@ def test_the_loop_answers_a_few_polls_at_a_time_and_owes_what_a_few_ran_past(mon
     monkeypatch.setattr(worker_module, "LOOP_CHUNK", 5)
     worker.wait_for_and_dispatch_events(1.0)
     assert worker._loop_earned[1] == -worker_module.LOOP_BUDGET
+
+
+def test_the_polls_past_the_loops_time_wait_there_and_are_answered_first_next_turn(monkeypatch):
+    """A poll with a kept answer past the loop's time waited for a thread behind the writes, where
+    it cost several times the loop's answer and held a thread a deal needed (a 3,000-table sweep:
+    polls waited 1.5 s there in waves, and were refused). It waits in the loop instead: answered
+    first in the next turns, which come soon, and how long it waited is told to the pace."""
+    polls = [POLLED.replace(b"abc", str(n).encode()) for n in range(3)]
+    done: list = []
+    heard: list[float] = []
+    timeouts: list = []
+    worker = WritesFirstWorker.__new__(WritesFirstWorker)
+    worker.tpool = TurnPool()
+    worker.waiting = deque()
+    worker.alive = True
+    arriving = [[DEAL, polls[0], polls[1]], [polls[2]]]
+
+    def dispatch(self, timeout):
+        timeouts.append(timeout)
+        for conn in arriving.pop(0):
+            self.enqueue_req(conn)
+
+    def queue_for_thread(conn, kind, head=None):
+        done.append(("thread", conn))
+        worker.tpool.writing = True
+
+    monkeypatch.setattr(ThreadWorker, "wait_for_and_dispatch_events", dispatch)
+    monkeypatch.setattr(worker, "peek", lambda conn: conn, raising=False)
+    monkeypatch.setattr(worker, "longest_wait", lambda: 2.0, raising=False)
+    monkeypatch.setattr(worker, "queue_for_thread", queue_for_thread, raising=False)
+    monkeypatch.setattr(worker, "kept_answers", lambda chunk: [("kept", c) for c, _ in chunk], raising=False)
+    monkeypatch.setattr(worker, "send_found", lambda conn, found: done.append(("loop", conn)), raising=False)
+    monkeypatch.setattr(worker, "poll_waited", heard.append, raising=False)
+    monkeypatch.setattr(worker_module, "WRITING_SHARE", 0.0)  # only what was earned before: no clock
+    worker.wait_for_and_dispatch_events(1.0)  # the deal queues; nothing earned: both polls wait
+    assert done == [("thread", DEAL)] and [c for _, c, _ in worker.waiting] == polls[:2]
+    time.sleep(0.05)
+    worker._loop_earned = (time.monotonic(), 1.0)
+    worker.wait_for_and_dispatch_events(1.0)
+    assert done[1:] == [("loop", polls[0]), ("loop", polls[1]), ("loop", polls[2])]
+    assert not worker.waiting
+    assert timeouts == [1.0, worker_module.WAITING_TURN], "polls waiting: the next turn comes soon"
+    assert len(heard) == 2 and all(0.04 < seconds < 1 for seconds in heard), heard
+
+
+def test_a_poll_that_waited_in_the_loop_too_long_is_told_later(monkeypatch):
+    """As the app tells a poll that waited too long for a thread: "later", at once. Later than a
+    thread's 2 s: waiting here holds nothing, and a late answer comes long before a refused poll's
+    next one (15-30 s)."""
+    polls = [POLLED.replace(b"abc", str(n).encode()) for n in range(2)]
+    done: list = []
+    worker = WritesFirstWorker.__new__(WritesFirstWorker)
+    worker.tpool = TurnPool()
+    worker.tpool.writing = True
+    worker.alive = True
+    now = time.monotonic()
+    most = worker_module.LOOP_LONGEST_WAIT
+    worker.waiting = deque([(now - most - 0.5, polls[0], polls[0]), (now - 2.5, polls[1], polls[1])])
+    worker._loop_earned = (now, 0.0)
+    monkeypatch.setattr(worker_module, "WRITING_SHARE", 0.0)
+    monkeypatch.setattr(ThreadWorker, "wait_for_and_dispatch_events", lambda self, timeout: None)
+    monkeypatch.setattr(worker, "longest_wait", lambda: 2.0, raising=False)
+    monkeypatch.setattr(
+        worker, "refuse_here", lambda conn, head: done.append(("refused", conn)) or True, raising=False
+    )
+    worker.wait_for_and_dispatch_events(1.0)
+    assert done == [("refused", polls[0])]
+    assert [c for _, c, _ in worker.waiting] == [polls[1]], "the other still waits its turn"
 
 
 def dispatch_polls(heads):
@@ -654,6 +729,73 @@ def test_an_answer_its_peer_is_slow_to_read_is_sent_by_a_thread_not_the_loop():
     finally:
         peer.close()
         ours.close()
+
+
+class CountingSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-type]
+    """The poller, counting the registrations that are system calls (epoll_ctl)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+
+    def register(self, fileobj, events, data=None):
+        self.calls.append("register")
+        return super().register(fileobj, events, data)
+
+    def unregister(self, fileobj):
+        self.calls.append("unregister")
+        return super().unregister(fileobj)
+
+
+def test_a_poll_answered_in_the_loop_keeps_its_connection_in_the_poller():
+    """gunicorn takes a kept-alive connection out of the poller when it is readable and puts it back
+    after the answer: two system calls a poll, each giving up the interpreter lock the event loop
+    then waits for behind a busy thread. A poll the loop answers leaves it there; a request that
+    goes to a thread takes it out, and it is back once answered."""
+    worker = lingering_worker()
+    worker.poller = CountingSelector()
+    pool = SentLater()
+    worker.tpool = pool
+    worker.alive = True
+    worker.max_keepalived = 100
+    worker.nr_conns = 1
+    worker.log = type("Log", (), {"access": lambda self, *args: None})()
+    ours, peer = socket.socketpair()
+    cfg = type("Cfg", (), {"keepalive": 5, "is_ssl": False})()
+    conn = worker_module.Conn(cfg, ours, ("127.0.0.1", 0), None, worker.linger)
+    try:
+        worker.loop_access = []
+        peer.sendall(POLLED)
+        worker.send_found(conn, (len(POLLED), True, b"HTTP/1.1 304 Not Modified\r\n\r\n", None))
+        assert worker.poller.calls == ["register"] and list(worker.keepalived_conns) == [conn]
+        for _ in range(3):  # three polls, each answered in the loop's turn
+            peer.sendall(POLLED)
+            worker._loop_polls = []
+            dispatch(worker)
+            assert [c for c, _head in worker._loop_polls] == [conn] and not worker.keepalived_conns
+            worker.send_found(conn, (len(POLLED), True, b"HTTP/1.1 304 Not Modified\r\n\r\n", None))
+            assert list(worker.keepalived_conns) == [conn]
+        assert worker.poller.calls == ["register"], "no system call for the polls answered in the loop"
+        assert worker.poller.get_key(ours).data is conn.on_readable
+        # A deal: to a thread, out of the poller (the thread reads the socket).
+        peer.sendall(head("POST /api/games/abc/deals HTTP/1.1", "Content-Length: 2") + b"{}")
+        worker._loop_polls = []
+        dispatch(worker)
+        assert worker.poller.calls == ["register", "unregister"] and not worker.poller.get_map()
+        assert [priority for _fn, priority, _future in pool.tasks] == [FIRST]
+    finally:
+        peer.close()
+        ours.close()
+
+
+def test_the_loops_access_lines_are_written_after_its_turn_together():
+    written: list[list] = []
+    worker = WritesFirstWorker.__new__(WritesFirstWorker)
+    worker.log = type("Log", (), {"access_lines": lambda self, lines: written.append(lines)})()
+    worker.loop_access = [("a",), ("b",)]
+    worker.write_loop_access()
+    worker.write_loop_access()  # nothing more answered: nothing written
+    assert written == [[("a",), ("b",)]] and worker.loop_access == []
 
 
 def read_all(sock: socket.socket, size: int) -> bytes:
