@@ -12,6 +12,7 @@ import threading
 import time
 import urllib.request
 from collections import deque
+from collections.abc import Collection
 
 import pytest
 from gunicorn.workers.gthread import ThreadWorker
@@ -95,12 +96,13 @@ def one_turn(
     expired: list[bytes] | None = None,
     earned: float | None = None,
     chunk: int = 1,
-    unkept: set[bytes] = frozenset(),  # type: ignore[assignment]
+    unkept: Collection[bytes] = (),
 ):
     """One turn of the worker's event loop finding ``heads`` readable at once, in that order
     (``expired``: the polls the pool says waited too long): what it queued for a thread and what it
-    answered itself, in order, then the polls left waiting in the loop for its next turns. ``earned``: the seconds of answering the loop has earned while writes
-    go on (none for a worker that just started). ``chunk``: the polls answered at a time
+    answered itself, in order, then the polls left waiting in the loop for its next turns.
+    ``earned``: the seconds of answering the loop has earned while writes go on (none for a worker
+    that just started). ``unkept``: the polls without a kept answer (their games to draw). ``chunk``: the polls answered at a time
     (``answered_in_loop`` seconds each)."""
     done: list[tuple[str, bytes]] = []
     worker = WritesFirstWorker.__new__(WritesFirstWorker)
@@ -751,7 +753,7 @@ def test_a_poll_answered_in_the_loop_keeps_its_connection_in_the_poller():
     """gunicorn takes a kept-alive connection out of the poller when it is readable and puts it back
     after the answer: two system calls a poll, each giving up the interpreter lock the event loop
     then waits for behind a busy thread. A poll the loop answers leaves it there; a request that
-    goes to a thread takes it out, and it is back once answered."""
+    goes to a thread takes it out (the thread reads the socket)."""
     worker = lingering_worker()
     worker.poller = CountingSelector()
     pool = SentLater()
