@@ -72,7 +72,7 @@ WAITING_TURN = 0.005
 # its place in a queue, and a poll answered 5 s late still sees a deal long before one told to
 # come back in 15 to 30 s (load.retry_after); well within a phone's patience (htmx's 15 s). With
 # 2 s, a 3,000-table sweep (benchmarks/run.py --sweep) refused 3,763-4,110 polls and a deal was
-# seen in 10.3-16.3 s p95; with 5 s, none, and 5.2 s.
+# seen in 10.3-16.3 s p95; with 5 s, none, and 5.2-6.4 s.
 LOOP_LONGEST_WAIT = 5.0
 # The polls the event loop answers at a time, their games' rows read in one query (and the most
 # its answers may run past its time). One by one, the query was about half of an answer's cost.
