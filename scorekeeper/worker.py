@@ -31,7 +31,7 @@ from typing import Any
 from gunicorn import util
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
-from .load import follower_poll, set_waited
+from .load import Load, follower_poll, set_waited
 from .web.loopanswer import Found, kept_answers, refusal
 
 # Lower is sooner: every write, page and API call before any poll. The live answers the writes
@@ -507,15 +507,19 @@ class WritesFirstWorker(ThreadWorker):
         if not self.refuse_here(conn, head):
             self.queue_for_thread(conn, FIRST)
 
+    def app_load(self) -> Load | None:
+        """The app's load (web/shed.py), or None before the app is loaded."""
+        return getattr(getattr(self, "wsgi", None), "extensions", {}).get("scorekeeper.load")
+
     def poll_waited(self, seconds: float) -> None:
         """A poll answered here after waiting ``seconds`` in the loop, told to the app's pace."""
-        load = getattr(getattr(self, "wsgi", None), "extensions", {}).get("scorekeeper.load")
+        load = self.app_load()
         if load is not None:
             load.waited_for(seconds)
 
     def longest_wait(self) -> float:
         """The longest a poll may wait for a thread before the app refuses it (web/shed.py)."""
-        load = getattr(getattr(self, "wsgi", None), "extensions", {}).get("scorekeeper.load")
+        load = self.app_load()
         return float(load.policy.max_wait) if load is not None else float("inf")
 
     def enqueue_req(self, conn) -> None:

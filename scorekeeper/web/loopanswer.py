@@ -57,8 +57,12 @@ def kept_answers(app: Any, polls: Sequence[tuple[bytes, Any]]) -> list[Found | N
     rows = poll.rows({_game(environ) for environ in environs if environ is not None})
     answers: list[Found | None] = []
     for (head, _client), environ in zip(polls, environs, strict=True):
-        found = None if environ is None else poll.answer(environ, _game(environ), rows.get(_game(environ)))
-        if environ is None or not isinstance(found, tuple):
+        if environ is None:
+            answers.append(None)  # not a whole, plain poll: a thread reads it
+            continue
+        game = _game(environ)
+        found = poll.answer(environ, game, rows.get(game))
+        if not isinstance(found, tuple):
             answers.append(None)  # to draw (or the view's business): a thread does it
             continue
         status, headers, body = found
