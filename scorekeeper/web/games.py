@@ -34,6 +34,7 @@ from ..keys import key_matches
 from ..models import Game
 from ..read import GameView
 from ..rules import N_, GameResult, InvalidFacts
+from . import secrecy
 from .auth import correcting, game_route, locked_out, role, role_for, table_lock
 from .cookies import remember_key
 from .devices import remember_opened
@@ -185,19 +186,22 @@ def viewer_page(game_id: str) -> ResponseReturnValue | None:
     if row is None or row.deleted_at is not None or role_for(row).editable:
         return None
     token = generate_csrf().encode()
-    name = cache.key("page", game_id, row.version, get_locale(), "v", request.host_url)
+    name = cache.key("viewer-page", game_id, row.version, get_locale(), "v", request.host_url)
 
-    def fresh() -> tuple[bytes, ...]:
+    def fresh() -> tuple[bool, tuple[bytes, ...]]:
         response = show_game(game_id)
         if response.status_code != 200:
             raise NotKept(response)
-        # Kept in pieces around the token: a look joins them, not a search through a long page.
-        return tuple(response.get_data().split(token))
+        # Kept in pieces around the token: a look joins them, not a search through a long page;
+        # and with whether it carries a credential (web/secrecy.py), looked for once, not at
+        # every look (a 240-deal board is half a megabyte to search).
+        return secrecy.carries_secret(response), tuple(response.get_data().split(token))
 
     try:
-        parts = cache.remember(name, fresh, objects=True)
+        secret, parts = cache.remember(name, fresh, objects=True)
     except NotKept as answer:
         return answer.response
+    secrecy.looked_at(secret)
     response = make_response(token.join(parts))
     response.vary.add("HX-Request")  # as render_region's
     return response

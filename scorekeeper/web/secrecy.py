@@ -21,6 +21,9 @@ from flask import Flask, Response, g
 IN_JSON = (b'_key"', b'"invite"', b'"token"', b'"link"')
 # A scoring link's key and an invite link, as a page writes them.
 IN_PAGE = (b"?key=", b"&amp;key=", b"&key=", b"/join/")
+# What each of those holds: a page holding neither is found clean in two searches, not four (each
+# search reads the whole page: a 240-deal board is half a megabyte, 0.3 ms a search).
+IN_PAGE_ANY = (b"key=", b"/join/")
 SECRET_LINK = ("key=", "/join/", "/p/")
 
 
@@ -34,9 +37,18 @@ def secret_link(url: str) -> bool:
     return any(part in url for part in SECRET_LINK)
 
 
+def looked_at(secret: bool) -> None:
+    """This request's answer was looked at already (a kept page, looked at once when it was kept):
+    ``secret`` is what was found, and the answer is not searched again."""
+    g.secret_found = secret
+
+
 def carries_secret(response: Response) -> bool:
     if g.get("carries_secret"):
         return True
+    known = g.get("secret_found")
+    if known is not None:
+        return bool(known)
     if response.direct_passthrough or response.is_streamed or response.headers.get("Content-Encoding"):
         return False
     if response.mimetype == "application/json":
@@ -46,6 +58,8 @@ def carries_secret(response: Response) -> bool:
     else:
         return False
     body = response.get_data()
+    if found is IN_PAGE and not any(part in body for part in IN_PAGE_ANY):
+        return False
     return any(part in body for part in found)
 
 

@@ -42,6 +42,7 @@ from .auth import correcting, game_route, locked_out, presented_key, resolve_tab
 from .cookies import DEVICE_COOKIE
 from .etags import changed_at, follow_caching, live_etag_value
 from .games import RowChanges, changes_reply, game_context, page_context, plugin_of, undo_offer
+from .livepoll import LIVE_ROW
 from .loading import GAME_ID, load_game
 from .regions import is_htmx, render_region
 from .shed import CHANGED_AT
@@ -50,12 +51,6 @@ from .via import form_via
 bp = Blueprint("table", __name__, url_prefix="/g")
 
 MAX_ID = 2**31 - 1
-
-
-# What a poll needs of the game, built once: most polls end in a 304 after this one query.
-LIVE_ROW = select(
-    Game.id, Game.version, Game.deleted_at, Game.edit_key_hash, Game.club_id, Game.updated_at
-).where(Game.id == bindparam("game_id"))
 
 
 @bp.get("/<game_id>/live")

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+from flask import Response
+
+from scorekeeper.web import secrecy
 from tests.web.table_helpers import FLAT, api_game, games_of_every_kind
 
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -67,3 +70,35 @@ def test_the_scorer_and_other_languages_never_get_the_viewers_page(app, client):
     scorer.set_cookie("edit_key", key)
     page = scorer.get(f"/g/{gid}").get_data(as_text=True)
     assert page != english and 'id="entry"' in page
+
+
+def test_a_kept_page_is_searched_for_credentials_once(app, client, monkeypatch):
+    """Whether a viewer's page carries a credential (web/secrecy.py) is found once, when the page is
+    kept: the looks that follow answer as the first did, without searching the page again (a
+    240-deal board is half a megabyte). Here the search is made to find the page's own
+    doctype, then to find nothing: the kept page still says no-store, a fresh render does not."""
+    gid, _key = api_game(client, deals=[FLAT])
+    viewer = app.test_client()
+    monkeypatch.setattr(secrecy, "IN_PAGE", (b"<!doctype html>",))
+    monkeypatch.setattr(secrecy, "IN_PAGE_ANY", (b"<!doctype",))
+    assert viewer.get(f"/g/{gid}").headers["Cache-Control"] == "no-store"  # looked at, and kept
+    monkeypatch.setattr(secrecy, "IN_PAGE", ())
+    monkeypatch.setattr(secrecy, "IN_PAGE_ANY", ())
+    assert viewer.get(f"/g/{gid}").headers["Cache-Control"] == "no-store"  # as it was kept
+    app.config["VIEWER_PAGE_CACHE"] = False
+    assert "no-store" not in viewer.get(f"/g/{gid}").headers.get("Cache-Control", "")
+
+
+def test_a_page_is_searched_for_each_link_that_carries_a_key(app):
+    """Two searches clear a page that holds neither "key=" nor "/join/"; a page holding either is
+    searched for the links themselves."""
+    pages = {
+        b'<a href="/g/abc?key=s3cret">': True,
+        b'<a href="/e/1/direct?x=1&amp;key=s3cret">': True,
+        b'<a href="/join/t0ken">': True,
+        b"<p>monkey=business</p>": False,  # "key=", but in no link of ours
+        b"<p>A plain board</p>": False,
+    }
+    for body, secret in pages.items():
+        with app.test_request_context():
+            assert secrecy.carries_secret(Response(body, mimetype="text/html")) is secret, body
