@@ -81,7 +81,8 @@ GOALS = {
     "game page": ">= 0.25",
     "/live 304": ">= 0.6",
     "API POST deal": ">= 0.3",
-    "API POST vs durable write": ">= 0.5",
+    # "API POST vs durable write" is tracked with no goal (issue #40): a deal's write is not what
+    # limits a crowd (its drawing and the polls are: docs/live-updates.md, "What one box holds").
     "page 240 vs 12 deals": "<= 4x",
     "htmx reply, 240 deals": "<= 12 KB",
     "cold load (all assets)": "<= 40 KB",
@@ -584,7 +585,6 @@ def run(args, tmp: Path, servers: Servers) -> Report:
         f"{post_rate:,.0f} req/s",
         f"{anchor_rate:,.0f}",
         f"{post_rate / anchor_rate:.3f}" if anchor_rate else "",
-        goal=GOALS["API POST vs durable write"],
         note="bare: Flask + sqlite3, the deal's JSON parsed, INSERT + COMMIT in WAL (benchmarks/bare.py /write)"
         + (f"; {anchor_bad} bare writes failed" if anchor_bad else ""),
     )
