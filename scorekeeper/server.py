@@ -107,15 +107,7 @@ class AccessLog(glogging.Logger):
     def access(self, resp, req, environ, request_time) -> None:
         """Our format's line written directly: gunicorn's way (a dict of every header and environ
         entry, then %-formatting) was a tenth of a worker's time under a crowd of polls."""
-        if not self.access_log_enabled:
-            return
-        if self.cfg.access_log_format != ACCESS_LOG_FORMAT:
-            super().access(resp, req, environ, request_time)
-            return
-        try:
-            self.access_log.info(self.line(resp, environ, request_time))
-        except Exception:
-            self.error(traceback.format_exc())
+        self.access_lines([(resp, req, environ, request_time)])
 
     def access_lines(self, entries: list[tuple]) -> None:
         """Several requests' lines (each ``access``'s arguments) in one write: the worker's event

@@ -32,21 +32,20 @@ def mark() -> None:
     g.carries_secret = True
 
 
+def looked_at(secret: bool) -> None:
+    """This request's answer was looked at already (a kept page, looked at once when it was kept):
+    ``secret`` is what was found, and the answer is not searched again."""
+    g.carries_secret = secret or bool(g.get("carries_secret"))
+
+
 def secret_link(url: str) -> bool:
     """Whether ``url`` is a scoring, invite or private link (it carries its credential)."""
     return any(part in url for part in SECRET_LINK)
 
 
-def looked_at(secret: bool) -> None:
-    """This request's answer was looked at already (a kept page, looked at once when it was kept):
-    ``secret`` is what was found, and the answer is not searched again."""
-    g.secret_found = secret
-
-
 def carries_secret(response: Response) -> bool:
-    if g.get("carries_secret"):
-        return True
-    known = g.get("secret_found")
+    # True: marked (mark); False: looked at already and clean (looked_at); None: search the body.
+    known = g.get("carries_secret")
     if known is not None:
         return bool(known)
     if response.direct_passthrough or response.is_streamed or response.headers.get("Content-Encoding"):
