@@ -357,3 +357,24 @@ def test_an_old_secrets_backup_with_a_spy_at_home_restores_with_spies_may_stay(a
     assert result.exit_code == 0, result.output
     with app.app_context():
         assert db.session.get(Game, game_id).options["spies_may_stay"] is True
+
+
+def test_a_snapshot_begun_after_a_read_is_still_one_moment(app):
+    """export --club looks the club up before it reads the tables: that read's transaction is
+    ended, so the snapshot's own begins at the snapshot's level (PostgreSQL fixes a level at a
+    transaction's start, and warned once that it was ignored)."""
+    import warnings
+
+    from scorekeeper import snapshot
+
+    with app.app_context():
+        db.session.scalar(select(func.count()).select_from(Game))  # the lookup before
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            snapshot.begin_snapshot()
+        connection = db.session.connection()
+        if db.engine.dialect.name == "postgresql":
+            assert connection.exec_driver_sql("SHOW transaction_isolation").scalar() == "repeatable read"
+        else:
+            assert connection.connection.dbapi_connection.in_transaction
+        db.session.rollback()

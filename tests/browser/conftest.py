@@ -67,7 +67,12 @@ def live_server(database_url):
 
 @pytest.fixture
 def browser():
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # An expectation waits as long as an action does (the phone's default below): under CI's
+    # parallel run on two cores, a page drawn after a write on PostgreSQL can take over the
+    # default 5 s, and a wait that short failed two runs with nothing wrong in the app.
+    expect.set_options(timeout=10_000)
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)

@@ -222,7 +222,7 @@ def test_tricks_are_tapped_in_the_page_and_the_list_posted_once(live_server, pho
     no_sideways_scroll(page)
     page.get_by_role("button", name="Score the deal").tap()
     expect(page.locator(".status")).to_contain_text("Deal 2 of 4")
-    assert page.locator(".board tfoot td").all_inner_texts() == shown
+    expect(page.locator(".board tfoot td")).to_have_text(shown)
 
 
 def test_without_javascript_a_tap_is_a_post_and_the_list_enters_the_rest(live_server, browser):

@@ -148,7 +148,7 @@ def test_a_euchre_deal_without_javascript(live_server, browser):
         page.check(f'input[name="{name}"][value="{value}"]', force=True)
     page.click("text=Record deal")
     expect(page.locator(".flash")).to_contain_text("Deal 2 recorded.")
-    assert page.locator(".board tfoot td").all_inner_texts() == ["to 10", "0", "2"]
+    expect(page.locator(".board tfoot td")).to_have_text(["to 10", "0", "2"])
     expect(page.locator(".status")).to_contain_text("Deal 3. Cid deals, Dee leads.")
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/euchre-nojs.png", full_page=True)

@@ -97,7 +97,7 @@ def test_works_without_javascript(live_server, browser):
         page.check(f'input[name="agents_{seat}"][value="{a}"]', force=True)
     page.click("text=Record deal")
     expect(page.locator(".flash")).to_contain_text("Deal 1 recorded.")
-    assert page.locator(".board tfoot td").all_inner_texts() == ["12", "9", "9", "9"]
+    expect(page.locator(".board tfoot td")).to_have_text(["12", "9", "9", "9"])
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/nojs.png", full_page=True)
     context.close()

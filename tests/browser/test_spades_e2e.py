@@ -151,8 +151,8 @@ def test_partnership_with_nils_on_a_phone(live_server, phone: Page):
     page.reload()
     expect(page.locator("#entry .sp-tag-bid")).to_have_text(["bid 4", "bid 3", "bid 4", "bid nil"])
     page.get_by_role("link", name="Change the bids").tap()
-    assert page.locator('input[name="bids_1"][value="3"]').is_checked()
-    assert page.locator('input[name="bids_3"][value="0"]').is_checked()
+    expect(page.locator('input[name="bids_1"][value="3"]')).to_be_checked()
+    expect(page.locator('input[name="bids_3"][value="0"]')).to_be_checked()
     expect(page.locator("#entry fieldset.tricks")).to_be_visible()
     tap(page, "bids_1", 4)  # kept again at once
     expect(page.locator(".board tr.sp-pending sup")).to_have_text(["4+4", "4+nil"])
@@ -178,13 +178,14 @@ def test_bids_and_tricks_without_javascript(live_server, browser):
     for seat, value in enumerate([6, 6, 6]):
         page.check(f'input[name="bids_{seat}"][value="{value}"]', force=True)
     page.click("text=Bids done: play the hand")
-    assert page.locator(".board tr.sp-pending sup").all_inner_texts() == ["6", "6", "6"]
+    # A click waits for the next page to be committed, not drawn: the expectation waits for it.
+    expect(page.locator(".board tr.sp-pending sup")).to_have_text(["6", "6", "6"])
     # 18 tricks with three players: Ann 6 of 7: 61; Bob 6 of 6: 60; Cid 6 of 5: set 0.
     for seat, value in enumerate([7, 6, 5]):
         page.check(f'input[name="tricks_{seat}"][value="{value}"]', force=True)
     page.click("text=Record deal")
     expect(page.locator(".flash")).to_contain_text("Deal 1 recorded.")
-    assert page.locator(".board tfoot tr:first-child td").all_inner_texts() == ["61", "60", "0"]
+    expect(page.locator(".board tfoot tr:first-child td")).to_have_text(["61", "60", "0"])
     context.close()
 
 
