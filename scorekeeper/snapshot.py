@@ -132,7 +132,8 @@ def begin_snapshot() -> None:
         # A read before (the club looked up by its slug) began a transaction at the default
         # level, and PostgreSQL fixes a transaction's level at its start: that one is ended (it
         # wrote nothing), so the snapshot's is the first, and its objects are read again inside it.
-        assert not (db.session.new or db.session.dirty or db.session.deleted), "a snapshot writes nothing"
+        if db.session.new or db.session.dirty or db.session.deleted:
+            raise RuntimeError("a backup is begun with changes not yet written: they would be lost")
         db.session.rollback()
     if db.engine.dialect.name == "postgresql":
         db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})

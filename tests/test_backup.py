@@ -378,3 +378,17 @@ def test_a_snapshot_begun_after_a_read_is_still_one_moment(app):
         else:
             assert connection.connection.dbapi_connection.in_transaction
         db.session.rollback()
+
+
+def test_a_snapshot_is_not_begun_over_changes_not_yet_written(app, client):
+    """Ending the transaction before the snapshot must never drop a change: it refuses instead."""
+    from scorekeeper import snapshot
+
+    game_id = client.post("/api/games", json={"game": "tally", "players": ["Ann", "Bob"]}).get_json()["id"]
+    with app.app_context():
+        game = db.session.get(Game, game_id)
+        game.archived = True
+        with pytest.raises(RuntimeError, match="not yet written"):
+            snapshot.begin_snapshot()
+        assert game in db.session.dirty  # still there, to be written or dropped by its owner
+        db.session.rollback()
