@@ -128,13 +128,14 @@ def _encoder(column: Column) -> Callable[[Any], Any]:
 
 def begin_snapshot() -> None:
     """Every table of the export read from one moment, while the app goes on writing."""
-    if db.session().in_transaction():
+    session = db.session()
+    if session.in_transaction():
         # A read before (the club looked up by its slug) began a transaction at the default
         # level, and PostgreSQL fixes a transaction's level at its start: that one is ended (it
         # wrote nothing), so the snapshot's is the first, and its objects are read again inside it.
-        if db.session.new or db.session.dirty or db.session.deleted:
+        if session.new or session.dirty or session.deleted:
             raise RuntimeError("a backup is begun with changes not yet written: they would be lost")
-        db.session.rollback()
+        session.rollback()
     if db.engine.dialect.name == "postgresql":
         db.session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
     elif db.engine.dialect.name == "sqlite":

@@ -51,14 +51,14 @@ def carries_secret(response: Response) -> bool:
     if response.direct_passthrough or response.is_streamed or response.headers.get("Content-Encoding"):
         return False
     if response.mimetype == "application/json":
-        found = IN_JSON
+        first, found = None, IN_JSON
     elif response.mimetype == "text/html":
-        found = IN_PAGE
+        first, found = IN_PAGE_ANY, IN_PAGE
     else:
         return False
     body = response.get_data()
-    if found is IN_PAGE and not any(part in body for part in IN_PAGE_ANY):
-        return False
+    if first is not None and not any(part in body for part in first):
+        return False  # none of what the links hold: no link either
     return any(part in body for part in found)
 
 

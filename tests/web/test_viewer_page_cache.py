@@ -102,3 +102,9 @@ def test_a_page_is_searched_for_each_link_that_carries_a_key(app):
     for body, secret in pages.items():
         with app.test_request_context():
             assert secrecy.carries_secret(Response(body, mimetype="text/html")) is secret, body
+
+
+def test_what_a_page_is_searched_for_first_is_in_every_link_that_carries_a_key():
+    """The first searches clear a page only if every credential link holds one of what they look
+    for: a link added to IN_PAGE alone would otherwise never be found."""
+    assert all(any(first in link for first in secrecy.IN_PAGE_ANY) for link in secrecy.IN_PAGE)
