@@ -225,8 +225,8 @@ def game_rows(
 def generate(url: str, clubs: int, events: int, games: int, seed: int = 43) -> dict[str, Any]:
     """The server on ``url`` (an empty database): its rows per table, time and peak memory."""
     from scorekeeper import create_app
+    from scorekeeper.backup.snapshot import tables
     from scorekeeper.db import db, upgrade_schema
-    from scorekeeper.snapshot import tables
 
     started = time.perf_counter()
     config = {"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "bench", "AUTO_MIGRATE": False, "TESTING": True}

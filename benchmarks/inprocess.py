@@ -53,11 +53,11 @@ def time_pages(client, paths: list[str], budget: float, least: int = 5) -> list[
 def cache_savings(app, client, page_id: str, long_id: str, budget: float) -> dict[str, tuple[float, float]]:
     """What two of the app's caches save, each measured on and off in the same process (median ms):
     the viewer's whole page kept per version (VIEWER_PAGE_CACHE), and the API record's deals
-    encoded once (web/game_json.py) against a plain jsonify of the record, on a 240-deal game."""
+    encoded once (web/api/game_json.py) against a plain jsonify of the record, on a 240-deal game."""
     from scorekeeper import read
     from scorekeeper.db import db
     from scorekeeper.models import Game
-    from scorekeeper.web.game_json import record_json
+    from scorekeeper.web.api.game_json import record_json
 
     out = {}
     viewer = app.test_client()

@@ -116,37 +116,42 @@ def _configure_csrf(app: Flask) -> None:
     """Every form post carries a CSRF token; the JSON API, which takes no cookie as a key, is exempt."""
     from flask_wtf.csrf import CSRFProtect
 
-    from .web import api
-    from .web import club_api as clubs_api
-    from .web import event_api as events_api
+    from .web.api import clubs as clubs_api
+    from .web.api import events as events_api
+    from .web.api import games as games_api
 
     csrf = CSRFProtect(app)
-    csrf.exempt(api.bp)
+    csrf.exempt(games_api.bp)
     csrf.exempt(events_api.bp)
     csrf.exempt(clubs_api.bp)
 
 
 def _configure_blueprints(app: Flask) -> None:
     from .clubs import cli as clubs_cli
-    from .web import api, docs, ends, exports, games, main, pwa, season_views, table
-    from .web import club_api as clubs_api
-    from .web import club_pages as clubs_pages
-    from .web import event_api as events_api
-    from .web import event_pages as events_pages
-    from .web import event_table_pages as events_table_pages
     from .web import help as help_pages
-    from .web import secrets as secrets_pages
+    from .web import main, pwa
+    from .web.api import clubs as clubs_api
+    from .web.api import docs
+    from .web.api import events as events_api
+    from .web.api import games as games_api
+    from .web.clubs import pages as clubs_pages
+    from .web.events import pages as events_pages
+    from .web.events import season
+    from .web.events import tables as events_table_pages
+    from .web.games import ends, records, table
+    from .web.games import pages as games_pages
+    from .web.games import secrets as secrets_pages
     from .web.security import IntegerConverter
 
     # Before any rule is added: each rule compiles its converters when it is registered.
     app.url_map.converters["int"] = IntegerConverter
     for bp in (
         main.bp,
-        games.bp,
-        api.bp,
+        games_pages.bp,
+        games_api.bp,
         table.bp,
         ends.bp,  # rematch, a new game with these players, archiving
-        exports.bp,  # lists, players, exports, import, backup commands
+        records.bp,  # lists, players, exports, import, backup commands
         secrets_pages.bp,  # Secrets: allotments, private links and reports
         clubs_pages.bp,  # a club's pages: members, invites, players, ratings; `ratings rebuild`
         clubs_api.bp,  # the clubs' JSON API
@@ -156,8 +161,8 @@ def _configure_blueprints(app: Flask) -> None:
         events_pages.bp,  # the director's page, the board, print sheets, the CSV
         events_pages.tables,  # a table's confirmation, from its game page
         events_table_pages.bp,  # a table's phone for the whole event, the round clock
-        season_views.bp,  # a club's season: its page and CSV
-        season_views.api,  # a club's season as JSON
+        season.bp,  # a club's season: its page and CSV
+        season.api,  # a club's season as JSON
         help_pages.bp,  # the rules of each game for the players, /help
         docs.bp,  # /api/openapi.json
     ):
@@ -205,7 +210,7 @@ def _configure_middleware(app: Flask) -> None:
     then /healthz, request ids and ProxyFix; outermost, the count of requests in flight that
     refuses a poll before any work when the process is full (writes first)."""
     from . import middleware
-    from .web import livepoll, shed
+    from .web.live import livepoll, shed
 
     livepoll.init_app(app)
     middleware.init_app(app)

@@ -106,7 +106,7 @@ run = click.Command(
 )
 def serve(host: str, port: int, workers: int | None, threads: int) -> None:
     """Serve the app for real: gunicorn, several workers, one access-log line per request."""
-    from . import server
+    from .serve import server
 
     server.serve(host=host, port=port, workers=workers or server.default_workers(), threads=threads)
 

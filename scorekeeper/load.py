@@ -1,10 +1,10 @@
 """How busy this process is, and what it asks of the phones that follow games (issue 28).
 
 Pure: no Flask, no database. One :class:`Load` per process. The WSGI layer
-(:mod:`scorekeeper.web.shed`) asks it two things:
+(:mod:`scorekeeper.web.live.shed`) asks it two things:
 
 - whether a viewer's poll is refused (``503`` with ``Retry-After``) before any database work.
-  Under ``scorekeeper serve`` the worker (:mod:`scorekeeper.worker`) serves writes before polls
+  Under ``scorekeeper serve`` the worker (:mod:`scorekeeper.serve.worker`) serves writes before polls
   and says how long each request waited for a thread: a poll that waited longer than
   ``max_wait`` is refused (the phone would rather hear "later" now than time out). Under
   another server, which cannot say, a poll is refused when every other thread of this process
@@ -63,7 +63,7 @@ def follower_poll(method: str, path: str, htmx: bool) -> bool:
 
 
 # What a thread serving a request knows of its wait, set by the worker before each request
-# (scorekeeper.worker.PriorityPool); None under a server that does not say.
+# (scorekeeper.serve.worker.PriorityPool); None under a server that does not say.
 _request = threading.local()
 
 
@@ -123,7 +123,7 @@ class Load:
 
     def waited_for(self, waited: float) -> None:
         """A poll answered without a thread after waiting ``waited`` seconds for its turn
-        (scorekeeper/worker.py: the event loop's polls past its time wait there for the next turns):
+        (scorekeeper/serve/worker.py: the event loop's polls past its time wait there for the next turns):
         counted in the waits that set the pace, as a poll that waited for a thread is."""
         with self._lock:
             self._heard(waited)
@@ -166,7 +166,7 @@ class Load:
         return refuse
 
     def refused(self, rng: random.Random | None = None) -> int:
-        """A poll refused before it queued for a thread (scorekeeper/worker.py: the polls queued
+        """A poll refused before it queued for a thread (scorekeeper/serve/worker.py: the polls queued
         before it wait longer than ``max_wait`` already): the followers are asked to come less
         often, as for a refusal in :meth:`should_shed`; returns the wait asked of this one."""
         with self._lock:

@@ -568,3 +568,26 @@ class AnyGame(Protocol):
     def reread(self) -> None:
         """After a lost race: read anew (now or when next used). LookupError: the game is gone."""
         ...
+
+
+class PendingEntry(Model):
+    """A pending seat entry (spec "Seat entry"): a seat's orders or allotment sent before its turn
+    resolves. Facts not yet part of the game, so apart from Deal rows; only the service writes them.
+
+    One seat's pending entry of one kind ("orders" or "allotment") for one turn."""
+
+    __tablename__ = "pending_entry"
+    # One row per seat, kind and turn: sending again replaces it.
+    __table_args__ = (UniqueConstraint("game_id", "seat", "kind", "turn", name="uq_pending_entry"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    turn: Mapped[int] = mapped_column(Integer)
+    facts: Mapped[dict[str, Any]] = mapped_column(JSON)
+    sent_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+# What a seat sends for a turn: its orders (Secrets), a PendingEntry's kind.
+ORDERS = "orders"

@@ -183,7 +183,7 @@ def _latest() -> LocalLRU[str, tuple[int, GameResult | bytes]]:
 # (benchmarks/run.py --sweep at 3,000 tables: bursts of refused polls). Bytes are never scanned.
 # The games being played here stay objects (a few hundred, or a few dozen long ones: the
 # benchmark's POSTs), so they pay no pickling and keep the objects the API's record splices by
-# identity (web/game_json.py); a game of a crowd pays one pickling per version and one loading
+# identity (web/api/game_json.py); a game of a crowd pays one pickling per version and one loading
 # per version and process (0.2-0.4 ms each, for a dozen deals). Past these, games
 # kept in turn evict each other: every write would pickle and load its whole game (the
 # benchmark's POSTs at 0.6 of their rate).

@@ -53,7 +53,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # evening draws one row per deal and scores one deal per deal, not its whole board. Enough
         # for a crowd of 10,000 tables, each worker following every one of them.
         "LOCAL_GAMES": 16384,
-        # Where viewers' live answers are kept whole for every worker to share (web/answers.py);
+        # Where viewers' live answers are kept whole for every worker to share (web/live/answers.py);
         # None: not kept. `scorekeeper serve` sets a directory of its own for each start.
         "LIVE_ANSWERS_DIR": None,
         # The most players one event may seat (pairs: players in its pairs): checked before any

@@ -365,7 +365,7 @@ def test_a_snapshot_begun_after_a_read_is_still_one_moment(app):
     transaction's start, and warned once that it was ignored)."""
     import warnings
 
-    from scorekeeper import snapshot
+    from scorekeeper.backup import snapshot
 
     with app.app_context():
         db.session.scalar(select(func.count()).select_from(Game))  # the lookup before
@@ -382,7 +382,7 @@ def test_a_snapshot_begun_after_a_read_is_still_one_moment(app):
 
 def test_a_snapshot_is_not_begun_over_changes_not_yet_written(app, client):
     """Ending the transaction before the snapshot must never drop a change: it refuses instead."""
-    from scorekeeper import snapshot
+    from scorekeeper.backup import snapshot
 
     game_id = client.post("/api/games", json={"game": "tally", "players": ["Ann", "Bob"]}).get_json()["id"]
     with app.app_context():

@@ -11,7 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from sqlalchemy import func, select
 
-from scorekeeper import jsonstream, snapshot
+from scorekeeper.backup import jsonstream, snapshot
 from scorekeeper.db import db
 from scorekeeper.models import GameSummary
 from tests.server_fixture import populate

@@ -4,7 +4,7 @@ import csv
 import io
 from datetime import datetime
 
-from scorekeeper import figures
+from scorekeeper.clubs import figures
 from scorekeeper.games import GAMES
 from scorekeeper.rules.base import check_setup, play
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.server import redact
+from scorekeeper.serve.server import redact
 
 
 @pytest.mark.parametrize(

@@ -92,7 +92,7 @@ def test_the_pace_follows_how_long_requests_wait_for_a_thread():
 
 
 def test_polls_answered_after_waiting_without_a_thread_set_the_pace_too():
-    """scorekeeper/worker.py answers polls past its event loop's time in its next turns: how long
+    """scorekeeper/serve/worker.py answers polls past its event loop's time in its next turns: how long
     they waited there moves the pace as a wait for a thread does, and calm answers bring it back."""
     clock = Clock()
     load = Load(2, PollPolicy(base=3, ceiling=15), clock=clock)
@@ -177,7 +177,7 @@ def test_phones_slowed_together_drift_apart():
 
 
 def test_a_poll_refused_before_it_queued_slows_the_followers_as_a_refusal_does():
-    """scorekeeper/worker.py refuses a poll in its event loop behind a backlog of polls: the pace
+    """scorekeeper/serve/worker.py refuses a poll in its event loop behind a backlog of polls: the pace
     rises a step, as when the app refuses one, and the wait asked is a refusal's."""
     clock = Clock()
     load = Load(threads=2, policy=PollPolicy(base=3, ceiling=15), clock=clock)

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from scorekeeper import ratings
+from scorekeeper.clubs import ratings
+from scorekeeper.clubs.ratings import Match, as_api, match_from, rate
 from scorekeeper.games import GAMES
-from scorekeeper.ratings import Match, as_api, match_from, rate
 from scorekeeper.rules.base import DealResult, GameResult, Setup, check_setup, play
 
 T0 = datetime(2026, 1, 1, 20, 0)

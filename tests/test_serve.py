@@ -331,7 +331,7 @@ def test_a_new_instance_keeps_its_data_to_its_owner(tmp_path):
     ],
 )
 def test_the_access_log_carries_no_key_or_token(line, secret):
-    from scorekeeper.server import redact
+    from scorekeeper.serve.server import redact
 
     redacted = redact(line)
     assert secret not in redacted and "…" in redacted
@@ -385,7 +385,7 @@ def test_the_access_line_is_written_as_gunicorns_format_would(monkeypatch):
     from gunicorn import glogging
     from gunicorn.config import Config
 
-    from scorekeeper.server import ACCESS_LOG_FORMAT, AccessLog
+    from scorekeeper.serve.server import ACCESS_LOG_FORMAT, AccessLog
 
     cfg = Config()
     cfg.set("accesslog", "-")

@@ -1,4 +1,4 @@
-"""``scorekeeper serve``'s worker (scorekeeper/worker.py, issue 28): writes before polls, and how
+"""``scorekeeper serve``'s worker (scorekeeper/serve/worker.py, issue 28): writes before polls, and how
 long each request waited for a thread, told to the app."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from collections.abc import Collection
 import pytest
 from gunicorn.workers.gthread import ThreadWorker
 
-from scorekeeper import worker as worker_module
 from scorekeeper.load import waited
-from scorekeeper.worker import FIRST, POLL, PriorityPool, WritesFirstWorker, priority
+from scorekeeper.serve import worker as worker_module
+from scorekeeper.serve.worker import FIRST, POLL, PriorityPool, WritesFirstWorker, priority
 from tests.test_serve import free_port, start_serve, wait_healthy
 
 

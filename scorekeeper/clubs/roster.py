@@ -1,12 +1,12 @@
 """A club across its games: ratings derived from its finished games, and its regular players.
 
 Ratings are never stored. :func:`club_ratings` derives them from the games
-through :mod:`scorekeeper.ratings` (pure) and keeps them in a per-process
+through :mod:`scorekeeper.clubs.ratings` (pure) and keeps them in a per-process
 store (``club_ratings``, per club) whose key is cheap to read (:func:`ratings_key`: the count, the newest
 ``updated_at`` and the sum of ``version`` over the counted games). Every
 write to a game goes through the write gate, which bumps its version and
 ``updated_at``: any change, deletion, restore or import changes the key, and
-the next read derives again. Below that, each game's :class:`~scorekeeper.ratings.Match`
+the next read derives again. Below that, each game's :class:`~scorekeeper.clubs.ratings.Match`
 is kept by ``(game id, version, updated_at)``, so a new key re-scores only the games that
 changed. :func:`rebuild` derives everything from scratch, ignoring both caches
 (``scorekeeper ratings rebuild``; the property test checks the two agree).
@@ -24,14 +24,15 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from .. import ratings, read, service, stores
+from .. import read, service, stores
 from ..access import of_club
 from ..db import db
 from ..games import GAMES
 from ..models import Change, Club, Game, Member, Player, Seat
-from ..ratings import Match, Ratings
 from ..rules import InvalidFacts
 from ..service import house_gate
+from . import ratings
+from .ratings import Match, Ratings
 
 
 def counted(query, club_id: int):

@@ -36,12 +36,12 @@ from ..models import (
     Invite,
     Member,
     MemberKey,
+    PendingEntry,
     Player,
     Seat,
     folded,
     utcnow,
 )
-from ..pending import PendingEntry
 from ..refusals import Clash, Denied, Missing, Refusal
 from ..rules.base import MAX_NAME, N_, UNSAFE_NAME, unsafe_name
 from ..service import house_gate, new_token

@@ -19,8 +19,8 @@ from flask import current_app
 from sqlalchemy import func, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from .. import cache, ratings, read, service
-from ..clubs import roster
+from .. import cache, read, service
+from ..clubs import ratings, roster
 from ..db import db
 from ..games import GAMES
 from ..keys import hash_key, key_matches

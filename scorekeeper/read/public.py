@@ -14,8 +14,8 @@ from sqlalchemy.orm import aliased
 from .. import rules, scoring, stores
 from ..db import db
 from ..models import AnyGame, Event, EventRound, EventTable, Game
-from ..pending import who_sent
 from ..rules import GameResult
+from .pending import who_sent
 
 
 def export_record(game: Game, result: GameResult | None = None, translate=None) -> dict[str, Any]:

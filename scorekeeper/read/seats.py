@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import scoring
 from ..models import Game
-from ..pending import own_orders
+from .pending import own_orders
 from .views import Role
 
 # What a console offers now: the seat's allotment (Hidden Secrets before every one is in), its

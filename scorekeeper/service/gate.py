@@ -23,9 +23,9 @@ from sqlalchemy.orm.exc import ObjectDeletedError
 
 from .. import read, rules
 from ..db import Prepared, db, one_writer
-from ..models import AnyGame, Change, Deal, Game, GameSummary, utcnow
-from ..pending import ORDERS, PendingEntry, orders_row
+from ..models import ORDERS, AnyGame, Change, Deal, Game, GameSummary, PendingEntry, utcnow
 from ..read import summarize
+from ..read.pending import orders_row
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
 from ..scoring import game_rules, known_result, remember, replay

@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import read
 from ..models import Game
-from ..pending import orders_rows
+from ..read.pending import orders_rows
 from ..rules import FieldError, GameResult, InvalidFacts, msg
 from ..rules.base import N_
 from ..scoring import game_rules

@@ -21,8 +21,8 @@ from .auth import viewer
 from .cookies import CLUB_CHOICE_COOKIE, MEMBER_MAX_AGE, keep_cookie, remember_key
 from .devices import keep_opened
 from .form_tokens import form_token
+from .games.made_keys import made_key, remember_made
 from .loading import GAME_ID
-from .made_keys import made_key, remember_made
 from .via import form_via
 
 bp = Blueprint("main", __name__)

@@ -16,7 +16,8 @@ from flask_babel import gettext as _
 from jinja2 import ChoiceLoader, FileSystemLoader
 from markupsafe import Markup
 
-from .. import cache, figures, pdf
+from .. import cache, pdf
+from ..clubs import figures
 from ..events import formats
 from ..games import TEMPLATE_FOLDERS
 from ..games.secrets.rules import HIDDEN_SECRETS, OUTCOME_NAMES, SPIES, SPY_NAMES

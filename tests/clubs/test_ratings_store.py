@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from scorekeeper import ratings
-from scorekeeper.clubs import roster
+from scorekeeper.clubs import ratings, roster
 from scorekeeper.db import db
 from scorekeeper.models import Club
 from tests.clubs.helpers import club_game, new_club

@@ -1,7 +1,7 @@
 """Pending seat entries (spec "Seat entry"): kept apart from the game's deals, replaced when sent
 again, and only their seat's own reader gets their contents."""
 
-from scorekeeper.pending import own_orders, who_sent
+from scorekeeper.read.pending import own_orders, who_sent
 from tests.web.test_seat_orders import bearer, new_game, orders
 
 

@@ -135,7 +135,7 @@ def test_with_redis_every_worker_shares_the_entries(database_url):
 
 def test_a_pdf_is_printed_once_per_version_and_kept(app, client, monkeypatch):
     from scorekeeper import pdf
-    from scorekeeper.web import exports
+    from scorekeeper.web.games import records
 
     printed = []
 
@@ -144,7 +144,7 @@ def test_a_pdf_is_printed_once_per_version_and_kept(app, client, monkeypatch):
         return b"%PDF-fake " + str(len(printed)).encode()
 
     monkeypatch.setattr(pdf, "html_to_pdf", fake)
-    monkeypatch.setattr(exports, "pdf_printer", lambda: "chromium")
+    monkeypatch.setattr(records, "pdf_printer", lambda: "chromium")
     gid, key = api_game(client, deals=[FLAT])
     first = client.get(f"/g/{gid}/sheet.pdf").data
     assert client.get(f"/g/{gid}/sheet.pdf").data == first and len(printed) == 1
@@ -166,7 +166,7 @@ def test_one_pdf_render_at_a_time_and_other_pages_go_on(app, client, monkeypatch
     import time
 
     from scorekeeper import pdf
-    from scorekeeper.web import exports
+    from scorekeeper.web.games import records
 
     running, most = [0], [0]
     release = threading.Event()
@@ -179,7 +179,7 @@ def test_one_pdf_render_at_a_time_and_other_pages_go_on(app, client, monkeypatch
         return b"%PDF-slow"
 
     monkeypatch.setattr(pdf, "html_to_pdf", slow)
-    monkeypatch.setattr(exports, "pdf_printer", lambda: "chromium")
+    monkeypatch.setattr(records, "pdf_printer", lambda: "chromium")
     one, _ = api_game(client, deals=[FLAT])
     two, _ = api_game(client, deals=[FLAT, FLAT])
     answers = {}

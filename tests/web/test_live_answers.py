@@ -1,12 +1,12 @@
-"""Viewers' live answers kept whole and shared by every worker (scorekeeper/web/answers.py): the
+"""Viewers' live answers kept whole and shared by every worker (scorekeeper/web/live/answers.py): the
 view's answer, byte for byte, without drawing it again; never a scorer's, never another version's."""
 
 from __future__ import annotations
 
 import pytest
 
-from scorekeeper.web import table
-from scorekeeper.web.answers import AnswerStore, fresh_directory
+from scorekeeper.web.games import table
+from scorekeeper.web.live.answers import AnswerStore, fresh_directory
 from tests.web.table_helpers import FLAT, api_game
 
 URL = "/g/{}/live?part={}&lang=en"

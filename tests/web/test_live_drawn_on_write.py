@@ -1,4 +1,4 @@
-"""The live answer drawn once per change, not per poll (issue 40, web/livepoll.py ``draw``): the write
+"""The live answer drawn once per change, not per poll (issue 40, web/live/livepoll.py ``draw``): the write
 that changes a game draws its followers' regions, and their polls are answered from what it drew."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from scorekeeper.web import table
+from scorekeeper.web.games import table
 from tests.web.table_helpers import FLAT, SWEEP, api_game, auth
 
 URL = "/g/{}/live?part=live&lang={}"
@@ -17,7 +17,7 @@ HX = {"HX-Request": "true"}
 
 @pytest.fixture(autouse=True)
 def drawn_beside_writes(app):
-    """A pool that draws beside the writes, as ``scorekeeper serve``'s does (scorekeeper/worker.py),
+    """A pool that draws beside the writes, as ``scorekeeper serve``'s does (scorekeeper/serve/worker.py),
     here at once: the test client's write has drawn when its answer comes back. Without one (a
     sync worker), writes draw nothing and the first poll draws (see the last test)."""
     app.extensions["scorekeeper.draw_later"] = lambda draw: draw() or True
@@ -296,7 +296,7 @@ def test_pages_at_two_versions_each_keep_what_changed_since_theirs(app, client, 
     """A page that missed a deal (it waited out a busy server) asks from an older version than the
     others: each version's answer is kept in a slot of its own, so neither draws over the other's
     and every page after the first at a version is answered from what was kept."""
-    from scorekeeper.web.livepoll import LivePoll
+    from scorekeeper.web.live.livepoll import LivePoll
 
     app.extensions.pop("scorekeeper.draw_later", None)
     app.config["LIVE_ANSWERS_DIR"] = str(tmp_path / "answers")

@@ -1,4 +1,4 @@
-"""An unchanged ``/live`` poll answered below Flask (scorekeeper/web/livepoll.py): the view's 304, cheaper."""
+"""An unchanged ``/live`` poll answered below Flask (scorekeeper/web/live/livepoll.py): the view's 304, cheaper."""
 
 from __future__ import annotations
 

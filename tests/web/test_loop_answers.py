@@ -1,10 +1,10 @@
-"""Polls answered in ``scorekeeper serve``'s event loop (scorekeeper/web/loopanswer.py, issue 40):
+"""Polls answered in ``scorekeeper serve``'s event loop (scorekeeper/web/live/loopanswer.py, issue 40):
 a turn's polls a few at a time, their games' rows read in one query, each answered as it would be
 alone."""
 
 from __future__ import annotations
 
-from scorekeeper.web.loopanswer import kept_answer, kept_answers
+from scorekeeper.web.live.loopanswer import kept_answer, kept_answers
 from tests.web.table_helpers import FLAT, api_game
 
 URL = "/g/{}/live?part=live&lang=en"

@@ -59,10 +59,10 @@ def replays(monkeypatch):
 def readable_pdf(monkeypatch):
     """The PDF sheet's HTML instead of a PDF, so it is made (and read) without Chromium."""
     from scorekeeper import pdf
-    from scorekeeper.web import exports
+    from scorekeeper.web.games import records
 
     monkeypatch.setattr(pdf, "html_to_pdf", lambda html, *args, **kwargs: html.encode())
-    monkeypatch.setattr(exports, "pdf_printer", lambda: "chromium")
+    monkeypatch.setattr(records, "pdf_printer", lambda: "chromium")
 
 
 def stored_replay(client, gid: str) -> str | None:

@@ -348,7 +348,7 @@ def test_games_list_filters_by_kind_and_player(client, club):
 
 
 def test_games_list_pages(app, client, monkeypatch):
-    from scorekeeper.web import exports as web_exports
+    from scorekeeper.web.games import records as web_exports
 
     monkeypatch.setattr(web_exports, "PER_PAGE", 2)
     for _ in range(3):

@@ -18,7 +18,7 @@ from scorekeeper import create_app
 from scorekeeper.db import db
 from scorekeeper.games import GAMES
 from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
-from scorekeeper.pending import PendingEntry
+from scorekeeper.models import PendingEntry
 from scorekeeper.rules.base import check_setup, play
 from tests.conftest import app_config
 from tests.web.pages import checked, errors_in

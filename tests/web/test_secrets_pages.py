@@ -513,11 +513,11 @@ def readable_pdf(monkeypatch):
     """The PDF sheet's HTML instead of a PDF, so its text can be read (no Chromium needed)."""
     try:
         from scorekeeper import pdf
-        from scorekeeper.web import exports
+        from scorekeeper.web.games import records
     except ImportError:  # pragma: no cover - no PDF sheet here
         return
     monkeypatch.setattr(pdf, "html_to_pdf", lambda html, *args, **kwargs: html.encode())
-    monkeypatch.setattr(exports, "pdf_printer", lambda: "chromium")
+    monkeypatch.setattr(records, "pdf_printer", lambda: "chromium")
 
 
 def test_no_page_or_api_route_shows_a_hidden_value_before_the_end(app, client, readable_pdf):

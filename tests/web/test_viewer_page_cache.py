@@ -1,4 +1,4 @@
-"""A viewer's game page kept whole per version (web/games.py viewer_page), its CSRF token put back per request."""
+"""A viewer's game page kept whole per version (web/games/pages.py viewer_page), its CSRF token put back per request."""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""Backups: ``scorekeeper export``/``import`` (archive), the snapshot format, the SQLite copy."""

@@ -1,0 +1,1 @@
+"""``scorekeeper serve``: the app under gunicorn and its writes-first worker."""

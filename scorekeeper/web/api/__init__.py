@@ -1,0 +1,1 @@
+"""The JSON API wing: games, clubs and events, and the OpenAPI description."""

@@ -1,0 +1,1 @@
+"""The clubs wing of the web: a club's pages, its forms, the member cookie."""

@@ -1,0 +1,157 @@
+"""The form that makes a club's event (``/c/<slug>/events/new``).
+
+Parsing is lenient, judging is the service's: the form turns what was typed into the API's
+body (events.md, "Creating") and :func:`.service.check_event` refuses it by field, so the page
+and the API give the same answers. A number that is not one is passed on as typed, for the
+service to refuse by name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    TextAreaField,
+    ValidationError,
+)
+
+from ...events.formats import FORMATS
+from ...forms.base import choices, lenient_int, strip
+from ...games import GAMES
+from ...i18n import render
+from ...rules import FieldError
+
+# Every registered format, in the registry's order, labelled as it labels itself.
+FORMAT_LABELS = {key: _l(fmt.label) for key, fmt in FORMATS.items()}
+PAIRING_LABELS = {
+    "round_robin": _l("Round robin (every pair meets every other)"),
+    "swiss": _l("Swiss (paired by the standings)"),
+    "knockout": _l("Knockout"),
+}
+# A service field the form shows elsewhere: pairs are typed in the players' box, options and
+# a mixer's table size are the game's, and a refusal of the whole body goes to the top.
+SHOWN_AT = {"pairs": "players", "options": "game", "table_size": "game", "event": "name"}
+NUMBERS = ("rounds", "hands", "minutes")
+
+
+class EventForm(FlaskForm):
+    name = StringField(_l("Name of the event"), filters=[strip])
+    # A value not offered is the service's to refuse, by name, as the API's would be.
+    game = SelectField(_l("Game"), choices=[], default="euchre", validate_choice=False)  # the usual evening
+    format = SelectField(
+        _l("Format"), choices=choices(FORMAT_LABELS.items()), default="progressive", validate_choice=False
+    )
+    pairing = SelectField(
+        _l("Pairing (pairs only)"),
+        choices=choices(PAIRING_LABELS.items()),
+        default="round_robin",
+        validate_choice=False,
+    )
+    # The club's players, ticked when here tonight (the page fills the choices); a name not in
+    # the club yet is typed below.
+    here = SelectMultipleField(_l("Who is here tonight"), choices=[], validate_choice=False)
+    players = TextAreaField(
+        _l("Players"),
+        description=_l('One name a line. For pairs, one pair a line: "Ann & Bob".'),
+    )
+    rounds = StringField(
+        _l("Rounds"), filters=[strip], description=_l("Leave empty for the format's usual length.")
+    )
+    hands = StringField(
+        _l("Hands a round"),
+        filters=[strip],
+        description=_l(
+            "Euchre and Spades only. Empty: 8 of Euchre or 4 of Spades in progressive, otherwise to the target."
+        ),
+    )
+    minutes = StringField(_l("Minutes a round"), filters=[strip], description=_l("Empty: no clock."))
+    sit_out = StringField(
+        _l("Points for sitting out"),
+        filters=[strip],
+        description=_l("Empty: the round's average; or a whole number of points."),
+    )
+    confirm = BooleanField(_l("An opponent confirms each table's result"))
+    shuffle = BooleanField(_l("Shuffle the players for the first round (ladder)"))
+    seed = BooleanField(_l("Seed by the club's ratings (Swiss and knockout pairs)"))
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.game.choices = choices((key, _(rules.title)) for key, rules in GAMES.items())
+        # Errors that belong to no one field (none today; kept so nothing is ever lost).
+        self.general_errors: list[str] = []
+
+    def takes_pairs(self) -> bool:
+        """The chosen format's entrants are pairs typed "Ann & Bob" (its plug-in says)."""
+        return bool(getattr(FORMATS.get(self.format.data), "takes_pairs", False))
+
+    def validate_here(self, field: SelectMultipleField) -> None:
+        if field.data and self.takes_pairs():
+            raise ValidationError(
+                _('A pairs event takes its pairs typed, one pair a line ("Ann & Bob"): untick the players.')
+            )
+
+    def body(self) -> dict[str, Any]:
+        """What was ticked and typed, as the API's creation body: the ticked players first, then
+        the typed names not ticked already."""
+        lines = [line.strip() for line in (self.players.data or "").splitlines() if line.strip()]
+        if not self.takes_pairs():
+            lines = merge_names(self.here.data or [], lines)
+        data: dict[str, Any] = {
+            "name": self.name.data or "",
+            "game": self.game.data,
+            "format": self.format.data,
+            "confirm": bool(self.confirm.data),
+        }
+        if self.takes_pairs():
+            data["pairing"] = self.pairing.data
+            data["pairs"] = [[name.strip() for name in line.split("&")] for line in lines]
+        else:
+            data["players"] = lines
+        for field in NUMBERS:
+            value = lenient_int(getattr(self, field).data)
+            if value is not None:
+                data[field] = value
+        sit_out = lenient_int(self.sit_out.data)
+        if sit_out is not None:
+            data["sit_out"] = "average" if str(sit_out).casefold() == "average" else sit_out
+        if self.shuffle.data and getattr(FORMATS.get(self.format.data), "shuffles", False):
+            data["shuffle"] = True
+        if self.seed.data:
+            data["seed"] = "ratings"
+        return data
+
+    def show_errors(self, errors: list[FieldError]) -> None:
+        for error in errors:
+            name = SHOWN_AT.get(error.field, error.field)
+            field = getattr(self, name, None) if name in self._fields else None
+            text = render(error.message)
+            if field is None:
+                self.general_errors.append(text)
+            else:
+                field.errors = [*list(field.errors or []), text]
+
+    def error_items(self) -> list[tuple[str, str]]:
+        """Every problem and where it is, for the summary at the top of the refused form."""
+        items = [(text, self.name.id) for text in self.general_errors]
+        for field in self:
+            items += [(text, field.id) for text in field.errors if isinstance(text, str)]
+        return items
+
+
+def merge_names(ticked: list[str], typed: list[str]) -> list[str]:
+    """The ticked names, then each typed one not among them (whatever its case): a name ticked
+    and typed too is one player, not a duplicate to refuse."""
+    out = [name.strip() for name in ticked if isinstance(name, str) and name.strip()]
+    seen = {name.casefold() for name in out}
+    for name in typed:
+        if name.casefold() not in seen:
+            out.append(name)
+            seen.add(name.casefold())
+    return out
