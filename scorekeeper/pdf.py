@@ -106,7 +106,7 @@ def render_once(folder: Path, version: int, name: str, make_html: Callable[[], s
         os.replace(partial, path)
     for old in folder.glob("*.pdf"):
         stem = old.name.split("-", 1)[0]
-        if stem.isdigit() and int(stem) < version:
+        if stem.isascii() and stem.isdigit() and int(stem) < version:
             old.unlink(missing_ok=True)
     return data
 

@@ -19,6 +19,7 @@ from ..games import GAMES
 from ..models import Event, utcnow
 from ..refusals import refuse
 from ..rules import N_
+from ..rules.base import read_whole
 from . import season, service
 from .standings import plain
 
@@ -61,9 +62,9 @@ def parse(args: Mapping[str, str], club_id: int, today: date | None = None) -> Q
     best = None
     raw = (args.get("best") or "").strip()
     if raw:
-        if not raw.isdigit() or not 1 <= int(raw) <= 1000:
+        best = read_whole(raw, 4)
+        if best is None or not 1 <= best <= 1000:
             raise refuse("best", N_("Best is a whole number of events from 1 to 1000, or empty for all."))
-        best = int(raw)
     return Query(game, start, end, best)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, Field, RadioField, SelectField, StringField
+from wtforms import BooleanField, Field, IntegerField, RadioField, SelectField, StringField
 
 # WTForms 3.3 added SelectChoice; its stubs (types-WTForms) describe 3.2 and lack it.
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
@@ -22,6 +22,7 @@ from wtforms.widgets import NumberInput
 
 from .. import i18n
 from ..rules import FieldError, Game, GameResult, Option
+from ..rules.base import read_whole
 
 
 def strip(value: Any) -> Any:
@@ -32,10 +33,10 @@ def lenient_int(value: Any) -> Any:
     """An int when the text is one; otherwise the text, for the rules to refuse by name."""
     if value in (None, ""):
         return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
+    if isinstance(value, int):
         return value
+    number = read_whole(value.strip() if isinstance(value, str) else value, 18, signed=True)
+    return value if number is None else number
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,19 @@ class NumberField(StringField):
 
     def _value(self) -> str:
         return "" if self.data is None else str(self.data)
+
+
+class WholeField(IntegerField):
+    """WTForms' IntegerField read with the one number reading (:func:`read_whole`): ``int()``
+    would take ``١٢`` or ``1_0`` for a number of days."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist:
+            return
+        text = str(valuelist[0]).strip()
+        self.data = read_whole(text, 9, signed=True)
+        if self.data is None and text:
+            raise ValueError(self.gettext("Not a valid integer value."))
 
 
 def choices(pairs: Iterable[tuple[Any, Any]]) -> list[SelectChoice]:

@@ -11,6 +11,7 @@ web layer can translate them while this package stays free of Flask-Babel.
 from __future__ import annotations
 
 import random
+import re
 import unicodedata
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -336,6 +337,26 @@ def require_keys(
             errors.append(refuse(key, N_("“{key}” is not a fact of this game."), key=key))
     errors += [refuse(key, N_("This is required.")) for key in required if key not in facts]
     return errors
+
+
+WHOLE_TEXT = re.compile(r"[+-]?[0-9]+")
+
+
+def read_whole(text: Any, digits: int = 10, signed: bool = False) -> int | None:
+    """The one reading of a whole number typed in a form, a path, a query or a header: ASCII
+    digits only (at most ``digits`` of them, a sign only when ``signed``), else None.
+
+    ``str.isdigit()`` accepts ``²``, ``①`` and ``⁴``, which ``int()`` refuses (a 500 where it was
+    trusted), and ``int()`` itself accepts ``١٢``, ``1_000`` and spaces: neither is what a player
+    typed as a number, so every reader of input asks here instead.
+    """
+    if not isinstance(text, str) or not WHOLE_TEXT.fullmatch(text):
+        return None
+    if text[0] in "+-" and not signed:
+        return None
+    if len(text.lstrip("+-")) > digits:
+        return None
+    return int(text)
 
 
 def is_int(value: Any) -> bool:

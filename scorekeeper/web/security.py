@@ -116,7 +116,7 @@ class IntegerConverter(routing.IntegerConverter):
     most 10 digits are read, so a 5,000-digit one costs nothing. (Werkzeug's name, kept: what
     reads the routes, such as the route-walking tests, knows it by it.)"""
 
-    regex = r"\d{1,10}"
+    regex = r"[0-9]{1,10}"  # ASCII digits only (rules.base.read_whole): \d matches ٣ too
 
     def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("max", 2**31 - 1)

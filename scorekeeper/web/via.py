@@ -6,7 +6,7 @@ from flask import abort, g, request
 
 from ..models import AnyGame
 from ..refusals import Refusal
-from ..rules.base import N_
+from ..rules.base import N_, read_whole
 from ..service import Via
 from .devices import device, device_label
 from .etags import bare_etag
@@ -18,9 +18,9 @@ def form_via() -> Via:
     raw = request.form.get(VERSION_FIELD)
     version = None
     if raw is not None:
-        if not (raw.isdigit() and len(raw) < 10):
+        version = read_whole(raw, 9)
+        if version is None:
             abort(400)
-        version = int(raw)
     token = request.form.get(TOKEN_FIELD, "")
     device_id, label = device()
     # A director's correction at a locked event table: who (auth's game_route) and why (the form).
@@ -52,9 +52,10 @@ def api_via(game: AnyGame) -> Via:
     if "If-Match" in request.headers and not request.if_match.star_tag:
         # An empty tag ("") parses as None: every tag must be a version this API answered.
         tags = {bare_etag(t) for t in request.if_match.as_set()}
-        if not tags or not all(t and t.isdigit() and len(t) < 10 for t in tags):
+        read = [read_whole(t, 9) for t in tags]
+        versions = {v for v in read if v is not None}
+        if not tags or len(versions) < len(read):
             abort(400, description=N_('If-Match must be the game\'s ETag, e.g. If-Match: "7".'))
-        versions = {int(t) for t in tags if t}
         version = game.version if game.version in versions else min(versions)
     token = idempotency_key()
     label = device_label(request.user_agent.string)

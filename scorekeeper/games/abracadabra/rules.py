@@ -63,6 +63,7 @@ from ...rules.base import (
     msg,
     one_of,
     per_seat,
+    read_whole,
     refuse,
     require_keys,
 )
@@ -167,9 +168,8 @@ def parse_rank(text: Any) -> int | None:
     letters = RANK_INPUT_LETTERS
     if text in letters:
         return letters[text]
-    if text.isdigit() and 1 <= int(text) <= KING:
-        return int(text)
-    return None
+    number = read_whole(text, 2)
+    return number if number is not None and 1 <= number <= KING else None
 
 
 # -- helpers for entry during play ----------------------------------------------

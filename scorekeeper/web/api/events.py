@@ -17,7 +17,7 @@ from ...events import service
 from ...models import Club, Event, Game
 from ...refusals import Denied, Missing, Refusal
 from ...rules import FieldError, msg
-from ...rules.base import N_
+from ...rules.base import N_, read_whole
 from ...service import house_gate
 from .. import errors
 from ..auth import club_route, may, role_for
@@ -49,9 +49,10 @@ def if_match(event: Event) -> int | None:
     if "If-Match" not in request.headers or request.if_match.star_tag:
         return None
     tags = request.if_match.as_set()
-    if not tags or not all(t and t.isdigit() and len(t) < 10 for t in tags):
+    read = [read_whole(t, 9) for t in tags]
+    versions = {v for v in read if v is not None}
+    if not tags or len(versions) < len(read):
         raise Refusal("If-Match", N_('If-Match must be the event\'s ETag, e.g. If-Match: "7".'), 400)
-    versions = {int(t) for t in tags}
     return event.version if event.version in versions else min(versions)
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, RadioField, SelectField, StringField
+from wtforms import RadioField, SelectField, StringField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ...clubs.service import MAX_CLUB_NAME
-from ...forms.base import choices
+from ...forms.base import WholeField, choices
 from ...rules.base import MAX_NAME
 
 
@@ -30,6 +30,6 @@ class InviteForm(FlaskForm):
     role = SelectField(
         _l("Joins as"), choices=choices([("member", _l("member")), ("admin", _l("admin"))]), default="member"
     )
-    expires = IntegerField(
+    expires = WholeField(
         _l("Lasts (days; empty: until revoked)"), validators=[Optional(), NumberRange(1, 3650)]
     )

@@ -24,6 +24,7 @@ from ...events import service, table_links
 from ...i18n import render
 from ...models import Event, Game, utcnow
 from ...read import SCORER, VIEWER
+from ...rules.base import read_whole
 from ..auth import resolve_table
 from ..cookies import remember_key
 from ..games.pages import game_context
@@ -42,7 +43,7 @@ def checked(event_id: str, table_number: str, token: str) -> tuple[Event, int]:
     """The event and table, if ``token`` is that table's (a wrong one counts as a failed credential).
     The number is read here, not by the URL's converter: a malformed one is a 404 like any other."""
     event = event_or_404(event_id)
-    table = int(table_number) if table_number.isdigit() and len(table_number) <= 5 else 0
+    table = read_whole(table_number, 5) or 0
     if not table or not limits.credential(token, lambda t: table_links.token_matches(event, table, t)):
         abort(404)
     return event, table

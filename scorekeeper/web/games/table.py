@@ -38,6 +38,7 @@ from ...i18n import render
 from ...models import Change, Game, utcnow
 from ...read import VIEWER
 from ...rules import InvalidFacts
+from ...rules.base import read_whole
 from ..auth import correcting, game_route, locked_out, presented_key, resolve_table, role_for
 from ..cookies import DEVICE_COOKIE
 from ..etags import changed_at, follow_caching, live_etag_value
@@ -126,9 +127,9 @@ def delta_base(etag: str, version: int) -> int | None:
     game_id, _, rest = etag.partition(".")
     _version, _, tail = rest.partition(".")
     parts = asked.removeprefix("W/").strip('"').split(".", 2)
-    if len(parts) != 3 or parts[0] != game_id or parts[2] != tail or not parts[1].isdigit():
+    since = read_whole(parts[1], 9) if len(parts) == 3 and parts[0] == game_id and parts[2] == tail else None
+    if since is None:
         return None
-    since = int(parts[1])
     return since if version - MAX_BEHIND <= since < version else None
 
 

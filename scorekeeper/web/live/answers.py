@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ... import stores
 from ...lru import LocalLRU
+from ...rules.base import read_whole
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ class AnswerStore:
         region's whole answer: one slot per version behind (a few), so that pages at two versions
         (one missed a deal while it waited) do not draw over each other's answer in turn."""
         version = since.split(".")[1] if since.count(".") >= 4 else ""
-        slot = int(version) % DELTA_SLOTS if version.isdigit() else 0
+        slot = (read_whole(version, 9) or 0) % DELTA_SLOTS
         return path.parent / "delta" / f"d{slot}-{path.name.replace('.', '-')}"
 
     def get(self, path: Path, stamp: str) -> tuple[list[tuple[str, str]], bytes] | None:

@@ -38,6 +38,7 @@ from werkzeug.wrappers import Request
 from ... import limits
 from ...i18n import FORMATS
 from ...keys import key_matches
+from ...rules.base import read_whole
 from ...service.gate import AFTER_COMMIT
 from ..cookies import KEY_COOKIE
 from ..etags import changed_at, follow_caching
@@ -259,9 +260,8 @@ class LivePoll:
         stamp, headers, body = found
         version = stamp.split(" ", 1)[0].split(".")
         # The ETag's parts: game, version, locale, role, part. Only this game's, and only older.
-        if len(version) < 2 or version[0] != game_id or not version[1].isdigit():
-            return None
-        if not int(version[1]) < row.version:
+        kept = read_whole(version[1], 9) if len(version) >= 2 and version[0] == game_id else None
+        if kept is None or not kept < row.version:
             return None
         return headers, body
 
