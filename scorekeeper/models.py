@@ -29,6 +29,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from sqlalchemy.orm.attributes import set_committed_value
 
+from .confusables import skeleton
 from .db import Model, Prepared, db
 
 
@@ -217,8 +218,12 @@ class GameSummary(Model):
 
 def folded(name: str) -> str:
     """A name as clubs.md compares names: Unicode compatibility forms and case folded
-    ("Zoe", "ZOE" and "Ｚｏｅ" are one name), the same on every database."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    ("Zoe", "ZOE" and "Ｚｏｅ" are one name), and look-alike letters too (Unicode's confusable
+    skeleton: "Own" and "Оwn" with a Cyrillic О are one name), the same on every database.
+    Accents stay: "Jose" and "José" are two names."""
+    cased = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    # At most the column's width: a 40-character name of wide compatibility forms folds longer.
+    return unicodedata.normalize("NFKC", skeleton(cased).casefold())[:200]
 
 
 class Club(Model):

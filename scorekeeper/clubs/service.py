@@ -342,13 +342,14 @@ def join(club: Club, token: Any, name: Any, label: str = "") -> tuple[Member, st
 
             return Step((found, key), apply_device, "device_join")
         clean = clean_name(name)
-        if member_folded(club, clean) is not None:
+        taken = member_folded(club, clean)
+        if taken is not None:
             raise Clash(
                 "name",
                 N_(
                     "{name} is a member already. On a new phone of theirs, use “Add a device” on their club page."
                 ),
-                name=clean,
+                name=taken.name,  # the member's own spelling: a look-alike typed shows whom it meets
             )
         member = Member(club_id=club.id, name=clean, role=invite.role)
 

@@ -42,9 +42,7 @@ def test_a_table_link_with_an_odd_table_number_is_not_found(app, client, odd):
 @pytest.mark.parametrize("odd", ["²", "①", "١"])
 def test_the_events_api_refuses_an_odd_if_match(app, client, odd):
     event_id, key = make(app)
-    r = client.post(
-        f"/api/events/{event_id}/rounds", json={}, headers={**auth(key), "If-Match": f'"{odd}"'}
-    )
+    r = client.post(f"/api/events/{event_id}/rounds", json={}, headers={**auth(key), "If-Match": f'"{odd}"'})
     assert r.status_code == 400 and r.get_json()["errors"], r.get_data(as_text=True)
 
 
