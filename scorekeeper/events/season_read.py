@@ -8,12 +8,13 @@ the day its first round started (an event made in advance counts on the evening 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import select
 
+from ..clubs import roster
 from ..db import db
 from ..games import GAMES
 from ..models import Event, utcnow
@@ -103,7 +104,15 @@ def results(club_id: int, query: Query) -> list[season.EventResult]:
 
 
 def table(club_id: int, query: Query) -> season.Season:
-    return season.season(results(club_id, query), query.best)
+    """The season as members see it (page, API, CSV): the players the club marked private are
+    left out of the list, as from the ratings (clubs.md), but still hold their places in each
+    event, so nobody else's points change."""
+    made = season.season(results(club_id, query), query.best)
+    hidden = {season.fold(name) for name in roster.private_names(club_id)}
+    if not hidden:
+        return made
+    shown = tuple(s for s in made.standings if season.fold(s.name) not in hidden)
+    return replace(made, standings=shown)
 
 
 def document(made: season.Season, query: Query, render) -> dict[str, Any]:

@@ -190,3 +190,30 @@ def test_the_page_and_the_csv(app, client, club, season):
     assert "'=cmd" in names and "=cmd" not in names  # a formula is shown as text
     api = client.get("/api/clubs/the-lodge/season?game=euchre", headers=bearer(club["member"])).json
     assert [r[1].lstrip("'") for r in rows[1:]] == [s["name"] for s in api["standings"]]
+
+
+def test_a_private_player_is_left_out_of_the_season_but_keeps_their_places(app, client, club, season):
+    """clubs.md: players the club marked private are left out of its lists (issue 57, N9)."""
+    member = as_member(app, club["member"])
+    before = client.get("/api/clubs/the-lodge/season?game=euchre", headers=bearer(club["member"])).json
+    points = {s["name"]: s["points"] for s in before["standings"]}
+    assert "Bob" in points
+    owner = as_member(app, club["owner"])
+    assert owner.post("/c/the-lodge/players/private", data={"name": "Bob", "private": "1"}).status_code == 303
+    after = client.get("/api/clubs/the-lodge/season?game=euchre", headers=bearer(club["member"])).json
+    assert "Bob" not in [s["name"] for s in after["standings"]]
+    # Everyone else's points are as before: Bob still held his places in each event.
+    assert {s["name"]: s["points"] for s in after["standings"]} == {
+        n: p for n, p in points.items() if n != "Bob"
+    }
+    html = member.get("/c/the-lodge/season?game=euchre").get_data(as_text=True)
+    assert ">Bob<" not in html and "Ann" in html
+    names = [
+        r[1]
+        for r in csv.reader(
+            io.StringIO(
+                member.get("/c/the-lodge/season.csv?game=euchre").get_data(as_text=True).lstrip("\ufeff")
+            )
+        )
+    ]
+    assert "Bob" not in names and "Ann" in names
