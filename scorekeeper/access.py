@@ -172,6 +172,14 @@ class Access:
         """Any game of a club, corrected or deleted by its owner and admins (besides its scorers)."""
         return self.run_club(getattr(game, "club_id", None))
 
+    def end_game(self, at_event: bool) -> bool:
+        """A rematch (a new game of the club, counted in its ratings), archiving a game or
+        bringing it back: its scorers' (the route checks the key), never at an event's table.
+        There the director starts the next games and the board keeps the table's: a table link
+        scores its table's game, nothing else (the write gate refuses its archiving too,
+        service.locks.directors_act)."""
+        return not at_event
+
     def direct_event(self, event: Event) -> bool:
         """An event, directed by the club's owner and admins, and by whoever holds the key its
         creator was given (events.md)."""

@@ -123,6 +123,10 @@ class NumberField(StringField):
         return "" if self.data is None else str(self.data)
 
 
+# WTForms' own message, in its own catalogs (a name, so our extraction leaves it to them).
+NOT_A_NUMBER = "Not a valid integer value."
+
+
 class WholeField(IntegerField):
     """WTForms' IntegerField read with the one number reading (:func:`read_whole`): ``int()``
     would take ``١٢`` or ``1_0`` for a number of days."""
@@ -133,7 +137,7 @@ class WholeField(IntegerField):
         text = str(valuelist[0]).strip()
         self.data = read_whole(text, 9, signed=True)
         if self.data is None and text:
-            raise ValueError(self.gettext("Not a valid integer value."))
+            raise ValueError(self.gettext(NOT_A_NUMBER))
 
 
 def choices(pairs: Iterable[tuple[Any, Any]]) -> list[SelectChoice]:

@@ -9,6 +9,7 @@ the lists show), :mod:`.public` (the public record of the API and exports) and :
 from ..scoring import result  # the game's unredacted result at its version (never shown as it is)
 from .public import (
     TableState,
+    event_games,
     event_of,
     export_record,
     plain_text,
@@ -60,6 +61,7 @@ __all__ = [
     "TableState",
     "build_view",
     "chart_series",
+    "event_games",
     "event_of",
     "export_record",
     "facts_before",

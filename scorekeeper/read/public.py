@@ -95,6 +95,24 @@ def event_of(game_id: str) -> dict[str, Any] | None:
     return dict(found) if isinstance(found, dict) else None  # (else _NO_EVENT: no event)
 
 
+def event_games(game_ids: list[str]) -> set[str]:
+    """Which of ``game_ids`` are played at an event's table: what a list's items offer (no
+    rematch or archive there). The games already known cost nothing, the others one query."""
+    known = EVENT_PLACES()
+    found = {i for i in game_ids if isinstance(known.get(i, None), dict)}
+    asked = [i for i in game_ids if known.get(i, None) is None]
+    if asked:
+        rows = db.session.execute(
+            select(EventTable.game_id, EventRound.event_id, EventRound.number, EventTable.number)
+            .join(EventRound, EventRound.id == EventTable.round_id)
+            .where(EventTable.game_id.in_(asked))
+        ).all()
+        for game_id, event_id, number, table in rows:
+            known.put(game_id, {"id": event_id, "round": number, "table": table})
+            found.add(game_id)
+    return found
+
+
 @dataclass(frozen=True)
 class TableState:
     """Where an event's table game stands (events.md, Rounds): whether its round is over and

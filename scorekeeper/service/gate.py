@@ -592,10 +592,9 @@ def archive_game(game: Game, archived: bool = True, via: Via | None = None) -> N
     """Archive (or bring back) a game: it leaves the home page and the ratings, and is kept.
 
     Raises :class:`CannotUndo` when the game already is so; :class:`TableLocked` to a scorer
-    archiving a locked event table (locks.directors_act).
+    archiving or bringing back an event's table (locks.directors_act).
     """
-    if archived:
-        directors_act(game.id, via.by if via else None, "archive")
+    directors_act(game.id, via.by if via else None, "archive")
     _write(game, via, lambda top: _plan_archived(game, archived), lockable=False)
 
 

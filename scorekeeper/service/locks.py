@@ -27,7 +27,9 @@ class TableLocked(Exception):
             )
         if self.act == "archive":
             return msg(
-                N_("Table {table}'s result stands in the event: only the event's director can archive it."),
+                N_(
+                    "This game is table {table} of an event: only the event's director can archive it or bring it back."
+                ),
                 table=self.state.table,
             )
         if self.state.closed:
@@ -75,11 +77,12 @@ def correction_at(game_id: str, by: str | None, reason: str | None) -> bool:
 
 
 def directors_act(game_id: str, by: str | None, act: str) -> None:
-    """Deleting an event table's game (its result is the event's), or archiving it once its table
-    is locked (archiving drops it from the ratings), is the event's director's alone: refused
-    (:class:`TableLocked`) to its scorer. A game of no event costs no query."""
+    """Deleting an event table's game (its result is the event's), archiving it or bringing it
+    back (archiving drops it from the ratings and hides the live table) is the event's director's
+    alone: refused (:class:`TableLocked`) to its scorer, whose key a table link hands out and
+    which scores that table's game, nothing else. A game of no event costs no query."""
     if by is not None:
         return
     state = table_state(game_id)
-    if state is not None and (act == "delete" or state.locked):
+    if state is not None:
         raise TableLocked(state, act)

@@ -54,6 +54,7 @@ def index() -> ResponseReturnValue:
         finished=finished,
         games=GAMES,
         just_archived=just_archived,
+        at_events=read.event_games([g.id for g in games]),
         clubs=me.memberships,
     )
 

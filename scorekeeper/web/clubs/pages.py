@@ -132,6 +132,7 @@ def show(club: Club, me: Membership) -> ResponseReturnValue:
         me=me,
         in_progress=in_progress[:30],
         finished=finished[:30],
+        at_events=read.event_games([g.id for g in games]),
         games=GAMES,
         events=db.session.scalars(club_events(viewer(), club.id)).all(),
         members=everyone,

@@ -26,7 +26,7 @@ from ...db import db
 from ...forms import new_game_form
 from ...models import Game
 from ...rules.base import check_setup
-from ..auth import game_route, role, viewer
+from ..auth import game_route, may, role, viewer
 from ..cookies import remember_key
 from ..form_tokens import form_token
 from ..via import form_via
@@ -40,6 +40,8 @@ bp = Blueprint("ends", __name__, url_prefix="/g")
 @game_route(scorer=True)
 def rematch(game: Game) -> ResponseReturnValue:
     """Start the next game at this table: the scorer's device scores it too."""
+    if not may().end_game(read.event_of(game.id) is not None):
+        abort(403)
     via = form_via()
     again = service.created_by(via.token)
     if again is not None:

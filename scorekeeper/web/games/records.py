@@ -110,6 +110,7 @@ def games_list(base: Any, known_names: list[str], club: Club | None) -> Response
     return render_template(
         "records/games.html",
         items=[(game, summary, summary) for game, summary in read.list_views(games[:PER_PAGE])],
+        at_events=read.event_games([g.id for g in games[:PER_PAGE]]),
         more=len(games) > PER_PAGE,
         page=page,
         kind=kind,
