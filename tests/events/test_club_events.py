@@ -545,3 +545,26 @@ form_text = st.text(st.characters(blacklist_categories=["Cs"], blacklist_charact
 def test_the_creation_page_never_fails_with_a_500(app, club, data):
     answer = as_member(app, club["member"]).post("/c/the-lodge/events/new", data=data)
     assert answer.status_code in (303, 422), answer.get_data(as_text=True)[:500]
+
+
+def test_a_director_by_link_alone_sees_the_events_players_not_the_clubs(app, client, club):
+    """Issue 57, N10: the event's director link lets a non-member run the evening; the club's
+    players and members (the late-arrival chips) stay the members' to see."""
+    club_game = client.post(
+        "/api/games",
+        json={"game": "tally", "players": ["Zed", "Yves"], "deals": [], "club": "the-lodge"},
+        headers=bearer(club["member"]),
+    )
+    assert club_game.status_code == 201, club_game.json
+    made = create(client, club["member"]).json
+    stranger = app.test_client()
+    assert stranger.get(f"/e/{made['id']}/direct?key={made['director_key']}").status_code == 303
+    page = stranger.get(f"/e/{made['id']}").get_data(as_text=True)
+    assert 'name="add"' in page  # the director's controls are there: newcomers are typed
+    for hidden in ("Olga", "Ada", "Mel", "Zed", "Yves"):
+        assert hidden not in page, hidden
+    # A member directing the same event is offered the club's players as chips.
+    member = as_member(app, club["member"])
+    member.get(f"/e/{made['id']}/direct?key={made['director_key']}")
+    chips = member.get(f"/e/{made['id']}").get_data(as_text=True)
+    assert 'name="join" value="Zed"' in chips and 'name="join" value="Olga"' in chips

@@ -92,9 +92,13 @@ def club_players(field: SelectMultipleField, names: list[str]) -> None:
 
 def players_form(event: Event, data: Mapping[str, Any] | None = None) -> PlayersForm:
     form = PlayersForm(formdata=request.form if data is None and request.method == "POST" else None)
-    # Late arrivals: the club's players not in the event yet, ticked as the new event's page does.
+    # Late arrivals: the club's players not in the event yet, ticked as the new event's page does;
+    # offered to the club's members only: a director by the event's link alone, who is no member,
+    # sees the event's own players and types a newcomer's name (clubs.md: the club's players and
+    # members are its members' to see).
     playing = {n.casefold() for e in event.entrants for n in (e if isinstance(e, list) else [e])}
-    late = [n for n in roster.seatable_names(event.club_id) if n.casefold() not in playing]
+    known = roster.seatable_names(event.club_id) if may().see_club(event.club_id) else []
+    late = [n for n in known if n.casefold() not in playing]
     club_players(form.join, late)
     form.withdraw.choices = [
         (name, name)
