@@ -550,12 +550,16 @@ def delete_club(club: Club, by: str = "") -> dict[str, int]:
     """
 
     def plan() -> Step[dict[str, int]]:
-        game_ids = list(db.session.scalars(of_club(select(Game.id), club.id)))
-        event_ids = list(db.session.scalars(select(Event.id).where(Event.club_id == club.id)))
-        players_gone = len(db.session.scalars(select(Player.id).where(Player.club_id == club.id)).all())
-        counts = {"games": len(game_ids), "events": len(event_ids), "players": players_gone}
+        counts: dict[str, int] = {}
 
         def apply() -> Any:
+            # What is the club's is read here, in the write's transaction, not when judged: a
+            # round started meanwhile made games of the club, which must go with it (else they
+            # stay behind, games of no club there is).
+            game_ids = list(db.session.scalars(of_club(select(Game.id), club.id)))
+            event_ids = list(db.session.scalars(select(Event.id).where(Event.club_id == club.id)))
+            players_gone = len(db.session.scalars(select(Player.id).where(Player.club_id == club.id)).all())
+            counts.update(games=len(game_ids), events=len(event_ids), players=players_gone)
             round_ids = select(EventRound.id).where(EventRound.event_id.in_(event_ids))
             db.session.execute(delete(EventTable).where(EventTable.round_id.in_(round_ids)))
             db.session.execute(delete(EventRound).where(EventRound.event_id.in_(event_ids)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,7 +25,7 @@ from ..db import db
 from ..games import GAMES
 from ..keys import hash_key, key_matches
 from ..models import Change, Event, EventRound, EventTable, Game, utcnow
-from ..refusals import Clash, Refusal, refuse
+from ..refusals import Clash, Missing, Refusal, refuse
 from ..rules import N_, Msg, Setup, msg
 from ..service import house_gate
 from . import formats, seating, standings, table_links
@@ -283,7 +283,16 @@ def start_round(
 
         return house_gate.Step(rnd, apply, "start_round")
 
-    return house_gate.change(event, step, based_on=seen, token=token, by=by)
+    return _through_gate(event, step, based_on=seen, token=token, by=by)
+
+
+def _through_gate(event: Event, step: Callable[[], house_gate.Step[Any]], **kwargs: Any) -> Any:
+    """The house gate for an event: an event deleted meanwhile (its club deleted while this
+    change was on its way) is a 404, as one that never was, not a 500."""
+    try:
+        return house_gate.change(event, step, **kwargs)
+    except house_gate.Gone:
+        raise Missing(None, N_("No such event.")) from None
 
 
 def close_round(event: Event, by: str = "") -> None:
@@ -298,7 +307,7 @@ def close_round(event: Event, by: str = "") -> None:
         return house_gate.Step(None, apply, "close_round")
 
     if event.rounds and event.rounds[-1].closed_at is None:
-        house_gate.change(event, step, by=by)
+        _through_gate(event, step, by=by)
 
 
 def active(event: Event) -> list[int]:
@@ -334,7 +343,7 @@ def change_players(
 
         return house_gate.Step(None, apply, "players")
 
-    house_gate.change(event, step, based_on=based_on, by=by)
+    _through_gate(event, step, based_on=based_on, by=by)
 
 
 def _players_plan(
@@ -446,7 +455,7 @@ def confirm_table(event: Event, table: EventTable, name: Any) -> str:
         return house_gate.Step(match, apply, "confirm")
 
     try:
-        return house_gate.change(event, step, by=name if isinstance(name, str) else "")
+        return _through_gate(event, step, by=name if isinstance(name, str) else "")
     except _Already as same:
         return same.name
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy import select, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
@@ -112,7 +113,14 @@ def _reread(aggregate: Aggregate) -> None:
     try:
         db.session.refresh(aggregate)
     except Exception:  # deleted meanwhile (InvalidRequestError / ObjectDeletedError)
-        raise Gone(aggregate.id) from None
+        raise Gone(_identity(aggregate)) from None
+
+
+def _identity(aggregate: Aggregate) -> Any:
+    """The id of an aggregate that may be deleted: read from its identity, not its attribute,
+    which would load the gone row and raise ObjectDeletedError (a 500) instead of Gone."""
+    key = sa_inspect(aggregate).identity
+    return key[0] if key else None
 
 
 def change(
@@ -138,7 +146,7 @@ def change(
         try:
             version = aggregate.version
         except ObjectDeletedError:
-            raise Gone(aggregate.id) from None
+            raise Gone(_identity(aggregate)) from None
         if based_on is not None and version != based_on:
             raise Stale(aggregate, based_on)
         step = plan()
