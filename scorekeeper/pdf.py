@@ -15,7 +15,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
@@ -84,14 +84,22 @@ def html_to_pdf(html: str, chromium: str, timeout: float = 60) -> bytes:
         return data
 
 
-def render_once(folder: Path, version: int, name: str, make_html: Callable[[], str], chromium: str) -> bytes:
+def render_once(
+    folder: Path,
+    version: int,
+    name: str,
+    make_html: Callable[[], str],
+    chromium: str,
+    keep_others: bool = False,
+) -> bytes:
     """The PDF kept as ``folder/<version>-<name>.pdf``, printed first if it is not there yet.
 
     ``folder`` is the game's, ``name`` says everything else the sheet depends on
     (language, role, paper): once printed, every later request reads the file. A
     file lock lets one render run at a time on this machine, whichever worker asks;
     a request waiting for it holds nothing other requests need. The game's sheets
-    of older versions are removed when a newer one is written.
+    of older versions are removed when a newer one is written (with ``keep_others``, only those
+    of this ``name``: the newest copy of each other name stays, for :func:`render_latest`).
     """
     path = folder / f"{version}-{name}.pdf"
     if path.is_file():
@@ -105,10 +113,78 @@ def render_once(folder: Path, version: int, name: str, make_html: Callable[[], s
         partial.write_bytes(data)
         os.replace(partial, path)
     for old in folder.glob("*.pdf"):
-        stem = old.name.split("-", 1)[0]
+        stem, _, rest = old.name.partition("-")
+        if keep_others and rest != f"{name}.pdf":
+            continue
         if stem.isascii() and stem.isdigit() and int(stem) < version:
             old.unlink(missing_ok=True)
     return data
+
+
+def newest_kept(folder: Path, name: str) -> Path | None:
+    """The newest sheet kept in ``folder`` under ``name``, whatever its version."""
+    found: list[tuple[int, Path]] = []
+    for path in folder.glob(f"*-{name}.pdf"):
+        stem, _, rest = path.name.partition("-")
+        if rest == f"{name}.pdf" and stem.isascii() and stem.isdigit():
+            found.append((int(stem), path))
+    return max(found)[1] if found else None
+
+
+def render_latest(
+    folder: Path,
+    version: int,
+    name: str,
+    make_html: Callable[[], str],
+    chromium: str,
+    fresh_within: float | None = None,
+) -> bytes:
+    """An event's sheets, which anyone with the event's link may ask for and which change with
+    every hand played: :func:`render_once`, bounded per event (``folder``).
+
+    One print at a time per event: a request that finds one under way is served the newest copy
+    kept under its ``name`` instead (waiting, bounded, only when there is none yet). With
+    ``fresh_within`` (a viewer's request), a copy printed less than that many seconds ago is
+    served though the event changed since: at most one print a minute per event and name,
+    however many ask. A director's request (``fresh_within`` None) waits for the newest.
+    """
+    path = folder / f"{version}-{name}.pdf"
+    if path.is_file():
+        return path.read_bytes()
+    folder.mkdir(parents=True, exist_ok=True)
+    kept = newest_kept(folder, name)
+    if kept is not None and fresh_within is not None and time.time() - kept.stat().st_mtime < fresh_within:
+        with suppress(FileNotFoundError):  # removed by a newer print meanwhile: print
+            return kept.read_bytes()
+    lock = folder / ".printing.lock"
+    with _try_lock(lock) as mine:
+        if mine:
+            return render_once(folder, version, name, make_html, chromium, keep_others=True)
+    if kept is not None:  # this event is being printed now: the copy there is, not a second print
+        with suppress(FileNotFoundError):  # removed by a newer print meanwhile: print
+            return kept.read_bytes()
+    with _machine_lock(lock):  # the first print of this name is under way: wait for it
+        return render_once(folder, version, name, make_html, chromium, keep_others=True)
+
+
+@contextmanager
+def _try_lock(path: Path):
+    """Yields whether this request holds the exclusive lock on ``path`` (not waiting for it)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: every request prints (the in-process semaphore bounds it)
+        yield True
+        return
+    with open(path, "a+b") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @contextmanager

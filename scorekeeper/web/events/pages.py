@@ -61,6 +61,7 @@ bp = Blueprint("events", __name__)
 # an address under it, where the table's scorer key (a cookie scoped to /g/<id>) comes along.
 tables = Blueprint("event_tables", __name__, url_prefix="/g")
 COOKIE_AGE = 60 * 60 * 24 * 60  # a director keeps the event's key for two months
+VIEWER_PDF_FRESH = 60  # seconds a viewer's PDF of the sheets may be behind the evening
 
 
 def event_or_404(event_id: str) -> Event:
@@ -442,11 +443,20 @@ def print_pdf(event_id: str) -> ResponseReturnValue:
         )
         return render_template("events/print_pdf.html", stylesheet=stylesheet, **print_context(event))
 
-    who = "director" if may().direct_event(event) else "viewer"
-    name = f"{get_locale()}-{who}-a4-{cache.code_hash()}"
+    directing = may().direct_event(event)
+    name = f"{get_locale()}-{'director' if directing else 'viewer'}-a4-{cache.code_hash()}"
     try:
-        data = pdf.render_once(
-            prints.pdf_folder(event), prints.pdf_version(event), name, sheets_html, chromium
+        # Anyone with the event's link may ask, and every hand played is a new version: a viewer
+        # is served the copy printed in the last minute (one print a minute per event and
+        # language, whoever asks), the director waits for the newest; one print at a time per
+        # event either way (pdf.render_latest).
+        data = pdf.render_latest(
+            prints.pdf_folder(event),
+            prints.pdf_version(event),
+            name,
+            sheets_html,
+            chromium,
+            fresh_within=None if directing else VIEWER_PDF_FRESH,
         )
     except pdf.PdfError:
         current_app.logger.exception("printing the sheets of event %s to PDF failed", event.id)
