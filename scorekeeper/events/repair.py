@@ -123,6 +123,19 @@ def repair(
         """What swapping the players at two seats of round ``r`` would add to the cost."""
         (t1, s1), (t2, s2) = first, second
         x, y = rounds[r][t1][s1], rounds[r][t2][s2]
+        if not partnership and t1 != t2:
+            # Everyone meets everyone at a table: only the two movers' meetings there change
+            # (size - 1 pairs each way), not every pair of both tables (a 12-seat table's 66):
+            # a mixer's move costs in proportion to its table size, not its square.
+            total = 0
+            for t, leaving, coming in ((t1, x, y), (t2, y, x)):
+                for q in rounds[r][t]:
+                    if q == leaving:
+                        continue
+                    for who, by in ((leaving, -1), (coming, 1)):
+                        count = met.count[met.key(MET, who, q)]
+                        total += met.penalty(MET, count + by) - met.penalty(MET, count)
+            return total
         after = {t: list(rounds[r][t]) for t in (t1, t2)}
         after[t1][s1], after[t2][s2] = y, x
         step: Counter[tuple[int, int, int]] = Counter()

@@ -395,6 +395,12 @@ def reseat_progressive(
 
 # Up to this many players a mixer's rounds start from a greedy seating (players x tables each).
 MIXER_GREEDY_PLAYERS = 160
+# The repair's moves are bounded by their work, not by the count of tables alone: a move weighs
+# a few swaps, each costing the table size (repair.change), so a 400-player mixer at 12 a table
+# had thousands of moves of 12-seat tables (152 s to create, 108 s to change players, issue 57).
+# This many (moves x seats a table, less one) per attempt: a few seconds at most, whatever the
+# size; where the budget by tables is smaller (most evenings) nothing changes.
+MIXER_WORK = 12_000
 
 
 def mixer(n: int, size: int, rounds: int, seed: int = 0) -> Schedule:
@@ -446,7 +452,7 @@ def _repaired_mixer(n: int, size: int, rounds: int, rng: random.Random) -> list[
             seated = [playing[i : i + size] for i in range(0, len(playing), size)]
         tables.append(seated)
         resting_by_round.append(tuple(sorted(resting)))
-    budget = 300 + 10 * sum(len(t) for t in tables)
+    budget = min(300 + 10 * sum(len(t) for t in tables), MIXER_WORK // (size - 1))
     repair.repair(tables, n, False, {repair.MET: 1}, rng, budget)
     made = [
         Round(i + 1, tuple(Table(j + 1, tuple(t)) for j, t in enumerate(ts)), resting_by_round[i])

@@ -21,22 +21,27 @@ def delete_club(port, club):
     return call(port, "POST", f"/c/{club['slug']}/delete", form, cookie, form=True)
 
 
+def tasks(port, club, doc, attempt):
+    """The event's changes and reads, with the club's delete among them (at another place each
+    attempt)."""
+    key = bearer(doc["director_key"])
+    path = f"/api/events/{doc['id']}"
+    made = [
+        lambda: call(port, "POST", f"{path}/rounds", {}, key),
+        lambda: call(port, "POST", f"{path}/players", {"add": ["Newcomer"]}, key),
+        lambda: call(port, "POST", f"{path}/rounds", {"close": True}, key),
+        lambda: call(port, "GET", path, None, key),
+    ]
+    made.insert(attempt % (len(made) + 1), lambda: delete_club(port, club))
+    return made
+
+
 def test_a_club_deleted_while_its_event_changes_answers_404_or_409_never_500(served):  # noqa: F811
     app, port = served
     for attempt in range(ROUNDS):
         club = new_club(port)
         doc = new_event(port, club)
-        key = bearer(doc["director_key"])
-        changes = [
-            lambda: call(port, "POST", f"/api/events/{doc['id']}/rounds", {}, key),
-            lambda: call(port, "POST", f"/api/events/{doc['id']}/players", {"add": ["Newcomer"]}, key),
-            lambda: call(port, "POST", f"/api/events/{doc['id']}/rounds", {"close": True}, key),
-            lambda: call(port, "GET", f"/api/events/{doc['id']}", None, key),
-        ]
-        # The delete among the changes, at a different place each attempt.
-        tasks = changes[:]
-        tasks.insert(attempt % (len(changes) + 1), lambda: delete_club(port, club))
-        results = all_at_once(tasks)
+        results = all_at_once(tasks(port, club, doc, attempt))
         found = [status for status, _h, _b in results]
         assert 500 not in found, [(s, str(b)[:80]) for s, _h, b in results if s == 500]
         assert all(s in (200, 201, 204, 303, 404, 409) for s in found), found
