@@ -8,6 +8,7 @@ decoder. Memory stays at one row plus a read buffer, however large the file.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -19,6 +20,18 @@ class JSONStreamError(ValueError):
     """The document is not JSON (or not of the shape asked for); says where."""
 
 
+def _no_constant(name: str) -> Any:
+    # NaN and Infinity are Python's, not JSON's: no database column stores them.
+    raise JSONStreamError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if math.isinf(number):  # 1e999: no database column stores it
+        raise JSONStreamError(f"{text} is too large a number")
+    return number
+
+
 class Reader:
     def __init__(self, file: IO[str], start: str = ""):
         """``start``: what was read of ``file`` already (to tell the document's kind)."""
@@ -27,12 +40,12 @@ class Reader:
         self.pos = 0
         self.eof = False
         self.consumed = 0  # characters dropped from the buffer's front, for error positions
-        self.decoder = json.JSONDecoder()
+        self.decoder = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
 
-    def _fill(self) -> bool:
+    def _fill(self, size: int = CHUNK) -> bool:
         if self.eof:
             return False
-        chunk = self.file.read(CHUNK)
+        chunk = self.file.read(size)
         if not chunk:
             self.eof = True
             return False
@@ -63,17 +76,31 @@ class Reader:
         self.pos += 1
 
     def value(self) -> Any:
-        """The next whole JSON value (the buffer grows until it holds one)."""
+        """The next whole JSON value (the buffer grows until it holds one).
+
+        Each try decodes the value from its start again, so the buffer grows by as much as it
+        holds (doubling), not by one chunk: a 50 MB value is tried about 10 times, not 800
+        (quadratic: a minute and hundreds of MB).
+        """
         self._skip()
+        grow = CHUNK
         while True:
             try:
                 value, end = self.decoder.raw_decode(self.buf, self.pos)
             except json.JSONDecodeError as exc:
-                if self._fill():
+                if self._fill(grow):
+                    grow = max(grow, len(self.buf) - self.pos)
                     continue
                 raise JSONStreamError(f"{exc.msg} at {self.where()}") from None
+            except RecursionError:
+                raise JSONStreamError(f"a value nested too deeply at {self.where()}") from None
+            except JSONStreamError as exc:
+                raise JSONStreamError(f"{exc} at {self.where()}") from None
+            except ValueError as exc:  # e.g. a whole number of more than 4,300 digits
+                raise JSONStreamError(f"{str(exc).split(';')[0]} at {self.where()}") from None
             # A number at the buffer's end may go on in the next chunk.
-            if end == len(self.buf) and self._fill():
+            if end == len(self.buf) and self._fill(grow):
+                grow = max(grow, len(self.buf) - self.pos)
                 continue
             self.pos = end
             return value

@@ -40,7 +40,7 @@ from sqlalchemy import (
     or_,
     select,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DataError, IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..db import db
@@ -264,6 +264,44 @@ def schema_text() -> str:
 # -- reading rows back -------------------------------------------------------------------------
 
 
+MAX_JSON_DEPTH = 32  # a game's facts or an event's seating are a few levels deep
+
+
+def storable_text(text: str) -> bool:
+    """Text every database stores as it is: no NUL, no lone surrogate (``"\\ud800"`` is valid
+    JSON, not UTF-8)."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def json_problem(value: Any) -> str | None:
+    """What makes a JSON column's value one the app never stores (None: nothing): nesting
+    deeper than :data:`MAX_JSON_DEPTH` (a reader would recurse past Python's limit) or text no
+    database stores. Walked without recursion."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if not storable_text(item):
+                return "holds text no database stores (a NUL or a lone surrogate)"
+            continue
+        if not isinstance(item, dict | list):
+            continue
+        if depth > MAX_JSON_DEPTH:
+            return f"is nested deeper than {MAX_JSON_DEPTH} levels"
+        if isinstance(item, dict):
+            stack.extend((k, depth) for k in item)
+            stack.extend((v, depth + 1) for v in item.values())
+        else:
+            stack.extend((v, depth + 1) for v in item)
+    return None
+
+
 def _decoder(column: Column) -> Callable[[Any], Any]:
     """A JSON value into the column's value; ValueError says what the column takes."""
     kind = column.type
@@ -283,23 +321,25 @@ def _decoder(column: Column) -> Callable[[Any], Any]:
                 return value
             raise ValueError(f"{name} must be a whole number")
         if isinstance(kind, DateTime):
-            if isinstance(value, str):
+            if isinstance(value, str) and len(value) <= 40:
                 try:
                     stamp = datetime.fromisoformat(value)
-                except ValueError:
-                    pass
-                else:
                     return stamp.astimezone(UTC).replace(tzinfo=None) if stamp.tzinfo else stamp
+                except (ValueError, OverflowError):  # year 1 an hour east of UTC is before year 1
+                    pass
             raise ValueError(f"{name} must be an ISO date and time")
         if isinstance(kind, String):
             if (
                 isinstance(value, str)
-                and "\x00" not in value
                 and (kind.length is None or len(value) <= kind.length)
+                and storable_text(value)
             ):
                 return value
             raise ValueError(f"{name} must be text of at most {kind.length} characters")
         if isinstance(kind, JSON):
+            problem = json_problem(value)
+            if problem:
+                raise ValueError(f"{name} {problem}")
             return value
         raise ValueError(f"{name}: this server cannot read a {kind} column")  # a new column type
 
@@ -380,6 +420,7 @@ class Restored:
     written: dict[str, int] = field(default_factory=dict)
     there: dict[str, int] = field(default_factory=dict)
     games: list[str] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
     scope: Any = None
 
 
@@ -483,6 +524,8 @@ class Restore:
                 ids[own] = values[gen.name] if gen is not None else own
             if name == "game":
                 self.result.games.append(values["id"])
+            elif name == "event":
+                self.result.events.append(values["id"])
             batch.append(values)
             written += 1
             if len(batch) >= BATCH:
@@ -540,12 +583,17 @@ class Restore:
             raise BackupError(
                 f"{table.name}: the backup holds two rows with the same {_unique_of(exc)}"
             ) from None
+        except DataError as exc:  # a value the database itself refuses, in words, not a traceback
+            raise BackupError(
+                f"{table.name}: the database refuses a value: {_unique_of(exc)[5:-1]}"
+            ) from None
         batch.clear()
 
     def finish(self) -> Restored:
         """Every restored game replayed through the rules (and its list summary kept); the
         database's own counters moved past the restored ids."""
         check_games(self.result.games)
+        check_events(self.result.events)
         if db.engine.dialect.name == "postgresql":
             for table in self.tables.values():
                 key = generated_key(table)
@@ -596,12 +644,41 @@ def check_games(game_ids: list[str], batch: int = 200) -> None:
                     _, _, _, result = check_record(record, waiting_ok=True)
                 except InvalidFacts:
                     raise BackupError(f"game {game.id}: {first_problem(exc.errors, kind)}") from None
+            except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+                # A stored set-up of the wrong shape (options a list, players a number...): the
+                # rules assume the shape the write gate checked.
+                raise BackupError(f"game {game.id}: its players, options or deals are not a game's") from None
             else:
                 keep_summary(game, summary_columns(game, result))
             try:
                 check_draft(kind, result, game.draft)
             except ValueError as exc:
                 raise BackupError(f"game {game.id}: {exc}") from None
+        db.session.expunge_all()
+
+
+def check_events(event_ids: list[str], batch: int = 200) -> None:
+    """Hold every restored event (its JSON columns, its rounds' sit-outs and tables' seats) to
+    what the API could have stored (events.checks.check_stored): a backup's event with 10^9
+    rounds, or a seat naming no entrant, stops the restore naming it, instead of hanging or
+    failing every page of it later."""
+    from flask import current_app
+
+    from ..events.checks import MAX_ENTRANTS, check_stored
+    from ..models import Event
+
+    # A server that lowered its bound since still restores its own backup.
+    most = max(int(current_app.config.get("EVENT_MAX_PLAYERS") or 0), MAX_ENTRANTS)
+    for start in range(0, len(event_ids), batch):
+        chunk = event_ids[start : start + batch]
+        for event in db.session.scalars(select(Event).where(Event.id.in_(chunk))):
+            row = {c: getattr(event, c) for c in ("name", "format", "kind", "options", "settings")}
+            row |= {"entrants": event.entrants, "withdrawn": event.withdrawn, "schedule": event.schedule}
+            rounds = [(r.number, r.sitting_out, [t.seats for t in r.tables]) for r in event.rounds]
+            try:
+                check_stored(row, rounds, most)
+            except ValueError as exc:
+                raise BackupError(f"event {event.id}: {exc}") from None
         db.session.expunge_all()
 
 

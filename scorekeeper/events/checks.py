@@ -6,7 +6,7 @@ Pure of Flask and the database, like the seating it plans with (:mod:`.seating`)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..games import GAMES, event_traits
@@ -126,3 +126,115 @@ def plan(
     Swiss, knockout and ladder rounds after the first depend on results: only round 1 is planned.
     """
     return FORMATS[fmt].plan(count, rounds, Entry([None] * count, table_size, pairing, shuffle))
+
+
+# -- an event read back from a backup ----------------------------------------------------------
+
+SETTINGS = {"rounds", "hands", "minutes", "sit_out", "confirm", "pairing", "seed", "table_size", "shuffle"}
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _entrant_numbers(value: Any, count: int, what: str) -> list[int]:
+    """A stored list of entrant numbers, each an entrant of the event."""
+    if not isinstance(value, list) or not all(_whole(v, 0, count - 1) for v in value):
+        raise ValueError(f"“{what}” must be a list of the event's entrant numbers (0 to {count - 1})")
+    return value
+
+
+def check_stored(
+    row: Mapping[str, Any],
+    rounds: Sequence[tuple[Any, Any, Sequence[Any]]] = (),
+    most: int = MAX_ENTRANTS,
+) -> None:
+    """An event as the database holds it (a backup's row), held to what creating and changing it
+    through the API could have stored: its settings in their bounds (at most :data:`MAX_ROUNDS`
+    rounds, not 10^9), its entrants named as the API names them (at most ``most``), its options
+    the game's, every seat and sit-out an entrant. ``rounds``: each started round's number,
+    sitting-out list and tables' seats. ValueError names the first problem in words (the
+    import's messages are the operator's, in English, as the rest of the restore's).
+    """
+    key, kind = row.get("format"), row.get("kind")
+    fmt = FORMATS.get(key) if isinstance(key, str) else None
+    if fmt is None:
+        raise ValueError(f"“format” must be one of: {', '.join(FORMATS)}")
+    rules = GAMES.get(kind) if isinstance(kind, str) else None
+    if rules is None:
+        raise ValueError(f"“kind” must be one of: {', '.join(GAMES)}")
+    if fmt.partnership and not event_traits(rules.key).partnership:
+        raise ValueError(f"a {fmt.key} event plays a partnership game")
+    name = row.get("name")
+    if not isinstance(name, str) or not 1 <= len(name.strip()) <= NAME_LENGTH or unsafe_name(name.strip()):
+        raise ValueError(f"“name” must be an event's name of 1 to {NAME_LENGTH} characters")
+    settings = row.get("settings")
+    if not isinstance(settings, Mapping) or not set(settings) <= SETTINGS:
+        raise ValueError(f"“settings” must be an object of {', '.join(sorted(SETTINGS))}")
+    size = settings.get("table_size", 4)
+    checks = {
+        "rounds": _whole(settings.get("rounds"), 1, MAX_ROUNDS),
+        "hands": settings.get("hands") is None or _whole(settings.get("hands"), 1, 100),
+        "minutes": settings.get("minutes") is None or _whole(settings.get("minutes"), 1, 600),
+        "sit_out": settings.get("sit_out", "average") == "average"
+        or _whole(settings.get("sit_out"), -10_000, 10_000),
+        "confirm": isinstance(settings.get("confirm", False), bool),
+        "shuffle": isinstance(settings.get("shuffle", False), bool),
+        "seed": settings.get("seed") in (None, "ratings"),
+        "pairing": settings.get("pairing") in (None, "round_robin", "swiss", "knockout"),
+        "table_size": _whole(size, 2, 20),  # the game judges it below, with the options
+    }
+    bad = [field for field, ok in checks.items() if not ok]
+    if bad:
+        raise ValueError(f"“settings”: “{bad[0]}” is not a value the API would store")
+    options = row.get("options")
+    if not isinstance(options, Mapping) or not set(options) <= {o.key for o in rules.options}:
+        raise ValueError(f"“options” must be an object of the {rules.key} game's options")
+    errors, _ = check_setup(rules, [f"P{i}" for i in range(size)], dict(options), 0)
+    if errors:
+        raise ValueError(f"“options”: {errors[0].message.render()}")
+    entrants = row.get("entrants")
+    if not isinstance(entrants, list) or not entrants:
+        raise ValueError("“entrants” must be a list of players or pairs")
+    if fmt.takes_pairs:
+        if not all(isinstance(p, list) and len(p) == 2 for p in entrants):
+            raise ValueError("“entrants” of a pairs event must be pairs of two names")
+        names = [n for p in entrants for n in p]
+    else:
+        names = entrants
+    try:
+        player_names(names, "entrants", most)
+    except Refusal as exc:
+        raise ValueError(f"“entrants”: {exc.message.render()}") from None
+    if any(n != n.strip() for n in names):
+        raise ValueError("“entrants”: a name is stored without spaces around it")
+    count = len(entrants)
+    withdrawn = _entrant_numbers(row.get("withdrawn", []), count, "withdrawn")
+    if len(set(withdrawn)) < len(withdrawn):
+        raise ValueError("“withdrawn” names an entrant twice")
+    schedule = row.get("schedule")
+    if not isinstance(schedule, list) or len(schedule) > settings["rounds"]:
+        raise ValueError("“schedule” must be a list of at most one seating a round")
+    for number, planned in enumerate(schedule, 1):
+        if not isinstance(planned, Mapping) or set(planned) != {"tables", "sitting_out"}:
+            raise ValueError(f"“schedule” round {number} must be an object of tables and sitting_out")
+        _seating(planned["tables"], planned["sitting_out"], count, size, f"schedule round {number}")
+    numbers = set()
+    for number, sitting_out, tables in rounds:
+        if not _whole(number, 1, settings["rounds"]) or number in numbers:
+            raise ValueError(
+                f"round {number!r}: a round's number is from 1 to the event's {settings['rounds']}"
+            )
+        numbers.add(number)
+        _seating(list(tables), sitting_out, count, size, f"round {number}")
+
+
+def _seating(tables: Any, sitting_out: Any, count: int, size: int, where: str) -> None:
+    """One round's seating: tables of at most ``size`` entrants' numbers, and who sits out."""
+    if not isinstance(tables, list) or len(tables) > count:
+        raise ValueError(f"{where}: “tables” must be a list of tables")
+    for seats in tables:
+        seated = _entrant_numbers(seats, count, f"{where}, seats")
+        if not 1 <= len(seated) <= size:
+            raise ValueError(f"{where}: a table seats 1 to {size}")
+    _entrant_numbers(sitting_out, count, f"{where}, sitting_out")
