@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 
 from scorekeeper.db import db
 from scorekeeper.events import service as events
-from scorekeeper.models import Club, Event, EventRound, Game
+from scorekeeper.models import Club, Event, EventRound, Game, Member
 from scorekeeper.refusals import Missing
 from tests.races.test_house_races import bearer, count, new_club, new_event, served  # noqa: F401
 from tests.web.test_table_concurrency import all_at_once, call
@@ -85,3 +85,21 @@ def test_a_change_to_an_event_whose_club_went_meanwhile_is_missing(app, client):
                 assert exc.status == 404
             else:  # pragma: no cover - the assertion says what happened instead
                 raise AssertionError("a change to a deleted event went through")
+
+
+def test_joins_at_once_as_names_that_look_the_same_make_one_member(served):  # noqa: F811
+    """Issue 57, P15, raced: the look-alike rule is the database's unique folded name, so six
+    joins at once as "Own", a Cyrillic "Оwn", "0wn" and "OWN" make one member."""
+    app, port = served
+    club = new_club(port)
+    names = ["Own", "Оwn", "0wn", "OWN", "Оwn", "own"]
+    results = all_at_once(
+        [
+            lambda n=n: call(
+                port, "POST", f"/api/clubs/{club['slug']}/join", {"invite": club["invite"], "name": n}
+            )
+            for n in names
+        ]
+    )
+    assert sorted(s for s, _h, _b in results) == [201] + [409] * 5
+    assert count(app, select(func.count(Member.id))) == 2  # the owner and one of them
