@@ -10,7 +10,7 @@ import json
 import random
 
 from tests.server_fixture import populate
-from tests.test_backup_format import export_all, restore, rows, wipe
+from tests.test_backup_format import export_all, rows, wipe
 
 HOSTILE = [
     None,

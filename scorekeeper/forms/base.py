@@ -123,6 +123,15 @@ class NumberField(StringField):
         return "" if self.data is None else str(self.data)
 
 
+def whole_arg(text: str) -> int:
+    """A query's or form's whole number as ``request.args.get(..., type=whole_arg)`` reads it:
+    :func:`read_whole` (ASCII digits, at most 9), else ValueError (the caller's default)."""
+    number = read_whole(text.strip(), 9)
+    if number is None:
+        raise ValueError(text)
+    return number
+
+
 # WTForms' own message, in its own catalogs (a name, so our extraction leaves it to them).
 NOT_A_NUMBER = "Not a valid integer value."
 

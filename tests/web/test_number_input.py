@@ -99,3 +99,10 @@ def test_an_invite_lasting_odd_days_is_refused(app, client):
     for odd in ("١٢", "²"):
         r = member.post("/c/the-lodge/invites", data={"role": "member", "expires": odd})
         assert r.status_code == 422 and "/join/" not in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("odd", ["١٢", "²", "1_0"])
+def test_a_page_number_that_is_not_plain_digits_is_the_first_page(client, new_game, odd):
+    new_game()
+    plain = client.get("/games").get_data(as_text=True)
+    assert client.get(f"/games?page={odd}").get_data(as_text=True).count("game-") == plain.count("game-")

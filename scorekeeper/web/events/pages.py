@@ -41,6 +41,7 @@ from ...clubs import roster
 from ...clubs.figures import SafeWriter
 from ...db import db
 from ...events import formats, prints, service, table_links
+from ...forms.base import whole_arg
 from ...games import GAMES
 from ...i18n import render
 from ...models import Club, Event, Game, utcnow
@@ -242,7 +243,7 @@ def start_round(event_id: str) -> ResponseReturnValue:
     # hands change the event all evening while the director's page stays open, and must not
     # refuse its button. Two directors starting round n at once still start one: the later one
     # finds round n begun (or loses the version claimed by the gate) and is told so.
-    meant = request.form.get("round", type=int)
+    meant = request.form.get("round", type=whole_arg)
     based_on = via.version
     if meant is not None:  # the version as this request read it; -1 (none): a repeat, else Stale
         based_on = event.version if meant == len(event.rounds) + 1 else -1

@@ -29,6 +29,7 @@ from sqlalchemy import bindparam, select
 from ... import cache, limits, plugins, read, service
 from ...db import db
 from ...forms import RulesForm
+from ...forms.base import whole_arg
 from ...i18n import render
 from ...keys import key_matches
 from ...models import Game
@@ -536,7 +537,7 @@ def edit_deal(game: Game, k: int) -> ResponseReturnValue:
         if form.validate_on_submit():
             saved = True
             facts = form.to_facts(service.setup_of(game))
-            keep = request.form.get("trim", type=int)
+            keep = request.form.get("trim", type=whole_arg)
             played = len(game.deals)
             try:
                 if keep is not None:

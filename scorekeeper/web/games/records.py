@@ -38,6 +38,7 @@ from ...backup import archive, dbcopy
 from ...clubs import figures, roster
 from ...clubs.service import remember_game
 from ...db import db
+from ...forms.base import whole_arg
 from ...games import GAMES
 from ...i18n import render
 from ...models import Club, Game, Seat
@@ -94,7 +95,7 @@ def games_list(base: Any, known_names: list[str], club: Club | None) -> Response
         kind = ""
     player = request.args.get("player", "").strip()[:MAX_NAME]
     # A page past any real list is empty; the cap keeps the OFFSET within a database integer.
-    page = min(max(1, request.args.get("page", 1, type=int) or 1), MAX_PAGE)
+    page = min(max(1, request.args.get("page", 1, type=whole_arg) or 1), MAX_PAGE)
     query = base.options(lazyload(Game.deals))
     query = query.where(Game.kind == kind if kind else Game.kind.in_(list(GAMES)))
     if player:

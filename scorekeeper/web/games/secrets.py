@@ -39,6 +39,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from ... import read, service
+from ...forms.base import whole_arg
 from ...games.secrets.form import AllotmentForm, SeatOrdersForm
 from ...games.secrets.rules import HIDDEN_SECRETS
 from ...models import Game
@@ -146,7 +147,7 @@ def links(game: Game) -> ResponseReturnValue:
     if not role().editable:
         abort(403)
     view = read.game_view(game, role())
-    chosen = request.args.get("seat", type=int)
+    chosen = request.args.get("seat", type=whole_arg)
     if chosen is not None and not 0 <= chosen < len(game.players):
         chosen = None
     shown = None
