@@ -609,7 +609,7 @@ def _show(key: tuple[Any, ...]) -> str:
     return ", ".join(repr(k) if isinstance(k, str) else str(k) for k in key)
 
 
-def _unique_of(exc: IntegrityError) -> str:
+def _unique_of(exc: IntegrityError | DataError) -> str:
     text = str(exc.orig).splitlines()[0] if exc.orig else str(exc)
     return f"key ({text})"
 

@@ -25,6 +25,7 @@ from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import ObjectDeletedError
+from sqlalchemy.orm.state import InstanceState
 
 from ..db import db, one_writer
 from ..models import Club, Event, HouseChange
@@ -119,7 +120,8 @@ def _reread(aggregate: Aggregate) -> None:
 def _identity(aggregate: Aggregate) -> Any:
     """The id of an aggregate that may be deleted: read from its identity, not its attribute,
     which would load the gone row and raise ObjectDeletedError (a 500) instead of Gone."""
-    key = sa_inspect(aggregate).identity
+    state: InstanceState[Any] = sa_inspect(aggregate)
+    key = state.identity
     return key[0] if key else None
 
 
