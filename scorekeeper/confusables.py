@@ -44,6 +44,13 @@ def table() -> dict[str, str]:
     return _table
 
 
+def fold_name(name: str) -> str:
+    """The one name rule's comparison (clubs.md): compatibility forms and case folded, then
+    look-alike letters (the skeleton), at most 200 characters (the stored column's width)."""
+    cased = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return unicodedata.normalize("NFKC", skeleton(cased).casefold())[:200]
+
+
 def skeleton(text: str) -> str:
     """``text`` as it looks: decomposed, every character replaced by its group's prototype,
     composed again (UTS #39's skeleton, with NFKC at the end as the name rule composes)."""

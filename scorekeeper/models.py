@@ -6,7 +6,6 @@ computes them from these rows, so a corrected deal rescores what follows.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Protocol
@@ -29,7 +28,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from sqlalchemy.orm.attributes import set_committed_value
 
-from .confusables import skeleton
+from .confusables import fold_name
 from .db import Model, Prepared, db
 
 
@@ -221,9 +220,7 @@ def folded(name: str) -> str:
     ("Zoe", "ZOE" and "Ｚｏｅ" are one name), and look-alike letters too (Unicode's confusable
     skeleton: "Own" and "Оwn" with a Cyrillic О are one name), the same on every database.
     Accents stay: "Jose" and "José" are two names."""
-    cased = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
-    # At most the column's width: a 40-character name of wide compatibility forms folds longer.
-    return unicodedata.normalize("NFKC", skeleton(cased).casefold())[:200]
+    return fold_name(name)  # at most the column's width: wide compatibility forms fold longer
 
 
 class Club(Model):

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..confusables import fold_name
 from ..refusals import refuse
 from ..rules import N_
 from ..rules.base import UNSAFE_NAME, unsafe_name
@@ -38,8 +39,9 @@ def player_names(value: Any, field: str, most: int = MAX_ENTRANTS) -> list[str]:
             raise refuse(field, N_("A player's name is 1 to {n} characters."), n=PLAYER_NAME)
         if unsafe_name(name):
             raise refuse(field, UNSAFE_NAME)
-    counts = Counter(n.casefold() for n in names)
-    clash = [name for name in names if counts[name.casefold()] > 1]  # as typed, not folded
+    # Two entrants whose names look the same (Own and a Cyrillic Оwn) are one name, as for members.
+    counts = Counter(fold_name(n) for n in names)
+    clash = [name for name in names if counts[fold_name(name)] > 1]  # as typed, not folded
     if clash:
         raise refuse(field, N_("Each player may be listed once: {name} is listed twice."), name=clash[0])
     return names

@@ -90,3 +90,18 @@ def test_the_migration_refolds_members_and_keeps_two_who_look_the_same(tmp_path)
             for table in ("member", "club"):
                 conn.exec_driver_sql(f"DELETE FROM {table}")
         db.engine.dispose()
+
+
+def test_an_event_refuses_two_players_who_look_the_same(client):
+    made = new_club(client, "The Lodge", "Olga")
+    body = {
+        "name": "Night",
+        "format": "progressive",
+        "game": "euchre",
+        "players": ["Own", "Bob", "Оwn", "Di"],
+    }
+    r = client.post(
+        "/api/clubs/the-lodge/events", json=body, headers={"Authorization": f"Bearer {made['member_key']}"}
+    )
+    assert r.status_code == 422 and r.json["errors"][0]["field"] == "players"
+    assert "Own" in r.json["errors"][0]["message"]
