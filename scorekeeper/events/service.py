@@ -17,7 +17,9 @@ from typing import Any
 
 from flask import current_app
 from sqlalchemy import func, select, update
+from sqlalchemy import inspect as sa_inspect
 from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.state import InstanceState
 
 from .. import cache, read, service
 from ..clubs import ratings, roster
@@ -543,9 +545,23 @@ def signature(event_id: str) -> tuple[int, int, int, datetime | None] | None:
 def document(event: Event, director: bool = False, render=None, language: str = "") -> dict[str, Any]:
     """The event document of events.md; tables' edit keys for directors only.
 
-    The public document is kept per :func:`signature` (and language) in the shared cache: a
-    board polled by every phone in the hall is worked out once per change at any table.
+    An event deleted while it is read (its club deleted meanwhile: its rounds read, then its
+    games gone) is :class:`Missing`, a 404, whatever the half-read rows made fail: the
+    reads of one request are no one snapshot on SQLite.
     """
+    state: InstanceState[Any] = sa_inspect(event)
+    event_id = state.identity[0] if state.identity else None
+    try:
+        return _kept_document(event, director, render, language)
+    except Exception:
+        if event_id is None or db.session.scalar(select(Event.id).where(Event.id == event_id)) is None:
+            raise Missing(None, N_("No such event.")) from None
+        raise
+
+
+def _kept_document(event: Event, director: bool, render, language: str) -> dict[str, Any]:
+    """The public document is kept per :func:`signature` (and language) in the shared cache: a
+    board polled by every phone in the hall is worked out once per change at any table."""
     sig = signature(event.id)
     made = cache.remember(  # the clock is not part of the document: its three figures key it
         cache.key("event-doc", event.id, sig[:3] if sig else None, language),
@@ -573,7 +589,9 @@ def _document(event: Event, render=None) -> dict[str, Any]:
         if started is not None:
             tables = []
             for table in started.tables:
-                game = games[table.game_id]
+                game = games.get(table.game_id)
+                if game is None:  # its games deleted since its rounds were read: its club is going
+                    raise Missing(None, N_("No such event."))
                 view = read.game_view(game)
                 row: dict[str, Any] = {
                     "table": table.number,

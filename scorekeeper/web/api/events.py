@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 from flask.typing import ResponseReturnValue
+from sqlalchemy.exc import InvalidRequestError
 
 from ... import limits
 from ...access import Membership
@@ -59,7 +60,10 @@ def if_match(event: Event) -> int | None:
 def stale(event: Event) -> ResponseReturnValue:
     """409: another change came first; nothing of this one was done. The current document."""
     db.session.rollback()
-    db.session.refresh(event)
+    try:
+        db.session.refresh(event)
+    except InvalidRequestError:  # deleted meanwhile (its club deleted): gone, as if never there
+        raise Missing(None, N_("No such event.")) from None
     problem = FieldError(
         "",
         msg(N_("The event changed at the same moment, so nothing was done: here is the event as it is now.")),

@@ -45,7 +45,7 @@ from ...forms.base import whole_arg
 from ...games import GAMES
 from ...i18n import render
 from ...models import Club, Event, Game, utcnow
-from ...refusals import Clash, Refusal
+from ...refusals import Clash, Missing, Refusal
 from ...service import house_gate
 from ..auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, event_cookie, game_route, may
 from ..cookies import keep_cookie
@@ -249,6 +249,8 @@ def start_round(event_id: str) -> ResponseReturnValue:
         based_on = event.version if meant == len(event.rounds) + 1 else -1
     try:
         rnd = service.start_round(event, close=form.close.data, based_on=based_on, token=via.token)
+    except Missing:
+        raise  # the event went meanwhile (its club deleted): 404
     except house_gate.Repeat as done:
         # The same form sent again (a double tap): the round it started.
         flash(_("Round %(n)s has started.", n=done.change.detail["round"]), "ok")
@@ -287,6 +289,8 @@ def players(event_id: str) -> ResponseReturnValue:
     add = merge_names(form.join.data or [], typed)
     try:
         service.change_players(event, add, form.withdraw.data or [])
+    except Missing:
+        raise  # the event went meanwhile (its club deleted): 404, no page of it to show
     except Refusal as exc:
         page = context(event)
         form.add.errors = [render(e.message) for e in exc.errors]
