@@ -65,6 +65,7 @@ from ...rules.base import (
     in_range,
     is_int,
     is_seat,
+    missing,
     msg,
     one_of,
     per_seat,
@@ -306,7 +307,7 @@ def _check_trump(setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
 def _check_declarer(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldError], int | None]:
     declarer = facts["declarer"]
     if declarer is None:
-        return [refuse("declarer", N_("Choose the Declarer: the highest bidder."))], None
+        return [missing("declarer", N_("Choose the Declarer: the highest bidder."))], None
     if not is_seat(declarer, setup.n):
         return [refuse("declarer", N_("The Declarer is one of the players: the highest bidder."))], None
     return [], declarer
@@ -316,7 +317,7 @@ def _check_bid(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldError]
     bid = facts["bid"]
     tricks = tricks_per_deal(setup)
     if bid is None:
-        return [refuse("bid", N_("Choose the bid."))], None
+        return [missing("bid", N_("Choose the bid."))], None
     if not in_range(bid, 1, tricks):
         text = N_("The bid is a whole number from 1 to {tricks}, the number of tricks in a deal.")
         return [refuse("bid", text, tricks=tricks)], None
@@ -430,7 +431,7 @@ def _check_pre_play(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldE
         text = N_("All passed: a thrown-in deal has no declarer, bid cards or play, so leave this out.")
         errors += [refuse(key, text) for key in facts if key in FACT_KEYS and key not in THROWN_IN_KEYS]
     else:
-        errors += [refuse(key, N_("This is required.")) for key in PRE_PLAY_REQUIRED if key not in facts]
+        errors += [missing(key, N_("This is required.")) for key in PRE_PLAY_REQUIRED if key not in facts]
     if "trump" in facts:
         errors += _check_trump(setup, facts)
     if "suits" in facts:
@@ -501,7 +502,7 @@ def check_reported(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldEr
     cards are at most his trick count.
     """
     tricks = tricks_per_deal(setup)
-    errors = [refuse(key, N_("This is required.")) for key in REPORTED_KEYS if key not in facts]
+    errors = [missing(key, N_("This is required.")) for key in REPORTED_KEYS if key not in facts]
     counts: list[int] | None = None
     if "tricks" in facts:
         found, counts = check_counts(facts["tricks"], "tricks", setup, 0, tricks, TRICKS, total=tricks)
@@ -798,7 +799,7 @@ class Abracadabra(Game):
         if thrown_in is not False:
             return errors
         if "suit_cards" not in facts:
-            errors.append(refuse("suit_cards", N_("This is required.")))
+            errors.append(missing("suit_cards", N_("This is required.")))
         counts = None
         reported = any(key in facts for key in REPORTED_KEYS)
         if "trick_winners" in facts and reported:

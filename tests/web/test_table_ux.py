@@ -1,0 +1,37 @@
+"""At the table (issue 53, items 3-5): no traps on the way to a recorded deal.
+
+A preview says what is still to enter in neutral words until the scorer asks to record, red only
+for a fact that breaks a rule, and never names a button its form does not have."""
+
+from __future__ import annotations
+
+import re
+
+from tests.web import test_euchre_pages as euchre
+from tests.web import test_secrets_pages as secrets
+from tests.web.pages import text
+
+HX = {"HX-Request": "true"}
+
+
+def preview(client, path, data) -> str:
+    return client.post(f"{path}/preview", data=data, headers=HX).get_data(as_text=True)
+
+
+def test_a_half_entered_euchre_hand_is_still_to_enter_not_refused(client):
+    path = euchre.start(client)
+    shown = preview(client, path, {"trump": "H"})  # the first chip
+    assert "Still to enter:" in shown and "pv-missing" in shown
+    assert "refuse" not in shown and "pv-errors" not in shown and "breaks a rule" not in shown
+    # A fact that breaks a rule is red, and what is still to choose stays beside it, neutral.
+    broken = preview(client, path, {"trump": "H", "maker": "0", "maker_tricks": "9"})
+    assert "As entered, this breaks a rule:" in broken
+    assert re.search(r'<ul class="pv-errors">.+?</ul>', broken, re.S)
+
+
+def test_a_secrets_turn_preview_never_says_record(client):
+    path = secrets.start(client)
+    shown = preview(client, path, secrets.turn([[("club", 1, 4)], [], []], ["", 3, 4]))
+    assert "Still to enter:" in shown
+    assert "Choose the secret Ann's policeman guards." in text(shown)
+    assert "Record" not in shown
