@@ -82,6 +82,32 @@
     fillLastCard(fieldset);
   });
 
+  // Abracadabra as reported (issue 53): a player's "bid cards won" offers only the ranks he laid
+  // (without script every rank is offered and the rules refuse one he did not lay).
+  function abraLaid(form) {
+    form.querySelectorAll("[data-abra-won]").forEach(function (group) {
+      var seat = group.dataset.abraWon, shown = 0;
+      group.querySelectorAll("input[type=checkbox]").forEach(function (input) {
+        var laid = form.querySelector('input[name="bid_cards_' + seat + '"][value="' + input.value + '"]');
+        var show = !laid || laid.checked;
+        input.closest("label").hidden = !show;
+        if (!show) { input.checked = false; } else { shown += 1; }
+      });
+      var none = group.querySelector(".abra-none");
+      if (none) { none.hidden = shown > 0; }
+    });
+  }
+  function abraLaidAll(root) {
+    var group = root.querySelector && root.querySelector("[data-abra-won]");
+    if (group && group.closest("form")) { abraLaid(group.closest("form")); }
+  }
+  document.addEventListener("DOMContentLoaded", function () { abraLaidAll(document); });
+  document.addEventListener("htmx:load", function (event) { abraLaidAll(event.detail.elt || document); });
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (form && /^bid_cards_/.test(event.target.name) && form.querySelector("[data-abra-won]")) { abraLaid(form); }
+  });
+
   // Secrets' turn form from four players ([data-sx-fold], games/secrets/_macros.html): each player's
   // orders and each spy's keypads are drawn open (the page works without script); here all fold
   // but the next order to enter, and each tap moves on to the next, so six players' turn stays

@@ -47,6 +47,7 @@ from .rules import (
     cards_per_trick,
     check_setup_facts,
     check_trick_winners,
+    deal_layout,
     declared_by_cards,
     has_dummy,
     rank_label,
@@ -60,10 +61,11 @@ from .rules import (
 # Where each fact's group of inputs is shown, for errors that name a fact.
 SETUP_GROUPS = ("thrown_in", "trump", "suits", "declarer", "bid", "bid_cards", "exposed", "piles_exposed")
 SHOWN = {
-    "setup": set(SETUP_GROUPS),
+    # The set-up stage also takes the deal as the players report it after play (issue 53).
+    "setup": {*SETUP_GROUPS, "tricks", "bid_won", "suit_cards"},
     "play": {"trick_winners"},
     "suits": {"trick_winners", "suit_cards"},
-    "full": {*SETUP_GROUPS, "trick_winners", "suit_cards"},
+    "full": {*SETUP_GROUPS, "trick_winners", "tricks", "bid_won", "suit_cards"},
 }
 GROUP_LABELS = {
     "thrown_in": _l("All passed"),
@@ -76,6 +78,8 @@ GROUP_LABELS = {
     "piles_exposed": _l("Piles exposed"),
     "trick_winners": _l("Trick winners"),
     "suit_cards": _l("Bid-suit cards won"),
+    "tricks": _l("Tricks won"),
+    "bid_won": _l("Bid cards won"),
 }
 YES = ("y", "yes", "1", "on", "true")
 
@@ -261,6 +265,9 @@ class AbracadabraEntry(RulesForm):
             "tap": Word(),
             "trick": Word(),
             "undo": Word(),
+            # "1": the tricks are as the players report them (``tricks`` with ``bid_won``), the
+            # form's default after the deal; else trick by trick (``trick_winners``).
+            "told": Word(),
             "thrown_in": Flag(_l("All passed: the deal is thrown in")),
             # Only the trumps this table can have: no No Trump without the Joker.
             "trump": OneChoice(
@@ -275,6 +282,8 @@ class AbracadabraEntry(RulesForm):
             fields[f"suits_{seat}"] = OneChoice(name, [(k, SUIT_MARKS[k]) for k in SUITS])
             fields[f"bid_cards_{seat}"] = ManyChoices(name, [])
             fields[f"suit_cards_{seat}"] = OneChoice(name, [(c, str(c)) for c in range(suit_size(setup) + 1)])
+            fields[f"tricks_{seat}"] = OneChoice(name, [(c, str(c)) for c in range(tricks + 1)])
+            fields[f"bid_won_{seat}"] = ManyChoices(name, [])
         for trick in range(1, tricks + 1):
             fields[f"trick_{trick}"] = OneChoice(_l("Trick %(n)s", n=trick), seats)
         form = type("AbracadabraEntryForm", (cls,), fields)(data=data)
@@ -284,6 +293,7 @@ class AbracadabraEntry(RulesForm):
         form.exposed.choices = ranks
         for seat in range(n):
             form[f"bid_cards_{seat}"].choices = ranks
+            form[f"bid_won_{seat}"].choices = ranks
         return form
 
     @staticmethod
@@ -306,6 +316,11 @@ class AbracadabraEntry(RulesForm):
             data[f"trick_{trick}"] = winner
         for seat, count in enumerate(facts.get("suit_cards") or []):
             data[f"suit_cards_{seat}"] = count
+        for seat, count in enumerate(facts.get("tricks") or []):
+            data[f"tricks_{seat}"] = count
+        for seat, cards in enumerate(facts.get("bid_won") or []):
+            data[f"bid_won_{seat}"] = list(cards) if isinstance(cards, list) else []
+        data["told"] = 1 if "tricks" in facts else None
         return data
 
     def prefill(self) -> None:
@@ -372,7 +387,12 @@ class AbracadabraEntry(RulesForm):
                 facts["suits"] = suits
             return facts
         facts = self.pre_play(setup)
-        facts["trick_winners"] = self.winners(setup)
+        if self.told.data == 1:
+            # As the players report it after the deal: counts and bid cards won, no trick order.
+            facts["tricks"] = [self.value(f"tricks_{s}") for s in range(setup.n)]
+            facts["bid_won"] = [sorted(self.value(f"bid_won_{s}") or []) for s in range(setup.n)]
+        else:
+            facts["trick_winners"] = self.winners(setup)
         facts["suit_cards"] = [self.value(f"suit_cards_{s}") for s in range(setup.n)]
         return facts
 
@@ -392,6 +412,10 @@ class AbracadabraEntry(RulesForm):
         return draft.set_up(self.pre_play(setup))
 
     # -- what the page shows -----------------------------------------------------
+    def layout(self) -> dict[str, Any]:
+        """The table's deal: tricks, cards a trick, cards of a suit (for the report's chips)."""
+        return deal_layout(self.setup)
+
     def current_stage(self, draft: Mapping[str, Any] | None, live: bool, want_setup: bool = False) -> str:
         """The stage to show: the one posted when it was refused, else where the draft stands."""
         if not live:
