@@ -317,7 +317,8 @@ def test_whole_tally_game_ends_with_the_last_deal_kept(live_server, phone: Page)
     # The last deal typed, then End game: it is kept (issue 41).
     page.locator("#points_2").tap()
     page.keyboard.type("30")
-    page.get_by_role("button", name="End game").tap()
+    page.locator("summary", has_text="End game").tap()  # asked once (issue 53)
+    page.get_by_role("button", name="Yes, end the game").tap()
     expect(page.locator("#entry")).to_have_count(0)
     assert page.locator(".board tfoot tr:first-child td").all_inner_texts() == ["22", "27", "35"]
     print("tally taps per deal", per_deal)

@@ -35,3 +35,16 @@ def test_a_secrets_turn_preview_never_says_record(client):
     assert "Still to enter:" in shown
     assert "Choose the secret Ann's policeman guards." in text(shown)
     assert "Record" not in shown
+
+
+def test_tallys_end_game_asks_once_without_script(client):
+    """The page's End game is a question first (a details element, no script needed): the only
+    control that ends the game is inside it, so one tap under Record never ends a game."""
+    from tests.web import test_tally_pages as tally
+
+    path = tally.start(client, players=tally.PLAYERS[:3])
+    page = client.get(path).get_data(as_text=True)
+    ask = re.search(r'<details class="end-ask">(.*?)</details>', page, re.S)
+    assert ask and "<summary>End game</summary>" in ask.group(1)
+    assert page.count('name="end_game"') == 1 and 'name="end_game"' in ask.group(1)
+    assert "hx-confirm" not in ask.group(1)  # asked once, not twice with script
