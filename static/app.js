@@ -82,30 +82,14 @@
     fillLastCard(fieldset);
   });
 
-  // Abracadabra as reported (issue 53): a player's "bid cards won" offers only the ranks he laid
-  // (without script every rank is offered and the rules refuse one he did not lay).
-  function abraLaid(form) {
-    form.querySelectorAll("[data-abra-won]").forEach(function (group) {
-      var seat = group.dataset.abraWon, shown = 0;
-      group.querySelectorAll("input[type=checkbox]").forEach(function (input) {
-        var laid = form.querySelector('input[name="bid_cards_' + seat + '"][value="' + input.value + '"]');
-        var show = !laid || laid.checked;
-        input.closest("label").hidden = !show;
-        if (!show) { input.checked = false; } else { shown += 1; }
-      });
-      var none = group.querySelector(".abra-none");
-      if (none) { none.hidden = shown > 0; }
-    });
-  }
-  function abraLaidAll(root) {
-    var group = root.querySelector && root.querySelector("[data-abra-won]");
-    if (group && group.closest("form")) { abraLaid(group.closest("form")); }
-  }
-  document.addEventListener("DOMContentLoaded", function () { abraLaidAll(document); });
-  document.addEventListener("htmx:load", function (event) { abraLaidAll(event.detail.elt || document); });
+  // Abracadabra as reported (issue 53): a bid card tapped as won is laid too (the server adds it
+  // as well), so it is ticked under "laid"; a card no longer laid is no longer won.
   document.addEventListener("change", function (event) {
-    var form = event.target.form;
-    if (form && /^bid_cards_/.test(event.target.name) && form.querySelector("[data-abra-won]")) { abraLaid(form); }
+    var input = event.target, form = input.form, match = /^bid_(won|cards)_(\d+)$/.exec(input.name || "");
+    if (!form || !match || input.type !== "checkbox" || !form.querySelector("[data-abra-won]")) { return; }
+    var other = form.querySelector('input[name="bid_' + (match[1] === "won" ? "cards" : "won") + "_" + match[2] +
+      '"][value="' + input.value + '"]');
+    if (other && (match[1] === "won" ? input.checked : !input.checked)) { other.checked = input.checked; }
   });
 
   // Secrets' turn form from four players ([data-sx-fold], games/secrets/_macros.html): each player's

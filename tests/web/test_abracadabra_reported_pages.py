@@ -67,17 +67,32 @@ def test_a_half_told_deal_previews_what_is_still_to_enter(client, app):
     shown = client.post(f"{path}/preview", data=told_post(half), headers=HX).get_data(as_text=True)
     assert "Still to enter:" in shown and "breaks a rule" not in shown
     assert "Choose David&#39;s tricks." in shown
-    # A bid card won that he did not lay breaks a rule: said in red, nothing recorded.
-    wrong = dict(EXAMPLE_4_TOLD, bid_won=[[5, 11, 6], [4, 12], [1, 2], []])
+    # Tricks that cannot add up break a rule: said in red, nothing recorded.
+    wrong = dict(EXAMPLE_4_TOLD, tricks=[7, 4, 2, 1])
     shown = client.post(f"{path}/preview", data=told_post(wrong), headers=HX).get_data(as_text=True)
-    assert "As entered, this breaks a rule:" in shown and "Helen laid no 6" in text_of(shown)
+    assert "As entered, this breaks a rule:" in shown and "The tricks add up to 14; a deal has 13." in shown
     response = client.post(f"{path}/deals", data=told_post(wrong))
     assert response.status_code == 422
     html = response.get_data(as_text=True)
-    assert "Helen laid no 6" in text_of(html)
+    assert "The tricks add up to 14; a deal has 13." in text_of(html)
     # What was typed is kept.
-    assert checked(html, "tricks_0", "7") and checked(html, "bid_won_0", "6")
+    assert checked(html, "tricks_3", "1") and checked(html, "bid_won_0", "11")
     assert deal_count(app) == 0
+
+
+def test_a_bid_card_won_is_tapped_once_and_counts_as_laid(client):
+    """One tap a bid card: under "laid" when its trick was lost, under "won" when won (it is laid
+    too). Here only Dee's lost 6-7-8 are tapped as laid; every won card only as won."""
+    path = start(client, FOUR)
+    facts = dict(EXAMPLE_4_TOLD, bid_cards=[[], [], [], [6, 7, 8]])
+    del facts["declarer"], facts["bid"]
+    data = told_post(facts)
+    response = client.post(f"{path}/deals", data=data)
+    assert response.status_code == 303, errors_in(response.get_data(as_text=True))
+    deal = record(client, path)["deals"][0]
+    assert deal["bid_cards"] == [[5, 11], [4, 12], [1, 2], [6, 7, 8]]
+    assert deal["declarer"] == 3 and deal["bid"] == 3  # followed from the cards
+    assert record(client, path)["totals"] == [55, 50, 27, 0]
 
 
 def test_a_reported_deal_is_corrected_in_its_own_form(client):

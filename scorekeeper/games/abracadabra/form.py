@@ -348,6 +348,12 @@ class AbracadabraEntry(RulesForm):
         """
         piles = self.piles_exposed.data or []
         bid_cards = [list(self.value(f"bid_cards_{s}") or []) for s in range(setup.n)]
+        if self.told.data == 1:
+            # As reported: a bid card won was laid, so its one tap under "won" lays it too (one tap
+            # a card, won or lost; issue 53). The rules still judge a report sent by the API.
+            for seat in range(setup.n):
+                won = [r for r in self.value(f"bid_won_{seat}") or [] if r not in bid_cards[seat]]
+                bid_cards[seat] = sorted([*bid_cards[seat], *won], key=_rank_order)
         declarer, bid = self.declarer.data, self.bid.data
         implied = declared_by_cards(bid_cards)
         if declarer is None and bid is None and implied is not None:
@@ -540,6 +546,11 @@ class AbracadabraEntry(RulesForm):
             }
             for trick in range(1, tricks_per_deal(setup) + 1)
         ]
+
+
+def _rank_order(rank: Any) -> tuple[int, Any]:
+    """Ranks in order, anything else typed (refused by the rules) after them as it came."""
+    return (0, rank) if is_int(rank) else (1, 0)
 
 
 def last_suit(suits: list[Any]) -> list[Any]:
