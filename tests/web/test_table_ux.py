@@ -48,3 +48,16 @@ def test_tallys_end_game_asks_once_without_script(client):
     assert ask and "<summary>End game</summary>" in ask.group(1)
     assert page.count('name="end_game"') == 1 and 'name="end_game"' in ask.group(1)
     assert "hx-confirm" not in ask.group(1)  # asked once, not twice with script
+
+
+def test_hidden_secrets_totals_bar_shows_the_known_part_as_the_board_does(client):
+    """Bob stole Ann's J (hidden) in turn 1, then Cid's C, whose 8 was made public when his Diamond
+    was caught there: the board says "8+?" for Bob, and so does the totals bar (no bare "?")."""
+    path, _links = secrets.hidden_game(client, turns=1)
+    secrets.play(client, path, secrets.turn([[], [("club", secrets.C, "C")], []], ["B", "B", "A"]))
+    page = client.get(path).get_data(as_text=True)
+    bar = re.search(r'<div class="totals-bar".*?</div>', page, re.S).group(0)
+    totals = [text(b) for b in re.findall(r"<b>(.*?)</b>", bar, re.S)]
+    assert totals[1] == "8+?"
+    assert "8+?" in text(re.search(r'<table class="board sx-board.*?</table>', page, re.S).group(0))
+    assert secrets.leaks(page) == []
