@@ -435,6 +435,22 @@
     if (event.target.matches && event.target.matches(".tally-pad input.points")) { tallyTotal(event.target); }
   });
 
+  // Hidden Secrets' allotment: the running sum toward 45 as each value is typed (issue 53).
+  document.addEventListener("input", function (event) {
+    var form = event.target.form, out = form && form.querySelector("[data-allot-sum]");
+    if (!out) { return; }
+    var sum = 0, whole = true;
+    form.querySelectorAll(".sx-allot-cell input").forEach(function (input) {
+      var text = input.value.trim();
+      if (text === "") { return; }
+      if (!/^\d+$/.test(text)) { whole = false; } else { sum += parseInt(text, 10); }
+    });
+    var said = !whole ? out.dataset.under.replace("{sum}", "?").replace("{left}", "?")
+      : sum < 45 ? out.dataset.under.replace("{sum}", sum).replace("{left}", 45 - sum)
+      : sum === 45 ? out.dataset.exact : out.dataset.over.replace("{sum}", sum).replace("{over}", sum - 45);
+    out.textContent = said;
+  });
+
   // Focus that follows: a refused form puts focus (and the eye) on its summary of problems; a
   // saved deal puts it on the next entry's first control, not on <body>.
   function focusSummary() {

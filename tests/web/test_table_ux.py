@@ -61,3 +61,15 @@ def test_hidden_secrets_totals_bar_shows_the_known_part_as_the_board_does(client
     assert totals[1] == "8+?"
     assert "8+?" in text(re.search(r'<table class="board sx-board.*?</table>', page, re.S).group(0))
     assert secrets.leaks(page) == []
+
+
+def test_the_allotment_page_shows_the_running_sum_toward_45(client):
+    path = secrets.start(client, hidden=True)
+    page = client.get(f"{path}/secrets/allot/{secrets.B}").get_data(as_text=True)
+    assert "Σ 0 of 45: 45 to go" in text(page) and "data-allot-sum" in page
+    # Refused (44), the page says how far it is, beside the rule.
+    response = client.post(f"{path}/secrets/allot/{secrets.B}", data={"v_A": "4", "v_J": "40"})
+    assert response.status_code == 422
+    assert "Σ 44 of 45: 1 to go" in text(response.get_data(as_text=True))
+    response = client.post(f"{path}/secrets/allot/{secrets.B}", data={"v_A": "6", "v_J": "40"})
+    assert "Σ 46: 1 over 45" in text(response.get_data(as_text=True))
