@@ -10,6 +10,7 @@ web layer can translate them while this package stays free of Flask-Babel.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import unicodedata
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
@@ -84,7 +85,7 @@ class FieldError:
     deal: int | None = None
     # A choice still to make (a blank, a fact not given), not a fact that breaks a rule: a
     # preview shows it in neutral words until the scorer asks to record (issue 53).
-    missing: bool = field(default=False, compare=False)
+    missing: bool = dataclasses.field(default=False, compare=False)
 
     def as_json(self) -> dict[str, Any]:
         return {

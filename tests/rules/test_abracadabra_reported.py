@@ -11,7 +11,6 @@ from hypothesis import given, settings
 
 from scorekeeper import rules
 from scorekeeper.games.abracadabra import rules as ab
-
 from tests.rules.test_abracadabra import (
     ANN,
     AT_LEAST,

@@ -512,8 +512,10 @@ def check_reported(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldEr
     value = facts["bid_won"]
     if not per_seat(value, setup.n) or not all(isinstance(cards, list) for cards in value):
         return [*errors, refuse("bid_won", BID_WON_SHAPE, n=setup.n)], None
-    laid = facts.get("bid_cards")
-    laid_ok = per_seat(laid, setup.n) and all(isinstance(cards, list) for cards in laid)
+    given = facts.get("bid_cards")
+    laid: list[Any] | None = (
+        given if per_seat(given, setup.n) and all(isinstance(cards, list) for cards in given) else None
+    )
     owner: dict[int, int] = {}
     for seat, cards in enumerate(value):
         player = setup.players[seat]
@@ -528,8 +530,10 @@ def check_reported(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldEr
                 errors.append(refuse("bid_won", text, seat, player=player, rank=rank))
                 continue
             seen.add(rank)
-            if laid_ok and rank not in laid[seat]:
-                text = N_("{player} laid no {rank}: a player's bid cards won are among his own laid bid cards.")
+            if laid is not None and rank not in laid[seat]:
+                text = N_(
+                    "{player} laid no {rank}: a player's bid cards won are among his own laid bid cards."
+                )
                 errors.append(refuse("bid_won", text, seat, player=player, rank=rank))
             elif rank in owner:
                 text = N_("{player} and {other} both won trick {rank}: a trick has one winner.")
@@ -539,9 +543,7 @@ def check_reported(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldEr
                 owner[rank] = seat
         if counts is not None and len(cards) > counts[seat]:
             text = N_("{player} won {count} of his bid cards' tricks but only {tricks} tricks in all.")
-            errors.append(
-                refuse("bid_won", text, seat, player=player, count=len(cards), tricks=counts[seat])
-            )
+            errors.append(refuse("bid_won", text, seat, player=player, count=len(cards), tricks=counts[seat]))
     if errors or counts is None:
         return errors, None
     return errors, tuple(counts)
