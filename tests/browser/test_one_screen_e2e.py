@@ -149,3 +149,35 @@ def test_an_event_tables_hand_fits_one_screen(live_server, browser: Browser, dat
         page.get_by_role("button", name="Record deal").tap()
         expect(page.locator(".board tbody tr[id^=deal-]")).to_have_count(k + 1)
     context.close()
+
+
+def test_abracadabra_as_reported_ends_with_score_in_view(live_server, phone: Page):
+    page = phone
+    start(page, live_server, "abracadabra", ["Helen", "David", "Cid", "Dee"])
+    for seat, ranks in enumerate([[5, 11], [4, 12], [1, 2], []]):
+        for rank in ranks:
+            chip(page, f"bid_won_{seat}", rank)
+    for rank in (6, 7, 8):
+        chip(page, "bid_cards_3", rank)
+    for seat, count in enumerate([7, 4, 2]):
+        chip(page, f"tricks_{seat}", count)
+    for seat, count in enumerate([6, 5, 1, 0]):
+        chip(page, f"suit_cards_{seat}", count)
+    one_screen(page, last_chip(page, "suit_cards_3", 0), "abracadabra-1", button="Score the deal")
+    page.get_by_role("button", name="Score the deal").tap()
+    played(page, 1)
+
+
+def test_secrets_turn_ends_with_resolve_in_view(live_server, phone: Page):
+    page = phone
+    start(page, live_server, "secrets", ["Ann", "Bob", "Cid"])
+    orders = [
+        [("club", 1, 2), ("diamond", 2, 9), ("heart", 1, 7), ("spade", 2, 5)],
+        [("club", 0, 3), ("diamond", 2, 9), ("heart", 0, 8), ("spade", 2, 1)],
+        [("club", 0, 8), ("diamond", 1, 2), ("heart", 0, 1), ("spade", 1, 4)],
+    ]
+    for seat, mine in enumerate(orders):
+        for spy, target, secret in mine:
+            chip(page, f"order_{seat}_{spy}", f"{target}-{secret}")
+        chip(page, f"guards_{seat}", [3, 7, 5][seat])
+    one_screen(page, last_chip(page, "guards_2", 5), "secrets-1", button="Resolve turn 1")
