@@ -109,3 +109,10 @@ def test_a_reported_deal_is_corrected_in_its_own_form(client):
     response = client.post(f"{path}/deals/0", data=data)
     assert response.status_code == 303, errors_in(response.get_data(as_text=True))
     assert record(client, path)["totals"] == [67, 50, 27, 0]
+
+
+def test_the_last_trick_count_follows_without_script_too(client):
+    path = start(client, FOUR)
+    response = client.post(f"{path}/deals", data=told_post(dict(EXAMPLE_4_TOLD, tricks=[7, 4, 2, None])))
+    assert response.status_code == 303, errors_in(response.get_data(as_text=True))
+    assert record(client, path)["deals"][0]["tricks"] == [7, 4, 2, 0]

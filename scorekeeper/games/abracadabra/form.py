@@ -395,7 +395,8 @@ class AbracadabraEntry(RulesForm):
         facts = self.pre_play(setup)
         if self.told.data == 1:
             # As the players report it after the deal: counts and bid cards won, no trick order.
-            facts["tricks"] = [self.value(f"tricks_{s}") for s in range(setup.n)]
+            given = [self.value(f"tricks_{s}") for s in range(setup.n)]
+            facts["tricks"] = last_count(given, tricks_per_deal(setup))
             facts["bid_won"] = [sorted(self.value(f"bid_won_{s}") or []) for s in range(setup.n)]
         else:
             facts["trick_winners"] = self.winners(setup)
@@ -546,6 +547,18 @@ class AbracadabraEntry(RulesForm):
             }
             for trick in range(1, tricks_per_deal(setup) + 1)
         ]
+
+
+def last_count(given: list[Any], total: int) -> list[Any]:
+    """The trick counts, one player's left out filled in when the others' are whole numbers that
+    leave 0 to ``total`` for him: they add up to the tricks in a deal, so the rules force it (as
+    static/app.js fills it in with JavaScript; the server does the same for a page without it)."""
+    counts = list(given)
+    blank = [s for s, v in enumerate(counts) if v is None]
+    known = [v for v in counts if v is not None]
+    if len(blank) == 1 and all(is_int(v) for v in known) and 0 <= total - sum(known) <= total:
+        counts[blank[0]] = total - sum(known)
+    return counts
 
 
 def _rank_order(rank: Any) -> tuple[int, Any]:
