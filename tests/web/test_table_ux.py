@@ -29,6 +29,15 @@ def test_a_half_entered_euchre_hand_is_still_to_enter_not_refused(client):
     assert re.search(r'<ul class="pv-errors">.+?</ul>', broken, re.S)
 
 
+def test_a_secrets_spy_still_to_send_is_neutral(client):
+    """Spies must go (the option off): after the first order the others are still to give, not a
+    broken rule (issue 53: every Secrets turn showed them in red)."""
+    path = secrets.start(client, may_stay=False)
+    shown = preview(client, path, secrets.turn([[("club", 1, 4)], [], []], ["", "", ""]))
+    assert "Still to enter:" in shown and "pv-errors" not in shown
+    assert "Ann gives no order to Diamond + Heart + Spade" in text(shown)
+
+
 def test_a_secrets_turn_preview_never_says_record(client):
     path = secrets.start(client)
     shown = preview(client, path, secrets.turn([[("club", 1, 4)], [], []], ["", 3, 4]))
