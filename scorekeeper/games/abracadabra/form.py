@@ -1,12 +1,17 @@
-"""The Abracadabra deal form, entered as the table plays it, in three stages.
+"""The Abracadabra deal form: as the players report it after the deal, or as the table plays it.
 
 On the game page a deal goes through stages kept on the game's draft
 (``POST /g/<id>/draft``), each a real form that works without JavaScript:
 
 - ``setup``: trump, bid suits, the Declarer and bid, each player's bid cards,
-  the Declarer's exposed cards and the exposed piles. "Start play" keeps them
-  as the draft once :func:`check_setup_facts` accepts them; "All passed"
-  records a thrown-in deal at once (``POST /g/<id>/deals``).
+  the Declarer's exposed cards and the exposed piles; and below them, by
+  default (issue 53), the tricks as the players report them after the deal
+  (``told``: each player's trick count, the bid cards whose trick he won, his
+  bid-suit cards), which "Score the deal" records at once
+  (``POST /g/<id>/deals``, facts ``tricks`` with ``bid_won``). "Start play" (or
+  trick 1's winner) keeps the set-up as the draft once
+  :func:`check_setup_facts` accepts it, for entry trick by trick; "All passed"
+  records a thrown-in deal at once.
 - ``play``: one tap per trick winner appends to the draft's ``trick_winners``;
   "undo" takes the last one back, and the list of every trick fixes any
   earlier trick or enters all winners at once.
