@@ -116,3 +116,17 @@ def test_the_last_trick_count_follows_without_script_too(client):
     response = client.post(f"{path}/deals", data=told_post(dict(EXAMPLE_4_TOLD, tricks=[7, 4, 2, None])))
     assert response.status_code == 303, errors_in(response.get_data(as_text=True))
     assert record(client, path)["deals"][0]["tricks"] == [7, 4, 2, 0]
+
+
+def test_anything_typed_in_the_report_is_refused_with_a_message_never_a_500(client, app):
+    path = start(client, FOUR)
+    for junk in ("x", "99", "-1", "5.5"):
+        data = told_post(EXAMPLE_4_TOLD)
+        data.add("bid_won_0", junk)
+        data.add("tricks_1", junk)
+        response = client.post(f"{path}/deals", data=data)
+        assert response.status_code == 422, junk
+        assert errors_in(response.get_data(as_text=True)), junk
+        shown = client.post(f"{path}/preview", data=data, headers=HX)
+        assert shown.status_code == 200 and "breaks a rule" in shown.get_data(as_text=True), junk
+    assert deal_count(app) == 0

@@ -402,7 +402,8 @@ class AbracadabraEntry(RulesForm):
             # As the players report it after the deal: counts and bid cards won, no trick order.
             given = [self.value(f"tricks_{s}") for s in range(setup.n)]
             facts["tricks"] = last_count(given, tricks_per_deal(setup))
-            facts["bid_won"] = [sorted(self.value(f"bid_won_{s}") or []) for s in range(setup.n)]
+            won = [self.value(f"bid_won_{s}") or [] for s in range(setup.n)]
+            facts["bid_won"] = [sorted(cards, key=_rank_order) for cards in won]
         else:
             facts["trick_winners"] = self.winners(setup)
         facts["suit_cards"] = [self.value(f"suit_cards_{s}") for s in range(setup.n)]
