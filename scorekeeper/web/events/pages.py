@@ -36,7 +36,7 @@ from wtforms.validators import InputRequired
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ... import cache, limits, pdf
-from ...access import Membership
+from ...access import REFUSED, Membership
 from ...clubs import roster
 from ...clubs.figures import SafeWriter
 from ...db import db
@@ -44,7 +44,7 @@ from ...events import formats, prints, service, table_links
 from ...games import GAMES
 from ...i18n import render
 from ...models import Club, Event, Game, utcnow
-from ...refusals import Clash, Refusal
+from ...refusals import Clash, Denied, Refusal
 from ...service import house_gate
 from ..auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, event_cookie, game_route, may
 from ..cookies import keep_cookie
@@ -228,7 +228,7 @@ def show(event_id: str) -> ResponseReturnValue:
 def start_round(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["start_round"])
     form = StartRoundForm()
     if not form.validate_on_submit():
         abort(400)
@@ -273,7 +273,7 @@ def start_round(event_id: str) -> ResponseReturnValue:
 def players(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["players"])
     form = players_form(event)
     if not form.validate_on_submit():
         abort(400)
@@ -502,7 +502,7 @@ def correct_table(event_id: str, game_id: str) -> ResponseReturnValue:
     club needs nothing handed over: their member cookie goes everywhere already."""
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["correct_table"])
     if not any(t.game_id == game_id for r in event.rounds for t in r.tables):
         abort(404)
     response = redirect(url_for("games.show", game_id=game_id), 303)
