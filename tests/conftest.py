@@ -125,6 +125,11 @@ def count_queries(app):
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 
 
+def bearer(key: str) -> dict[str, str]:
+    """The API's credential header: a game's edit key, a member's key, a director's key."""
+    return {"Authorization": f"Bearer {key}"}
+
+
 def sa_form(tricks, agents, trump=None) -> dict[str, str]:
     """The Secret Agent deal form as a browser posts it."""
     data = {f"tricks_{s}": str(t) for s, t in enumerate(tricks)}
