@@ -77,7 +77,12 @@ def build(app) -> World:
         club = made.club
         keys["Olga"] = made.key
         admin_invite = clubs.make_invite(club, "admin")
-        for who, invite in (("Ada", admin_invite), ("Abe", admin_invite), ("Mel", made.invite), ("Max", made.invite)):
+        for who, invite in (
+            ("Ada", admin_invite),
+            ("Abe", admin_invite),
+            ("Mel", made.invite),
+            ("Max", made.invite),
+        ):
             keys[who] = clubs.join(club, invite, who)[1]
         slug = club.slug
         members = {m.name: m for m in clubs.members(club)}
@@ -290,7 +295,11 @@ def test_the_roles_the_spec_gives(app):
             url = control.url(world, role)
             assert url is not None and used(app, world, role, name, control, url), (role, name)
     # And one of each kind refused, by the one that may not.
-    for role, name in (("admin", "remove Abe (admin)"), ("admin", "make Abe (admin) a member"), ("member", "make an invite")):
+    for role, name in (
+        ("admin", "remove Abe (admin)"),
+        ("admin", "make Abe (admin) a member"),
+        ("member", "make an invite"),
+    ):
         world = build(app)
         assert not used(app, world, role, name, CONTROLS[name], CONTROLS[name].url(world, role))
 
@@ -326,6 +335,8 @@ def table() -> str:
         cells = []
         for role in ROLES:
             shown, done = ROLE_MAP.get((role, name), (None, None))
-            cells.append("?" if shown is None else f"{'offered' if shown else '-'} / {'allowed' if done else '-'}")
+            cells.append(
+                "?" if shown is None else f"{'offered' if shown else '-'} / {'allowed' if done else '-'}"
+            )
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
