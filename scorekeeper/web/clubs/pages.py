@@ -1,7 +1,8 @@
 """A club's pages (clubs.md, Pages): the club, joining by invite, members and invites for
 admins, its players, their records, the ratings, and the admins' tidy tools for the players list.
 
-Thin views: each parses, calls :mod:`.service` or :mod:`.roster`, and answers. Who may open a
+Thin views: each parses, calls :mod:`scorekeeper.clubs.service` or :mod:`scorekeeper.clubs.roster`,
+and answers. Who may open a
 club page is :func:`~scorekeeper.web.auth.club_route`'s one decision (404 to anyone who is not
 a member); what is listed comes from the read side's visibility rule.
 """
