@@ -2,9 +2,9 @@
 admins, its players, their records, the ratings, and the admins' tidy tools for the players list.
 
 Thin views: each parses, calls :mod:`scorekeeper.clubs.service` or :mod:`scorekeeper.clubs.roster`,
-and answers. Who may open a
-club page is :func:`~scorekeeper.web.auth.club_route`'s one decision (404 to anyone who is not
-a member); what is listed comes from the read side's visibility rule.
+and answers. Who may open a club page is :func:`~scorekeeper.web.auth.club_route`'s one
+decision (404 to anyone who is not a member); who may do what there, :mod:`scorekeeper.access`'s
+predicates, which the page's buttons, these views and the service all ask.
 """
 
 from __future__ import annotations
