@@ -248,8 +248,10 @@ def club_route(need: str = "member", refused: str = "") -> Callable:
     ``refused`` (marked with ``N_``: what the route does and who may). An API caller whose key
     proves nothing has failed a credential check.
     """
-    # Every 403 names the thing refused, never a generic message (issue 56).
-    assert need == "member" or refused, "a route for admins or the owner says what it refuses"
+    # Every 403 names the thing refused, never a generic message (issue 56): a route for admins or
+    # the owner without its words is a mistake found at start, not a 403 that says nothing.
+    if need != "member" and not refused:
+        raise ValueError(f"club_route({need!r}) needs the words of what it refuses (access.REFUSED)")
 
     def decorate(view: Callable) -> Callable:
         @wraps(view)

@@ -101,3 +101,15 @@ def test_every_refusal_names_the_thing_refused():
         admin.sign_out_refused(7, member(2, "admin")).message.text,
     }
     assert len(said) == 7 and said <= set(REFUSED.values())
+
+
+def test_a_club_route_for_admins_must_say_what_it_refuses():
+    """Its 403 names the thing refused (issue 56: one said "Only the scorer's device can change
+    this game"): a route for admins or the owner without words is refused when it is declared."""
+    from scorekeeper.web.auth import club_route
+
+    with pytest.raises(ValueError):
+        club_route("admin")
+    with pytest.raises(ValueError):
+        club_route("owner")
+    assert callable(club_route("admin", REFUSED["invites"])) and callable(club_route())
