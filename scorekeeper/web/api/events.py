@@ -20,7 +20,7 @@ from ...rules import FieldError, msg
 from ...rules.base import N_
 from ...service import house_gate
 from .. import errors
-from ..auth import club_route, may, role_for
+from ..auth import club_route, hand_event, may, role_for
 from ..jsonbody import json_body
 from ..via import idempotency_key
 
@@ -55,6 +55,14 @@ def if_match(event: Event) -> int | None:
     return event.version if event.version in versions else min(versions)
 
 
+def director_document(event: Event) -> dict:
+    """The event document with its tables' links and keys, for a director (a proven credential):
+    what it hands out is proven for the caller's address (auth.hand_event)."""
+    doc = service.document(event, director=True)
+    hand_event(event, doc)
+    return doc
+
+
 def stale(event: Event) -> ResponseReturnValue:
     """409: another change came first; nothing of this one was done. The current document."""
     db.session.rollback()
@@ -63,7 +71,7 @@ def stale(event: Event) -> ResponseReturnValue:
         "",
         msg(N_("The event changed at the same moment, so nothing was done: here is the event as it is now.")),
     )
-    response = errors.errors_response([problem], 409, record=service.document(event, director=True))
+    response = errors.errors_response([problem], 409, record=director_document(event))
     response.set_etag(str(event.version))
     return response
 
@@ -74,13 +82,14 @@ def stale(event: Event) -> ResponseReturnValue:
 def create(club: Club, me: Membership) -> ResponseReturnValue:
     """A member makes an event of the club; its creator directs it with the key answered once."""
     event, key = service.create_event(json_body(), club_id=club.id)
-    return jsonify({**service.document(event, director=True), "director_key": key}), 201
+    limits.handed(key)  # the key just made, answered to this address
+    return jsonify({**director_document(event), "director_key": key}), 201
 
 
 @bp.get("/events/<event_id>")
 def show(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
-    response = jsonify(service.document(event, director=may().direct_event(event)))
+    response = jsonify(director_document(event) if may().direct_event(event) else service.document(event))
     response.set_etag(str(event.version))
     return response
 
@@ -96,7 +105,7 @@ def new_round(event_id: str) -> ResponseReturnValue:
         rnd = service.start_round(event, close=close, based_on=if_match(event), token=idempotency_key())
     except house_gate.Repeat as done:
         # The same call again (its Idempotency-Key): the round it started, as the first answer.
-        doc = service.document(event, director=True)
+        doc = director_document(event)
         return jsonify(doc["rounds"][done.change.detail["round"] - 1]), 201
     except house_gate.Stale:
         return stale(event)
@@ -112,10 +121,10 @@ def new_round(event_id: str) -> ResponseReturnValue:
                 n=exc.number,
             ),
         )
-        response = errors.errors_response([problem], 409, record=service.document(event, director=True))
+        response = errors.errors_response([problem], 409, record=director_document(event))
         response.set_etag(str(event.version))
         return response
-    doc = service.document(event, director=True)
+    doc = director_document(event)
     return jsonify(doc["rounds"][rnd.number - 1]), 201
 
 
@@ -132,7 +141,7 @@ def players(event_id: str) -> ResponseReturnValue:
         service.change_players(event, add, withdraw, based_on=if_match(event))
     except house_gate.Stale:
         return stale(event)
-    response = jsonify(service.document(event, director=True))
+    response = jsonify(director_document(event))
     response.set_etag(str(event.version))
     return response
 

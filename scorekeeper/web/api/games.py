@@ -85,6 +85,7 @@ def create_game() -> ResponseReturnValue:
         return created_before(done, key)
     record = read.public_record(game)
     record["edit_key"] = key
+    limits.handed(key)  # answered to the address that made the game: its first deal is never refused
     return jsonify(record), 201
 
 
