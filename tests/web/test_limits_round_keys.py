@@ -205,3 +205,29 @@ def test_a_new_games_key_is_proven_for_the_address_that_made_it(make_app):
     )
     assert form.status_code == 303, form.get_data(as_text=True)[:300]
     assert page.get(form.headers["Location"]).status_code == 200
+
+
+def test_the_admin_key_used_once_is_never_refused_from_its_address(make_app):
+    """CLUB_CREATION=admin: the operator's ADMIN_KEY, used correctly from the hall, makes clubs
+    there while a prankster keeps the address over its failures; the new owner's key answered
+    there opens the club at once. A wrong admin key still counts and is refused untested."""
+    app = make_app(CLUB_CREATION="admin", ADMIN_KEY="operator-key-0123456789")
+    operator = phone(app)
+    admin = auth("operator-key-0123456789")
+    assert operator.post("/api/clubs", json={"name": "First"}, headers=admin).status_code == 201
+    block(app)
+    made = operator.post("/api/clubs", json={"name": "Second"}, headers=admin)
+    assert made.status_code == 201, made.get_json()
+    owner = phone(app)
+    owner.set_cookie("member", made.get_json()["member_key"])
+    assert owner.get(f"/c/{made.get_json()['slug']}").status_code == 200
+    # The page's form too.
+    page = operator.post(
+        "/clubs/new", data={"name": "Third", "player": "Ann", "admin_key": "operator-key-0123456789"}
+    )
+    assert page.status_code == 303
+    # A wrong admin key from the blocked address: refused untested.
+    assert (
+        phone(app).post("/api/clubs", json={"name": "Nope"}, headers=auth("operator-key-guess")).status_code
+        == 429
+    )
