@@ -7,7 +7,10 @@ abuse limit as creating games: every round makes games). Directors call with
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+import hashlib
+import hmac
+
+from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
 
 from ... import limits
@@ -20,7 +23,8 @@ from ...rules import FieldError, msg
 from ...rules.base import N_
 from ...service import house_gate
 from .. import errors
-from ..auth import club_route, hand_event, may, role_for
+from ..auth import club_route, hand_event, may, presented_key, role_for
+from ..etags import if_match_versions
 from ..jsonbody import json_body
 from ..via import idempotency_key
 
@@ -44,14 +48,30 @@ def director_only(event: Event) -> None:
         )
 
 
-def if_match(event: Event) -> int | None:
-    """``If-Match: "<version>"``: the change applies only to that version of the event."""
-    if "If-Match" not in request.headers or request.if_match.star_tag:
+def scoped_idempotency(event: Event) -> str | None:
+    """The call's ``Idempotency-Key`` as the house gate records it, scoped to its caller (the
+    credential it shows) and its target (this event): the same key sent by another director or
+    about another event is a call of its own, never taken for a repeat of this one (issue 57, N4).
+    Keyed with the server's secret, so what is stored names neither the key nor the caller."""
+    given = idempotency_key()
+    if given is None:
         return None
-    tags = request.if_match.as_set()
-    if not tags or not all(t and t.isdigit() and len(t) < 10 for t in tags):
-        raise Refusal("If-Match", N_('If-Match must be the event\'s ETag, e.g. If-Match: "7".'), 400)
-    versions = {int(t) for t in tags}
+    secret = str(current_app.secret_key or "").encode()
+    scope = f"events-api:{event.id}:{presented_key() or ''}:{given}".encode()
+    return "api-ev-" + hmac.new(secret, scope, hashlib.sha256).hexdigest()[:48]
+
+
+def if_match(event: Event) -> int | None:
+    """``If-Match: "<version>"``: the change applies only to that version of the event. The ETag
+    is taken as answered, compressed or not (``"7:gzip"``), as for games (etags.if_match_versions)."""
+    try:
+        versions = if_match_versions()
+    except ValueError:
+        raise Refusal(
+            "If-Match", N_('If-Match must be the event\'s ETag, e.g. If-Match: "7".'), 400
+        ) from None
+    if not versions:
+        return None
     return event.version if event.version in versions else min(versions)
 
 
@@ -102,11 +122,17 @@ def new_round(event_id: str) -> ResponseReturnValue:
     if not isinstance(close, bool):
         raise Refusal("close", N_("close is true or false."))
     try:
-        rnd = service.start_round(event, close=close, based_on=if_match(event), token=idempotency_key())
+        rnd = service.start_round(
+            event, close=close, based_on=if_match(event), token=scoped_idempotency(event)
+        )
     except house_gate.Repeat as done:
         # The same call again (its Idempotency-Key): the round it started, as the first answer.
         doc = director_document(event)
-        return jsonify(doc["rounds"][done.change.detail["round"] - 1]), 201
+        detail = done.change.detail if isinstance(done.change.detail, dict) else {}
+        number = detail.get("round") if done.change.event_id == event.id else None
+        if not isinstance(number, int) or not 1 <= number <= len(doc["rounds"]):
+            return stale(event)  # a change of no round of this event: never taken for this call's answer
+        return jsonify(doc["rounds"][number - 1]), 201
     except house_gate.Stale:
         return stale(event)
     except service.RoundOpen as exc:
