@@ -14,6 +14,7 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.db import db
 from scorekeeper.events import service as events
+from tests.clubs.helpers import new_club
 from tests.web.table_helpers import api_game, auth
 from tests.web.test_limits_hall import ELSEWHERE, HALL, phone, spec_config
 
@@ -231,3 +232,45 @@ def test_the_admin_key_used_once_is_never_refused_from_its_address(make_app):
         phone(app).post("/api/clubs", json={"name": "Nope"}, headers=auth("operator-key-guess")).status_code
         == 429
     )
+
+
+def test_a_member_cookie_tests_no_more_guesses_than_the_minute_has_room_for(make_app, monkeypatch):
+    """clubs.md: at most 10 failed checks a minute. A cookie carries up to 10 member keys: at the
+    6th failure a cookie of 10 guesses is refused untested (it was tested whole, 15 and more a
+    minute); a cookie with as many as there is room for is tested, and then nothing more."""
+    from scorekeeper.clubs import service as clubs
+
+    app = make_app()
+    owner = new_club(phone(app, ELSEWHERE), "Guarded")
+    tested: list[str] = []
+    looked_up = clubs.memberships
+
+    def spy(keys):
+        tested.extend(k for k in keys if k != owner["member_key"])
+        return looked_up(keys)
+
+    monkeypatch.setattr(clubs, "memberships", spy)
+    guesser = phone(app)
+    answers = []
+    for n in range(5):
+        guesser.set_cookie("member", f"guessguessguess{n:04d}")
+        answers.append(guesser.get(f"/c/{owner['slug']}").status_code)
+    assert answers == [404] * 5 and len(tested) == 5
+    guesser.set_cookie("member", ".".join(f"packpackpack{n:04d}" for n in range(10)))
+    refused = guesser.get(f"/c/{owner['slug']}")
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    assert len(tested) == 5  # refused before any of the ten was looked up
+    guesser.set_cookie("member", ".".join(f"fivefivefive{n:04d}" for n in range(5)))
+    assert guesser.get(f"/c/{owner['slug']}").status_code == 404
+    assert len(tested) == 10
+    for n in range(3):
+        guesser.set_cookie("member", f"onemoreguess{n:04d}")
+        assert guesser.get(f"/c/{owner['slug']}").status_code == 429
+    assert len(tested) == 10
+    # The member's proven key still opens the club from the same address.
+    member = phone(app)
+    member.set_cookie("member", owner["member_key"])
+    monkeypatch.undo()
+    with app.app_context():
+        app.extensions["scorekeeper.limits"].prove(HALL, owner["member_key"])
+    assert member.get(f"/c/{owner['slug']}").status_code == 200
