@@ -274,3 +274,22 @@ def test_a_member_cookie_tests_no_more_guesses_than_the_minute_has_room_for(make
     with app.app_context():
         app.extensions["scorekeeper.limits"].prove(HALL, owner["member_key"])
     assert member.get(f"/c/{owner['slug']}").status_code == 200
+
+
+def test_a_new_events_director_key_is_proven_for_the_address_that_made_it(make_app):
+    """A member at the hall makes an event while a prankster keeps the address over: the
+    director key answered there directs the event there (its document and its page)."""
+    app = make_app()
+    member = phone(app)
+    club = new_club(member, "Hall club")  # the owner's key, answered at the hall: proven there
+    block(app)
+    body = {"name": "E", "format": "progressive", "game": "euchre", "players": list("ABCDEFGH"), "hands": 1}
+    made = member.post(f"/api/clubs/{club['slug']}/events", json=body, headers=auth(club["member_key"]))
+    assert made.status_code == 201, made.get_json()
+    event_id, director_key = made.get_json()["id"], made.get_json()["director_key"]
+    director = phone(app)
+    assert (
+        director.post(f"/api/events/{event_id}/rounds", json={}, headers=auth(director_key)).status_code
+        == 201
+    )
+    assert director.get(f"/e/{event_id}/direct?key={director_key}").status_code == 303
