@@ -21,7 +21,11 @@ carries. What is:
   so one careless phone or a prankster on the hall's Wi-Fi never stops the tables already
   playing. What is remembered of a proof is a keyed hash of address and credential (HMAC with
   the secret key), for a day from its last use, in the same storage (and each process's memory,
-  so the hall's ordinary requests ask nothing of the storage). No credential at all (a plain
+  so the hall's ordinary requests ask nothing of the storage). A credential the server hands
+  out (:func:`handed`: a round's game key through its table link, the tables' links and keys in
+  a director's document, a key just made) is proven for the address it is answered to. A
+  request is let test no more unproven credentials than the address's windows have failures
+  left (a cookie of ten member keys is no way past the figure). No credential at all (a plain
   viewer) is never a failure.
 - creations (:data:`CREATIONS`): ``@limit("games")`` on a view that creates. A POST that
   created something (an answer below 400) counts; one from an address over the figure is
