@@ -173,9 +173,10 @@ def count_queries(app):
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 
 
-def bearer(key: str) -> dict[str, str]:
-    """The API's credential header: a game's edit key, a member's key, a director's key."""
-    return {"Authorization": f"Bearer {key}"}
+def bearer(key: str, **more: str) -> dict[str, str]:
+    """The API's credential header (a game's edit key, a member's key, a director's key), with
+    ``more`` headers beside it (``**{"If-Match": '"3"'}``)."""
+    return {"Authorization": f"Bearer {key}", **more}
 
 
 def make_event(app, **body) -> tuple[str, str]:
