@@ -61,8 +61,10 @@ def test_a_deal_trick_by_trick_on_a_phone(live_server, phone: Page):
     assert page.locator('input[name="suits_0"][value="S"]').is_checked()
     assert not page.locator('input[name="trump"]:checked').count()
 
-    # The set-up, with one mistake: David lays as many bid cards as the Declarer.
+    # The set-up, with one mistake: David lays as many bid cards as the Declarer. The kept suits
+    # are folded to a line (issue 53): one tap opens them to change.
     chip(page, "trump", "D")
+    page.locator("summary", has_text="Bid suits (optional)").tap()
     for seat, suit in enumerate("HSDC"):
         chip(page, f"suits_{seat}", suit)
     chip(page, "declarer", "3")

@@ -5,6 +5,8 @@ worked example (Helen 55, David 50; Cid succeeds too: 27; Dee 0)."""
 
 from __future__ import annotations
 
+import re
+
 from werkzeug.datastructures import MultiDict
 
 from tests.rules.test_abracadabra_reported import EXAMPLE_4_TOLD
@@ -130,3 +132,16 @@ def test_anything_typed_in_the_report_is_refused_with_a_message_never_a_500(clie
         shown = client.post(f"{path}/preview", data=data, headers=HX)
         assert shown.status_code == 200 and "breaks a rule" in shown.get_data(as_text=True), junk
     assert deal_count(app) == 0
+
+
+def test_kept_bid_suits_fold_to_one_line_and_are_still_posted(client):
+    """Issue 53: the set-up's first screen is not spent on the optional suits once they are kept."""
+    path = start(client, FOUR)
+    client.post(f"{path}/deals", data=told_post(EXAMPLE_4_TOLD))
+    page = client.get(path).get_data(as_text=True)
+    fold = re.search(r'<details class="abra-fix abra-suits-kept">(.*?)</details>', page, re.S)
+    assert fold and "Helen ♥" in text_of(fold.group(1)) and "Dee ♣" in text_of(fold.group(1))
+    assert checked(fold.group(1), "suits_0", "H") and checked(fold.group(1), "suits_3", "C")
+    # The first deal, nothing kept yet: drawn open as before.
+    first = client.get(start(client, FOUR)).get_data(as_text=True)
+    assert "abra-suits-kept" not in first and 'name="suits_0"' in first
