@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from flask import request
 from flask_babel import get_locale
 
 from ..models import Game
+from ..rules.base import read_whole
 
 # What Flask-Compress appends to a compressed answer's strong ETag ("7" -> "7:br").
 CONTENT_CODINGS = frozenset({"br", "gzip", "deflate", "zstd"})
@@ -20,6 +22,23 @@ def bare_etag(tag: str | None) -> str | None:
         return tag
     base, colon, coding = tag.rpartition(":")
     return base if colon and coding in CONTENT_CODINGS else tag
+
+
+def if_match_versions() -> set[int] | None:
+    """The versions a write's ``If-Match`` names, for the games' and the events' API alike (None:
+    no header, or ``*``). Each tag is read as this app made it, whatever the encoding suffix
+    Flask-Compress added: ``"7"``, ``"7:gzip"`` and ``"7:br"`` are version 7. ValueError when a
+    tag is no version: a weak one (If-Match compares strongly, and this API answers none), or
+    other than ASCII digits (``int()`` refuses some that ``str.isdigit()`` accepts, such as ``²``)."""
+    if "If-Match" not in request.headers or request.if_match.star_tag:
+        return None
+    # An empty tag ("") parses as None, and a weak one is left out (as_set): every tag must be a
+    # version this API answered.
+    tags = {bare_etag(t) for t in request.if_match.as_set()}
+    read = [read_whole(t, 9) for t in tags]  # the one reading of a number (rules.base)
+    if not tags or any(v is None for v in read):
+        raise ValueError("If-Match names no version")
+    return {v for v in read if v is not None}
 
 
 def changed_at(updated_at: datetime) -> float:
