@@ -11,7 +11,8 @@ import pytest
 
 from scorekeeper import pdf
 from scorekeeper.web.events import pages
-from tests.events.test_table_links import auth, make, start
+from tests.conftest import bearer as auth
+from tests.events.test_table_links import make, start
 
 MADE = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from tests.clubs.helpers import as_member, bearer, new_club
+from tests.conftest import bearer as auth
 from tests.conftest import sa_form
-from tests.events.test_table_links import auth, links, make
+from tests.events.test_table_links import links, make
 
 HX = {"HX-Request": "true"}
 DEAL = sa_form([4, 3, 3, 3], "LORS")
