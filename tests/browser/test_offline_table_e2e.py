@@ -80,8 +80,9 @@ def no_sideways_scroll(page: Page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
-def play_offline(context: BrowserContext, url: str, game_path: str, base: str) -> Page:
+def play_offline(context: BrowserContext, url: str, game_path: str, base: str, ends: bool = False) -> Page:
     """1 deal online, 3 offline, a reload offline, 1 more, the tab closed, a new tab, back online."""
+    names = api(base, "/api/games/" + game_path)["players"]
     page = new_tab(context)
     page.goto(url)
     expect(page.locator("#entry")).to_be_visible()
@@ -95,10 +96,10 @@ def play_offline(context: BrowserContext, url: str, game_path: str, base: str) -
     waiting = page.locator("#offline .offline-list li")
     expect(waiting).to_have_count(3)
     # In words: the deal, its dealer (known on the phone), the facts tapped.
-    expect(waiting.nth(0)).to_contain_text("Deal 2 (Bob deals)")
-    expect(waiting.nth(0)).to_contain_text("Bob")
-    expect(waiting.nth(2)).to_contain_text("Deal 4 (Dee deals)")
-    expect(page.locator("#offline")).to_contain_text("Next: Deal 5 (Ann deals).")
+    expect(waiting.nth(0)).to_contain_text(f"Deal 2 ({names[1]} deals): Trump: ♠ Spades, Maker: {names[1]}")
+    expect(waiting.nth(0)).to_contain_text("Tricks won by the makers: 4")
+    expect(waiting.nth(2)).to_contain_text(f"Deal 4 ({names[3]} deals): Trump: ♣ Clubs, Maker: {names[3]}")
+    expect(page.locator("#offline")).to_contain_text(f"Next: Deal 5 ({names[0]} deals).")
     # No total the phone cannot know: the totals bar and the status line wait for the server.
     expect(page.locator("#totals-bar")).to_be_hidden()
     expect(page.locator("#status")).to_be_hidden()
@@ -110,7 +111,7 @@ def play_offline(context: BrowserContext, url: str, game_path: str, base: str) -
     expect(page.locator("#offline .offline-list li")).to_have_count(3)
     enter(page, DEALS[4])
     expect(page.locator("#offline .offline-list li")).to_have_count(4)
-    expect(page.locator("#offline .offline-list li").nth(3)).to_contain_text("Deal 5 (Ann deals)")
+    expect(page.locator("#offline .offline-list li").nth(3)).to_contain_text(f"Deal 5 ({names[0]} deals)")
     assert facts(api(base, "/api/games/" + game_path)) == DEALS[:1]
     address = page.url  # (a scoring link's, without its key: the key is kept on the phone)
     page.close()
@@ -122,7 +123,8 @@ def play_offline(context: BrowserContext, url: str, game_path: str, base: str) -
     expect(page.locator(".board tbody tr")).to_have_count(5)
     expect(page.locator("#offline .offline-list li")).to_have_count(0)
     expect(page.locator("#offline")).to_contain_text("every waiting deal is saved")
-    expect(page.locator("#totals-bar")).to_be_visible()
+    if not ends:
+        expect(page.locator("#totals-bar")).to_be_visible()
     assert page.problems == []
     return page
 
@@ -189,7 +191,7 @@ def test_an_event_tables_link_keeps_every_deal_and_the_director_hears_from_it(li
                 "format": "progressive",
                 "game": "euchre",
                 "players": ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"],
-                "hands": 8,
+                "hands": 5,
                 "minutes": 30,
             }
         )
@@ -203,14 +205,20 @@ def test_an_event_tables_link_keeps_every_deal_and_the_director_hears_from_it(li
     expect(first_table).to_contain_text("not heard from yet")
 
     context = phone_context(browser)
-    page = play_offline(context, live_server + link, game_id, live_server)
-    expect(page.locator("h1")).to_be_visible()
+    page = play_offline(context, live_server + link, game_id, live_server, ends=True)
+    # The 5th deal, kept on the phone, ended the table's game once it reached the server.
+    expect(page.locator("#live")).to_contain_text("Next round: wait for the director.")
     record = api(live_server, "/api/games/" + game_id)
     assert facts(record) == DEALS
     # The director's page: the table's deals in the standings as soon as they are sent, and when
     # it was last heard from.
     director.reload()
-    expect(first_table).to_contain_text("5 of 8 hands")
+    expect(first_table).to_contain_text("finished")
     expect(first_table).to_contain_text("last heard from")
+    expect(director.locator(".ev-tables li").nth(1)).to_contain_text("not heard from yet")
+    # The next round: the table's phone, left on its link, shows its new game by itself.
+    api(live_server, f"/api/events/{event_id}/rounds", {"close": True}, key=director_key)
+    expect(page.locator("body")).to_contain_text("Round 2 of")
+    expect(page.locator("#entry")).to_be_visible()
     context.close()
     director.context.close()
