@@ -398,13 +398,22 @@
     keep(form, button, false);
   }, true);
 
-  // Sent, and failed on the way (the hall's Wi-Fi with no way out, a cut mid-request).
+  // Sent, and failed on the way with the phone offline (cut mid-request). Online (a server that
+  // did not answer), the entry stays in its form and app.js says to try again: the same token.
   document.addEventListener("htmx:sendError", function (event) {
     var elt = event.detail && event.detail.elt;
     var form = elt && elt.closest ? elt.closest("form") : null;
-    if (!form) { return; }
+    if (!form || !state.loaded || navigator.onLine !== false) { return; }
+    if (elt.getAttribute("data-background") === "save" && form.id === "entry" && box()) {
+      // The first part of a deal kept as the game's draft (Spades' bids): it goes with the deal,
+      // kept here when recorded; sent alone later it would only race the deal.
+      event.detail.kept = true;
+      note = {text: say("offline")};
+      draw();
+      return;
+    }
     var submitter = elt.matches && elt.matches("button[type=submit]") ? elt : lastSubmitter.get(form);
-    if (!state.loaded || !isDealForm(form, submitter) || elt.hasAttribute("data-background")) { return; }
+    if (!isDealForm(form, submitter) || elt.hasAttribute("data-background")) { return; }
     event.detail.kept = true;  // (app.js: not also retried from the form)
     keep(form, submitter, true);
   });
