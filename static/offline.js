@@ -253,7 +253,10 @@
       }
       b.appendChild(said);
     }
-    if (entries.length && !secure()) { b.appendChild(el("p", "error offline-fragile", say("notDurable"))); }
+    // Without a service worker (plain HTTP on the hall's network) the page cannot open offline.
+    if ((entries.length || (note && !note.ok)) && !secure()) {
+      b.appendChild(el("p", "error offline-fragile", say("notDurable")));
+    }
     if (!entries.length) { return; }
     b.appendChild(el("p", "offline-head", say("waiting")));
     var list = el("ol", "offline-list");

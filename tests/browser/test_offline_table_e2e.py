@@ -222,3 +222,25 @@ def test_an_event_tables_link_keeps_every_deal_and_the_director_hears_from_it(li
     expect(page.locator("#entry")).to_be_visible()
     context.close()
     director.context.close()
+
+
+def test_without_a_service_worker_the_page_says_deals_are_kept_only_while_it_stays_open(live_server, browser):
+    """Plain HTTP on the hall's network offers no service worker: the page cannot open offline."""
+    game = api(live_server, "/api/games", {"game": "euchre", "players": NAMES})
+    context = phone_context(browser)
+    context.add_init_script("delete Navigator.prototype.serviceWorker;")
+    page = new_tab(context)
+    page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
+    expect(page.locator("#entry")).to_be_visible()
+    expect(page.locator("#offline .offline-fragile")).to_have_count(0)
+    context.set_offline(True)
+    enter(page, DEALS[0])
+    expect(page.locator("#offline .offline-fragile")).to_have_text(
+        "This connection is not secure, so this page cannot open without a connection: "
+        "a deal entered offline is kept only while this page stays open."
+    )
+    context.set_offline(False)
+    expect(page.locator(".board tbody tr")).to_have_count(1)
+    expect(page.locator("#offline .offline-fragile")).to_have_count(0)
+    assert facts(api(live_server, "/api/games/" + game["id"])) == DEALS[:1]
+    context.close()
