@@ -209,8 +209,12 @@
     return parts.join(", ");
   }
 
+  // A seat's console (Secrets' private link): orders for the turn being collected, not deals.
+  function ordersMode() { var b = box(); return !!b && b.dataset.mode === "orders"; }
+
   function dealWords(n) {
     var known = state.known;
+    if (ordersMode()) { return say("dealLabel", {n: known ? known.deal : n}); }
     var text = say("dealLabel", {n: n});
     if (known && known.dealer !== null && known.players.length) {
       var seat = (known.dealer + (n - known.deal)) % known.players.length;
@@ -289,8 +293,10 @@
       list.appendChild(item);
     });
     b.appendChild(list);
-    b.appendChild(el("p", "hint", say("unknown")));
-    b.appendChild(el("p", "offline-next", say("next", {deal: dealWords(first + entries.length)})));
+    if (!ordersMode()) {
+      b.appendChild(el("p", "hint", say("unknown")));
+      b.appendChild(el("p", "offline-next", say("next", {deal: dealWords(first + entries.length)})));
+    }
   }
 
   // ---- Keeping a deal. -----------------------------------------------------------------------
@@ -347,12 +353,27 @@
       at: Date.now(),
       refused: null,
     };
+    var replaced = [];
+    if (ordersMode()) {
+      // Orders changed again before the first were sent: only the newest go (as online, where
+      // each change replaces the last). A refused one stays until the player settles it.
+      replaced = state.entries.filter(function (e) { return !e.refused; });
+      state.entries = state.entries.filter(function (e) { return e.refused; });
+    }
     state.entries.push(entry);
     note = {text: say("kept")};
-    ready(form);
+    // A deal's form is emptied for the next deal; orders stay shown as sent.
+    if (!ordersMode()) { ready(form); } else { fresh_token(form); }
     draw();
-    return putWaiting(entry).then(function (id) { entry.id = id; }).catch(function () { /* kept in memory */ })
+    return Promise.all(replaced.map(function (e) { return e.id ? dropWaiting(e.id) : null; }))
+      .then(function () { return putWaiting(entry); })
+      .then(function (id) { entry.id = id; }).catch(function () { /* kept in memory */ })
       .then(function () { draw(); later(0); });
+  }
+
+  function fresh_token(form) {
+    var token = form.querySelector("input[name=submit_token]");
+    if (token) { token.value = newToken(); }
   }
 
   // The form, emptied for the next deal, with a token of its own.

@@ -65,7 +65,17 @@ def table_url(event: Event, table: int, external: bool = False) -> str:
 
 # What a table's phone sends (issue 53, "a silent table"): its deals and corrections, not the
 # game's creation at the round's start nor a director's correction with a reason.
-HEARD_KINDS = ("append", "replace", "delete", "restore", "restore_end", "correct_end", "draft", "turn", "orders_in")
+HEARD_KINDS = (
+    "append",
+    "replace",
+    "delete",
+    "restore",
+    "restore_end",
+    "correct_end",
+    "draft",
+    "turn",
+    "orders_in",
+)
 
 
 def last_heard(game_ids: list[str]) -> dict[str, datetime]:

@@ -32,7 +32,9 @@ def api(base: str, path: str, body: dict | None = None, key: str | None = None) 
     if key:
         headers["Authorization"] = f"Bearer {key}"
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(base + path, data=data, headers=headers, method="POST" if data else "GET")
+    request = urllib.request.Request(
+        base + path, data=data, headers=headers, method="POST" if data else "GET"
+    )
     with urllib.request.urlopen(request) as answer:
         return json.load(answer)
 
@@ -67,8 +69,11 @@ def enter(page: Page, deal: tuple[str, int, int]) -> None:
 
 def controlled(page: Page) -> None:
     """The service worker serves this page, and keeps it (so it opens without a connection)."""
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
-    kept = "async () => !!(await (await caches.open('pages')).match(location.pathname))"
+    # (Polled by evaluate: wait_for_function evaluates a string, which a page's CSP forbids.)
+    kept = (
+        "async () => navigator.serviceWorker.controller !== null"
+        " && !!(await (await caches.open('pages')).match(location.pathname))"
+    )
     for _ in range(50):
         if page.evaluate(kept):
             return
@@ -132,7 +137,9 @@ def play_offline(context: BrowserContext, url: str, game_path: str, base: str, e
 def test_a_scorers_link_keeps_every_deal_through_a_cut_a_reload_and_a_closed_tab(live_server, browser):
     game = api(live_server, "/api/games", {"game": "euchre", "players": NAMES})
     context = phone_context(browser)
-    page = play_offline(context, f"{live_server}/g/{game['id']}?key={game['edit_key']}", game["id"], live_server)
+    page = play_offline(
+        context, f"{live_server}/g/{game['id']}?key={game['edit_key']}", game["id"], live_server
+    )
     assert page.url == f"{live_server}/g/{game['id']}"
     record = api(live_server, "/api/games/" + game["id"])
     assert facts(record) == DEALS  # once each, in order, as tapped
@@ -163,7 +170,9 @@ def test_a_deal_refused_on_its_return_stays_on_the_phone_with_its_message(live_s
     expect(refused).to_contain_text("this game was changed on another device meanwhile")
     expect(refused).to_contain_text("Deal 3 (Cid deals)")  # numbered after the deal now on the server
     expect(page.locator("#offline .offline-list li")).to_have_count(2)
-    expect(page.locator("#offline .offline-list li").nth(1)).to_contain_text("waits until the deal above is settled")
+    expect(page.locator("#offline .offline-list li").nth(1)).to_contain_text(
+        "waits until the deal above is settled"
+    )
     # The current record is shown: the other client's deal is on the board.
     expect(page.locator(".board tbody tr")).to_have_count(2)
     page.wait_for_timeout(5500)  # nothing is sent over it meanwhile
@@ -182,8 +191,12 @@ def test_a_deal_refused_on_its_return_stays_on_the_phone_with_its_message(live_s
     context.close()
 
 
-def test_an_event_tables_link_keeps_every_deal_and_the_director_hears_from_it(live_server, browser, database_url):
-    app = create_app({"SECRET_KEY": "browser-test", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False})
+def test_an_event_tables_link_keeps_every_deal_and_the_director_hears_from_it(
+    live_server, browser, database_url
+):
+    app = create_app(
+        {"SECRET_KEY": "browser-test", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False}
+    )
     with app.app_context():
         event, director_key = events.create_event(
             {
@@ -243,4 +256,59 @@ def test_without_a_service_worker_the_page_says_deals_are_kept_only_while_it_sta
     expect(page.locator(".board tbody tr")).to_have_count(1)
     expect(page.locator("#offline .offline-fragile")).to_have_count(0)
     assert facts(api(live_server, "/api/games/" + game["id"])) == DEALS[:1]
+    context.close()
+
+
+def test_a_seats_private_link_keeps_its_orders_and_sends_them(live_server, browser):
+    """Hidden Secrets: a player's orders sent from his private link without a connection are kept
+    on his phone (through a reload) and sent by themselves when it returns; the turn then resolves
+    with them as tapped."""
+    from tests.browser.test_secrets_console_e2e import NAMES as SX_NAMES
+    from tests.browser.test_secrets_console_e2e import ROW, SPIES, enter_orders
+
+    values = [ROW[i:] + ROW[:i] for i in range(3)]
+    game = api(
+        live_server,
+        "/api/games",
+        {"game": "secrets", "players": SX_NAMES[:3], "options": {"hidden": True, "values": values}},
+    )
+    request = urllib.request.Request(
+        f"{live_server}/api/games/{game['id']}/seats", headers={"Authorization": f"Bearer {game['edit_key']}"}
+    )
+    with urllib.request.urlopen(request) as answer:
+        seats = json.load(answer)["seats"]
+    orders = [[{"spy": s, "target": (p + 1) % 3, "secret": "B"} for s in SPIES] for p in range(3)]
+
+    context = phone_context(browser)
+    page = new_tab(context)
+    link = seats[1]["link"]
+    page.goto(link if link.startswith("http") else live_server + link)
+    expect(page.locator("#seat-orders h2")).to_have_text("Your orders for turn 1")
+    controlled(page)
+    context.set_offline(True)
+    enter_orders(page, 1, 3, orders[1], "C")
+    page.get_by_role("button", name="Send my orders").tap()
+    kept = page.locator("#offline .offline-list li")
+    expect(kept).to_have_count(1)
+    expect(kept.first).to_contain_text("Turn 1")
+    page.reload()
+    expect(page.locator("#offline .offline-list li")).to_have_count(1)
+    context.set_offline(False)
+    expect(page.locator(".sx-sent")).to_contain_text("Your orders are in")
+    expect(page.locator("#offline .offline-list li")).to_have_count(0)
+    # The others' orders (from their own phones, by the API) resolve the turn with Bob's as tapped.
+    for seat in (0, 2):
+        put = urllib.request.Request(
+            f"{live_server}/api/games/{game['id']}/orders/{seat}",
+            data=json.dumps({"orders": orders[seat], "guard": "J"}).encode(),
+            headers={"Authorization": f"Bearer {seats[seat]['token']}", "Content-Type": "application/json"},
+            method="PUT",
+        )
+        urllib.request.urlopen(put).close()
+    record = api(live_server, "/api/games/" + game["id"])
+    assert len(record["turns"]) == 1
+    turn = record["turns"][0]
+    assert sorted(turn["orders"][1], key=lambda o: SPIES.index(o["spy"])) == orders[1]
+    assert turn["guards"][1] == "C"
+    assert page.problems == []
     context.close()

@@ -7,7 +7,9 @@ from tests.events.test_table_links import HTMX, auth, entry, links, make, start
 
 
 def heard(html: str) -> list[str]:
-    return [re.sub(r"\s+", " ", s).strip() for s in re.findall(r'class="muted ev-heard">(.*?)</span>', html, re.S)]
+    return [
+        re.sub(r"\s+", " ", s).strip() for s in re.findall(r'class="muted ev-heard">(.*?)</span>', html, re.S)
+    ]
 
 
 def test_the_directors_page_says_when_each_table_was_last_heard_from(app, client):

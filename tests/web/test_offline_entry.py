@@ -32,7 +32,9 @@ def test_the_game_page_tells_the_phone_what_it_needs_to_keep_deals(client):
     # A viewer keeps no deals: no box.
     assert 'id="offline"' not in client.application.test_client().get(f"/g/{game_id}").get_data(as_text=True)
     # After a deal (the small reply), the box comes again, out of band, at the next deal.
-    reply = client.post(f"/g/{game_id}/deals", data={**DEAL, "base_version": "1", "submit_token": "tok-first-1"}, headers=HTMX)
+    reply = client.post(
+        f"/g/{game_id}/deals", data={**DEAL, "base_version": "1", "submit_token": "tok-first-1"}, headers=HTMX
+    )
     after = box(reply.get_data(as_text=True))
     assert (after["version"], after["deal"], after["dealer"]) == ("2", "2", "1")
 
@@ -47,10 +49,18 @@ def test_a_deals_answer_names_the_version_it_leaves_and_a_repeat_is_saved_once(c
     assert again.status_code == 200 and again.headers["X-Game-Version"] == "2"
     assert "recorded (once)" in again.get_data(as_text=True)
     # Based on the version the first left: saved.
-    second = client.post(f"/g/{game_id}/deals", data={**sent, "base_version": "2", "submit_token": "offline-deal-3"}, headers=HTMX)
+    second = client.post(
+        f"/g/{game_id}/deals",
+        data={**sent, "base_version": "2", "submit_token": "offline-deal-3"},
+        headers=HTMX,
+    )
     assert second.headers["X-Game-Version"] == "3"
     # A deal kept from before a change made elsewhere: refused (409), nothing recorded, its message.
-    stale = client.post(f"/g/{game_id}/deals", data={**sent, "base_version": "2", "submit_token": "offline-deal-4"}, headers=HTMX)
+    stale = client.post(
+        f"/g/{game_id}/deals",
+        data={**sent, "base_version": "2", "submit_token": "offline-deal-4"},
+        headers=HTMX,
+    )
     assert stale.status_code == 409 and stale.headers["X-Game-Version"] == "3"
     assert "this game was changed on another device meanwhile" in stale.get_data(as_text=True)
     assert len(client.get(f"/api/games/{game_id}").get_json()["deals"]) == 2

@@ -40,7 +40,7 @@ from ..auth import correcting, game_route, locked_out, role, role_for, table_loc
 from ..cookies import remember_key
 from ..devices import remember_opened
 from ..etags import live_etag
-from ..form_tokens import VERSION_FIELD, stamp_form
+from ..form_tokens import VERSION_FIELD, answers_version, stamp_form
 from ..loading import GAME_ID
 from ..present import lead_line, round_text
 from ..regions import is_htmx, render_region
@@ -239,7 +239,7 @@ def show_game(game: Game) -> ResponseReturnValue:
 @game_route(scorer=True)
 def add_deal(game: Game) -> ResponseReturnValue:
     """Record the next deal, or show the rules it breaks."""
-    g.answered_version = game  # (game_version: the answer says the version it leaves the game at)
+    answers_version(game)
     via = form_via()
     form = entry_form(game)
     if form.validate_on_submit():
@@ -274,9 +274,9 @@ def add_deal(game: Game) -> ResponseReturnValue:
     return refused(game, form)
 
 
-@bp.after_request
+@bp.after_app_request
 def game_version(response: Response) -> Response:
-    """A deal's answer names the game's version after it (``X-Game-Version``): a phone sending the
+    """A deal's (or a seat's orders') answer names the game's version after it (``X-Game-Version``): a phone sending the
     deals it kept while offline (static/offline.js) bases the next one on it, whatever the answer's
     body (a small reply, a whole region, a game that ended and has no form left)."""
     game = g.get("answered_version")
