@@ -105,7 +105,7 @@
   function box() { return document.getElementById("offline"); }
 
   function say(name, values) {
-    var b = box();
+    var b = document.getElementById("offline-words");
     var text = (b && b.dataset[name]) || "";
     Object.keys(values || {}).forEach(function (key) { text = text.split("{" + key + "}").join(values[key]); });
     return text;
@@ -361,7 +361,7 @@
       state.entries = state.entries.filter(function (e) { return e.refused; });
     }
     state.entries.push(entry);
-    note = {text: say("kept")};
+    note = {text: say(ordersMode() ? "keptOrders" : "kept")};
     // A deal's form is emptied for the next deal; orders stay shown as sent.
     if (!ordersMode()) { ready(form); } else { fresh_token(form); }
     draw();

@@ -56,7 +56,16 @@ def new_tab(context: BrowserContext) -> Page:
 
 
 def tap(page: Page, name: str, value: str) -> None:
-    page.locator(f'#entry label.chip:has(input[name="{name}"][value="{value}"])').tap()
+    """Tap a chip until its choice is checked, as a player looks and taps again (the sticky totals
+    bar may cover the top of the chip the page scrolled to: issue 53's item 5, not this one's)."""
+    radio = page.locator(f'#entry input[name="{name}"][value="{value}"]')
+    chip = page.locator(f'#entry label.chip:has(input[name="{name}"][value="{value}"])')
+    for _ in range(3):
+        chip.evaluate("label => label.scrollIntoView({block: 'center'})")
+        chip.tap()
+        if radio.is_checked():
+            return
+    expect(radio).to_be_checked()
 
 
 def enter(page: Page, deal: tuple[str, int, int]) -> None:

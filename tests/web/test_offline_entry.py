@@ -17,8 +17,8 @@ def new_game(client):
     return game["id"]
 
 
-def box(html: str) -> dict[str, str]:
-    tag = re.search(r'<div id="offline"[^>]*>', html).group(0)
+def box(html: str, element: str = '<div id="offline"') -> dict[str, str]:
+    tag = re.search(element + r"[^>]*>", html).group(0)
     return dict(re.findall(r'data-([a-z-]+)="([^"]*)"', tag))
 
 
@@ -27,7 +27,8 @@ def test_the_game_page_tells_the_phone_what_it_needs_to_keep_deals(client):
     page = box(client.get(f"/g/{game_id}").get_data(as_text=True))
     assert page["game"] == game_id and page["action"] == f"/g/{game_id}/deals"
     assert (page["version"], page["deal"], page["dealer"]) == ("1", "1", "0")
-    assert page["deal-label"] == "Deal {n}" and page["dealer-label"] == "{dealer} deals"
+    words = box(client.get(f"/g/{game_id}").get_data(as_text=True), '<span id="offline-words"')
+    assert words["deal-label"] == "Deal {n}" and words["dealer-label"] == "{dealer} deals"
     assert page["players"] == "[&#34;Ann&#34;, &#34;Bob&#34;, &#34;Cid&#34;, &#34;Dee&#34;]"
     # A viewer keeps no deals: no box.
     assert 'id="offline"' not in client.application.test_client().get(f"/g/{game_id}").get_data(as_text=True)
@@ -37,6 +38,10 @@ def test_the_game_page_tells_the_phone_what_it_needs_to_keep_deals(client):
     )
     after = box(reply.get_data(as_text=True))
     assert (after["version"], after["deal"], after["dealer"]) == ("2", "2", "1")
+    # The next deal's small reply carries the box again, not its sentences (they stay on the page).
+    data = {**DEAL, "base_version": "2", "submit_token": "tok-second-2"}
+    small = client.post(f"/g/{game_id}/deals", data=data, headers=HTMX).get_data(as_text=True)
+    assert box(small)["deal"] == "3" and 'id="offline-words"' not in small
 
 
 def test_a_deals_answer_names_the_version_it_leaves_and_a_repeat_is_saved_once(client):
