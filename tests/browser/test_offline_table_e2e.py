@@ -321,3 +321,71 @@ def test_a_seats_private_link_keeps_its_orders_and_sends_them(live_server, brows
     assert turn["guards"][1] == "C"
     assert page.problems == []
     context.close()
+
+
+def test_an_event_table_deal_refused_after_a_directors_correction_stays_until_discarded(
+    live_server, browser, database_url
+):
+    """At an event table: the director corrects hand 1 while the table's phone is offline with 2
+    hands kept. Back online the first is refused (the game changed meanwhile) and stays with the
+    server's message, the second waits behind it; discarded (two taps, on purpose), the second is
+    sent after the correction."""
+    app = create_app(
+        {"SECRET_KEY": "browser-test", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False}
+    )
+    with app.app_context():
+        event, director_key = events.create_event(
+            {
+                "name": "Offline evening",
+                "format": "progressive",
+                "game": "euchre",
+                "players": ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"],
+                "hands": 6,
+                "minutes": 30,
+            }
+        )
+        events.start_round(event)
+        link = table_url(event, 1)
+        event_id = event.id
+    request = urllib.request.Request(
+        f"{live_server}/api/events/{event_id}", headers={"Authorization": f"Bearer {director_key}"}
+    )
+    with urllib.request.urlopen(request) as answer:
+        table = json.load(answer)["rounds"][0]["tables"][0]
+    game_id, table_key = table["game"], table["edit_key"]
+
+    context = phone_context(browser)
+    page = new_tab(context)
+    page.goto(live_server + link)
+    enter(page, DEALS[0])
+    expect(page.locator(".board tbody tr")).to_have_count(1)
+    context.set_offline(True)
+    enter(page, DEALS[1])
+    enter(page, DEALS[2])
+    expect(page.locator("#offline .offline-list li")).to_have_count(2)
+    # The director's correction of hand 1, meanwhile (the table's game key, as the director's page has it).
+    fix = urllib.request.Request(
+        f"{live_server}/api/games/{game_id}/deals/0",
+        data=json.dumps({"trump": "H", "round": 1, "maker": 0, "alone": False, "maker_tricks": 5}).encode(),
+        headers={"Authorization": f"Bearer {table_key}", "Content-Type": "application/json"},
+        method="PUT",
+    )
+    urllib.request.urlopen(fix).close()
+    context.set_offline(False)
+
+    refused = page.locator("#offline .offline-refused")
+    expect(refused).to_contain_text("this game was changed on another device meanwhile")
+    expect(page.locator("#offline .offline-list li").nth(1)).to_contain_text(
+        "waits until the deal above is settled"
+    )
+    assert facts(api(live_server, "/api/games/" + game_id)) == [("H", 0, 5)]
+    discard = refused.get_by_role("button", name="Discard it")
+    discard.tap()
+    expect(refused.get_by_role("button", name="Tap again to discard it for good")).to_be_visible()
+    assert page.locator("#offline .offline-list li").count() == 2  # one tap discards nothing
+    refused.get_by_role("button", name="Tap again to discard it for good").tap()
+    expect(page.locator(".board tbody tr")).to_have_count(2)
+    expect(page.locator("#offline .offline-list li")).to_have_count(0)
+    assert facts(api(live_server, "/api/games/" + game_id)) == [("H", 0, 5), DEALS[2]]
+    assert page.problems == []
+    context.close()
