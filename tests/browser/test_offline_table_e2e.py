@@ -117,6 +117,7 @@ def play_offline(context: BrowserContext, url: str, game_path: str, base: str, e
     # No total the phone cannot know: the totals bar and the status line wait for the server.
     expect(page.locator("#totals-bar")).to_be_hidden()
     expect(page.locator("#status")).to_be_hidden()
+    expect(page.locator(".board tfoot")).to_be_hidden()
     # The form is ready for the next deal, nothing tapped.
     assert page.locator("#entry input[name=maker]:checked").count() == 0
     no_sideways_scroll(page)
