@@ -523,15 +523,11 @@
         return finish(false, false, true);  // no connection after all
       });
     }
+    // ``allSaved``: nothing left to send; ``changed``: something was saved or refused (the page
+    // then shows the game as it is now); ``again``: no answer, look again in a while.
     function finish(allSaved, changed, again) {
       sending = false;
-      if (allSaved && changed) {
-        note = {text: say("saved"), ok: true};
-      } else if (!changed) {
-        note = null;
-      } else {
-        note = null;
-      }
+      note = allSaved && changed ? {text: say("saved"), ok: true} : null;
       draw();
       if (again) { later(5000); return; }
       if (changed) { fresh(allSaved); }
