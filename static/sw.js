@@ -50,6 +50,8 @@ function offlinePage() {
 // one may not answer a navigation.
 function keepPage(request, answer) {
   if (!answer.redirected) {
+    // (A link with its key that did not lead on, a key refused: not kept under the key.)
+    if (new URL(request.url).searchParams.has("key")) { return Promise.resolve(); }
     return caches.open(PAGES).then(function (cache) { return cache.put(request, answer); });
   }
   return answer.blob().then(function (body) {
