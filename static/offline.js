@@ -187,26 +187,45 @@
     return legend ? clean(legend.textContent) : "";
   }
 
-  // The facts typed, in the form's own words: "Maker: Ann, Tricks won by the makers: 4".
+  // The facts typed, in the form's own words: "Maker: Ann, Tricks won by the makers: 4"; a fact
+  // asked of every player under its heading: "Tricks won: Ann 4, Bob 3, Cid 3, Dee 3".
   function summaryOf(form, submitter) {
     var parts = [];
-    form.querySelectorAll("input[type=radio]:checked, input[type=checkbox]:checked").forEach(function (input) {
-      if (input.closest("[hidden]") || input.value === "") { return; }
-      var label = input.closest("label");
-      var value = clean(label ? label.textContent : input.value);
+    var perSeat = [];  // [{head, items}] in the form's order
+    function add(input, value) {
+      var seat = input.closest(".seat");
+      var who = seat && seat.querySelector(".who");
+      var fieldset = input.closest("fieldset");
+      var legend = fieldset && fieldset.querySelector("legend");
+      if (who && legend) {
+        var head = clean(legend.textContent).replace(/\s*\(.*\)$/, "");
+        var group = perSeat.filter(function (g) { return g.head === head; })[0];
+        if (!group) { group = {head: head, items: []}; perSeat.push(group); parts.push(group); }
+        group.items.push(clean(who.textContent) + " " + value);
+        return;
+      }
       var name = groupName(input);
       parts.push(name && name !== value ? name + ": " + value : value);
-    });
-    form.querySelectorAll("input[type=number], input[type=text], input:not([type]), select, textarea").forEach(function (input) {
-      if (input.closest("[hidden]") || !input.value || input.type === "hidden") { return; }
-      var value = input.tagName === "SELECT" ? clean(input.options[input.selectedIndex].textContent) : input.value;
-      var name = groupName(input);
-      parts.push(name ? name + ": " + value : value);
+    }
+    form.querySelectorAll("input:checked, input[type=number], input[type=text], input:not([type]), select, textarea").forEach(function (input) {
+      if (input.closest("[hidden]") || input.type === "hidden" || !input.value) { return; }
+      var value;
+      if (input.type === "radio" || input.type === "checkbox") {
+        var label = input.closest("label");
+        value = clean(label ? label.textContent : input.value);
+      } else if (input.tagName === "SELECT") {
+        value = clean(input.options[input.selectedIndex].textContent);
+      } else {
+        value = input.value;
+      }
+      add(input, value);
     });
     if (submitter && submitter.name && !submitter.classList.contains("primary")) {
       parts.unshift(clean(submitter.textContent));
     }
-    return parts.join(", ");
+    return parts.map(function (part) {
+      return typeof part === "string" ? part : part.head + ": " + part.items.join(", ");
+    }).join("; ");
   }
 
   // A seat's console (Secrets' private link): orders for the turn being collected, not deals.

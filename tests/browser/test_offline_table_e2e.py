@@ -110,9 +110,9 @@ def play_offline(context: BrowserContext, url: str, game_path: str, base: str, e
     waiting = page.locator("#offline .offline-list li")
     expect(waiting).to_have_count(3)
     # In words: the deal, its dealer (known on the phone), the facts tapped.
-    expect(waiting.nth(0)).to_contain_text(f"Deal 2 ({names[1]} deals): Trump: ♠ Spades, Maker: {names[1]}")
+    expect(waiting.nth(0)).to_contain_text(f"Deal 2 ({names[1]} deals): Trump: ♠ Spades; Maker: {names[1]}")
     expect(waiting.nth(0)).to_contain_text("Tricks won by the makers: 4")
-    expect(waiting.nth(2)).to_contain_text(f"Deal 4 ({names[3]} deals): Trump: ♣ Clubs, Maker: {names[3]}")
+    expect(waiting.nth(2)).to_contain_text(f"Deal 4 ({names[3]} deals): Trump: ♣ Clubs; Maker: {names[3]}")
     expect(page.locator("#offline")).to_contain_text(f"Next: Deal 5 ({names[0]} deals).")
     # No total the phone cannot know: the totals bar and the status line wait for the server.
     expect(page.locator("#totals-bar")).to_be_hidden()

@@ -69,7 +69,8 @@ def test_a_deal_entered_offline_is_kept_and_recorded_once_when_the_connection_re
     expect(page.locator("#offline")).to_contain_text("No connection: this deal is kept on this phone")
     expect(page.locator("#offline .offline-list li")).to_have_text(
         [
-            "Deal 1 (Ann deals): Ann: 4, Bob: 3, Cid: 3, Dee: 3, Ann: Left, Bob: Opposite, Cid: Right, Dee: Self"
+            "Deal 1 (Ann deals): Tricks won: Ann 4, Bob 3, Cid 3, Dee 3; "
+            "Assignment cards: Ann Left, Bob Opposite, Cid Right, Dee Self"
         ]
     )
     assert not page.locator('input[name="tricks_0"][value="4"]').is_checked()
