@@ -3,7 +3,8 @@ heard from, and a table's deals in the standings as soon as they reach the serve
 
 import re
 
-from tests.events.test_table_links import HTMX, auth, entry, links, make, start
+from tests.conftest import bearer
+from tests.events.test_table_links import HTMX, entry, links, make, start
 
 
 def heard(html: str) -> list[str]:
@@ -30,7 +31,7 @@ def test_the_directors_page_says_when_each_table_was_last_heard_from(app, client
     assert heard(html)[0].startswith("· last heard from") and heard(html)[0].endswith("ago"), heard(html)
     assert heard(html)[1] == "· not heard from yet"
     # The deal is in the standings at once: Ann's pair made it (1 point each).
-    doc = client.get(f"/api/events/{event_id}", headers=auth(key)).get_json()
+    doc = client.get(f"/api/events/{event_id}", headers=bearer(key)).get_json()
     assert doc["rounds"][0]["tables"][0]["hands_played"] == 1
     assert sorted(s["points"] for s in doc["standings"])[-2:] == [1, 1]
     # Nobody but a director is told.
