@@ -380,6 +380,8 @@
       state.entries = state.entries.filter(function (e) { return e.refused; });
     }
     state.entries.push(entry);
+    keptAt = Date.now();
+    tappedSince = false;
     note = {text: say(ordersMode() ? "keptOrders" : "kept")};
     // A deal's form is emptied for the next deal; orders stay shown as sent.
     if (!ordersMode()) { ready(form); } else { fresh_token(form); }
@@ -410,10 +412,20 @@
     form.scrollIntoView({block: "start"});
   }
 
+  // A double tap on Record: the second tap finds the form already emptied for the next deal.
+  // Within a moment of a deal kept, with nothing tapped since, it records nothing.
+  var keptAt = 0;
+  var tappedSince = false;
+  document.addEventListener("change", function (event) {
+    if (event.target.closest && event.target.closest("#entry")) { tappedSince = true; }
+  });
+  function doubleTap() { return Date.now() - keptAt < 1500 && !tappedSince; }
+
   document.addEventListener("submit", function (event) {
     if (event.submitter) { lastSubmitter.set(event.target, event.submitter); }
     var form = event.target;
     if (!state.loaded || !isDealForm(form, event.submitter)) { return; }
+    if (doubleTap() && !ordersMode()) { event.preventDefault(); event.stopImmediatePropagation(); return; }
     var token = form.querySelector("input[name=submit_token]");
     var entries = pending();
     // A refused deal put back in the form and sent again goes first, online, as any deal.
@@ -431,6 +443,7 @@
     if (!button || !state.loaded || button.disabled) { return; }
     var form = button.closest("form");
     if (!isDealForm(form, button)) { return; }
+    if (doubleTap() && !ordersMode()) { event.preventDefault(); event.stopImmediatePropagation(); return; }
     var token = form.querySelector("input[name=submit_token]");
     var entries = pending();
     var settling = entries.length && entries[0].refused && token && token.value === entries[0].token;
