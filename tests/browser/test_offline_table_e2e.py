@@ -76,6 +76,14 @@ def enter(page: Page, deal: tuple[str, int, int]) -> None:
     page.get_by_role("button", name="Record deal").tap()
 
 
+def enter_online(page: Page, deal: tuple[str, int, int]) -> None:
+    """A deal recorded online, its answer in: the board's own poll may show the row before the
+    answer arrives, and a cut then fails the answer on its way (the deal is kept again on the
+    phone with its token, and its repeat is answered "recorded once": right, but not this test)."""
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/deals")):
+        enter(page, deal)
+
+
 def controlled(page: Page) -> None:
     """The service worker serves this page, and keeps it (so it opens without a connection)."""
     # (Polled by evaluate: wait_for_function evaluates a string, which a page's CSP forbids.)
@@ -100,7 +108,7 @@ def play_offline(context: BrowserContext, url: str, game_path: str, base: str, e
     page = new_tab(context)
     page.goto(url)
     expect(page.locator("#entry")).to_be_visible()
-    enter(page, DEALS[0])
+    enter_online(page, DEALS[0])
     expect(page.locator(".board tbody tr")).to_have_count(1)
     controlled(page)
 
@@ -163,7 +171,7 @@ def test_a_deal_refused_on_its_return_stays_on_the_phone_with_its_message(live_s
     context = phone_context(browser)
     page = new_tab(context)
     page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
-    enter(page, DEALS[0])
+    enter_online(page, DEALS[0])
     expect(page.locator(".board tbody tr")).to_have_count(1)
     context.set_offline(True)
     enter(page, DEALS[1])
@@ -366,7 +374,7 @@ def test_an_event_table_deal_refused_after_a_directors_correction_stays_until_di
     context = phone_context(browser)
     page = new_tab(context)
     page.goto(live_server + link)
-    enter(page, DEALS[0])
+    enter_online(page, DEALS[0])
     expect(page.locator(".board tbody tr")).to_have_count(1)
     context.set_offline(True)
     enter(page, DEALS[1])
