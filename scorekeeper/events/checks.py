@@ -36,7 +36,7 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
             check_size(per * len(data[field]), field, most)
     known = {
         "name", "format", "game", "players", "pairs", "pairing", "rounds", "hands", "minutes",
-        "sit_out", "confirm", "seed", "options", "table_size", "shuffle",
+        "sit_out", "confirm", "seed", "options", "table_size", "shuffle", "late",
     }  # fmt: skip
     unknown = sorted(set(data) - known)
     if unknown:
@@ -84,6 +84,9 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
         not isinstance(sit_out, int) or isinstance(sit_out, bool) or abs(sit_out) > 10_000
     ):
         raise refuse("sit_out", N_('A sit-out scores "average" or a whole number of points.'))
+    late = data.get("late", "sit_out")
+    if late not in ("sit_out", "zero"):
+        raise refuse("late", N_('A late arrival scores "sit_out" (what a sit-out scores) or "zero".'))
     confirm = data.get("confirm", False)
     if not isinstance(confirm, bool):
         raise refuse("confirm", N_("Confirm is true or false."))
@@ -114,6 +117,7 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
             "seed": seed,
             "table_size": entry.table_size,
             "shuffle": shuffle,
+            "late": late,
         },
     }
 

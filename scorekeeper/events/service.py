@@ -286,19 +286,54 @@ def start_round(
     return house_gate.change(event, step, based_on=seen, token=token, by=by)
 
 
-def close_round(event: Event, by: str = "") -> None:
-    def step() -> house_gate.Step[None]:
+def not_open(number: int) -> Clash:
+    """A close asked of a round that is not the one being played (409)."""
+    return Clash("round", msg(N_("Round {n} is not the round being played: only that one can be closed."), n=number))
+
+
+def close_round(
+    event: Event,
+    number: int | None = None,
+    based_on: int | None = None,
+    token: str | None = None,
+    by: str = "",
+) -> EventRound:
+    """The director closes the round being played (events.md, Rounds): its unfinished games
+    count as they stand, and from then on only a director corrects its tables, with a reason.
+    Any round can be closed, the last one too: closing the last round finishes the event.
+
+    ``number`` None: the latest round. A round that is not the latest started one, or was
+    closed already (or left behind by a later round), is refused with a 409 (:func:`not_open`).
+    Through the house gate: of two closes at once one closes; the other is judged again and
+    refused. A repeated submission (``token``) raises :class:`~.house_gate.Repeat`.
+    """
+
+    def step() -> house_gate.Step[EventRound]:
         current = event.rounds[-1] if event.rounds else None
+        wanted = current.number if number is None and current is not None else number
+        if current is None or wanted != current.number or current.closed_at is not None:
+            raise not_open(wanted or 1)
 
         def apply() -> Any:
-            if current is not None and current.closed_at is None:
-                current.closed_at = utcnow()
-            return {"round": current.number if current is not None else None}
+            current.closed_at = utcnow()
+            return {"round": current.number}
 
-        return house_gate.Step(None, apply, "close_round")
+        return house_gate.Step(current, apply, "close_round")
 
-    if event.rounds and event.rounds[-1].closed_at is None:
-        house_gate.change(event, step, by=by)
+    return house_gate.change(event, step, based_on=based_on, token=token, by=by)
+
+
+def closable(event: Event, doc: Mapping[str, Any], clock: Mapping[str, Any] | None) -> int | None:
+    """The round the director's page offers to close (events.md: as soon as its clock has run
+    out or any of its tables has finished), or None: the latest round, not closed, and not
+    followed by another. A round whose tables all finished is offered too (it ends nothing new
+    but locks it); a round with neither is closed by starting the next with "close first"."""
+    current = event.rounds[-1] if event.rounds else None
+    if current is None or current.closed_at is not None:
+        return None
+    tables = doc["rounds"][current.number - 1]["tables"]
+    time_up = bool(clock and clock.get("over"))
+    return current.number if time_up or any(t["finished"] for t in tables) else None
 
 
 def active(event: Event) -> list[int]:
@@ -395,21 +430,77 @@ def find_table(event: Event, number: int, table_number: int) -> tuple[EventRound
     return (rnd, table) if rnd is not None and table is not None else None
 
 
-def confirm_table(event: Event, table: EventTable, name: Any) -> str:
-    """A player at the table confirms its result (events.md, Rounds: "a tap on the table's phone,
-    naming who"), once its game has finished or its round closed. From then on only a director
-    may correct the table. Returns the name as the table spells it; confirming again by the same
-    player changes nothing. Through the house gate: of confirms at once by different players one
-    is kept, the others are judged again and refused (:class:`~scorekeeper.refusals.Clash`, 409)."""
+REASON_LENGTH = 200
+
+
+def confirmers(event: Event, table: EventTable, game: Game) -> list[str]:
+    """Who may confirm the table's result (events.md, Rounds): the players of the side that did
+    not win, or every player after a tie. A finished game's winners say who won; a game counted
+    as it stands (its round closed) is won by the best total. A total nobody may know yet
+    (hidden): everyone."""
+    players = seat_names(event, table.seats)
+    result = read.game_view(game).result
+    if any(t is None for t in result.totals):
+        won: tuple[int, ...] = ()
+    elif result.finished:
+        won = tuple(result.winners)
+    else:
+        won = result.leaders
+    beaten = [s for s in range(len(players)) if s not in won]
+    seats = beaten if won and beaten else range(len(players))  # nobody beaten: a tie
+    return list(dict.fromkeys(players[s] for s in seats))
+
+
+def confirm_table(
+    event: Event,
+    table: EventTable,
+    name: Any,
+    director: str | None = None,
+    reason: Any = None,
+) -> str:
+    """A player of the side that did not win confirms the table's result (events.md, Rounds: "a
+    tap on the table's phone, naming who"), once its game has finished or its round closed; an
+    earlier round's result may still be confirmed until the event finishes (the last round's
+    after it too: its tables end the event). From then on only a director may correct the table.
+
+    ``director`` (their name, as the history names them) confirms for the table, with a
+    ``reason`` kept in the history, at any time once the table has finished or its round closed.
+
+    Returns the name kept as ``confirmed_by``; confirming again by the same player changes
+    nothing. Through the house gate: of confirms at once by different players one is kept, the
+    others are judged again and refused (:class:`~scorekeeper.refusals.Clash`, 409)."""
     if not event.settings.get("confirm"):
         raise not_now(msg(N_("This event does not ask for confirmed results.")))
+    why = reason.strip() if isinstance(reason, str) else ""
+    if director is not None:
+        if not why:
+            raise refuse("reason", N_("Give a reason: a director confirms for a table with one."))
+        if len(why) > REASON_LENGTH:
+            raise refuse("reason", N_("The reason is at most {n} characters."), n=REASON_LENGTH)
 
     def step() -> house_gate.Step[str]:
-        players = seat_names(event, table.seats)
-        given = name.strip().casefold() if isinstance(name, str) else None
-        match = next((p for p in players if p.casefold() == given), None)
-        if match is None:
-            raise refuse("by", N_("Choose who confirms: one of {names}."), names=", ".join(players))
+        game = db.session.get(Game, table.game_id)
+        state = read.table_state(table.game_id)  # the one rule of a closed round, the gate's too
+        over = state is not None and state.closed
+        if game is None or not (over or read.game_view(game).finished):
+            raise not_now(
+                msg(
+                    N_("Table {table} is still playing: its result is confirmed once its game has finished."),
+                    table=table.number,
+                )
+            )
+        if director is not None:
+            match = (director or "director")[:40]
+        else:
+            allowed = confirmers(event, table, game)
+            given = name.strip().casefold() if isinstance(name, str) else None
+            match = next((p for p in allowed if p.casefold() == given), None)
+            if match is None:
+                raise refuse(
+                    "by",
+                    N_("Who did not win confirms the result: choose one of {names}."),
+                    names=", ".join(allowed),
+                )
         if table.confirmed_by is not None:
             if table.confirmed_by == match:
                 raise _Already(match)
@@ -420,15 +511,10 @@ def confirm_table(event: Event, table: EventTable, name: Any) -> str:
                     name=table.confirmed_by,
                 )
             )
-        game = db.session.get(Game, table.game_id)
-        state = read.table_state(table.game_id)  # the one rule of a closed round, the gate's too
-        over = state is not None and state.closed
-        if game is None or not (over or read.game_view(game).finished):
+        last = event.settings["rounds"]
+        if director is None and table.round.number < last and finished(event, table_games(event)):
             raise not_now(
-                msg(
-                    N_("Table {table} is still playing: its result is confirmed once its game has finished."),
-                    table=table.number,
-                )
+                msg(N_("The event has finished: only its director can confirm an earlier round's result now."))
             )
 
         def apply() -> Any:
@@ -441,12 +527,14 @@ def confirm_table(event: Event, table: EventTable, name: Any) -> str:
             if kept != 1:
                 raise house_gate.Retry
             set_committed_value(table, "confirmed_by", match)
-            return {"round": table.round.number, "table": table.number, "by": match}
+            done = {"round": table.round.number, "table": table.number, "by": match}
+            return {**done, "reason": why} if director is not None else done
 
         return house_gate.Step(match, apply, "confirm")
 
+    by = director if director is not None else name if isinstance(name, str) else ""
     try:
-        return house_gate.change(event, step, by=name if isinstance(name, str) else "")
+        return house_gate.change(event, step, by=by[:80])
     except _Already as same:
         return same.name
 

@@ -85,7 +85,12 @@ class Mixer(Format):
             tables_by_round.append(results)
         sit_out = event.settings.get("sit_out", "average")
         return standings.mixer(
-            names, tables_by_round, sit_out, [frozenset(r.sitting_out) for r in event.rounds]
+            names,
+            tables_by_round,
+            sit_out,
+            [frozenset(r.sitting_out) for r in event.rounds],
+            event.settings.get("late", "sit_out"),
+            frozenset(event.withdrawn or ()),
         )
 
     def columns(self, pairing: str | None) -> list[Column]:

@@ -20,7 +20,7 @@ from ...rules import FieldError, msg
 from ...rules.base import N_
 from ...service import house_gate
 from .. import errors
-from ..auth import club_route, may, role_for
+from ..auth import club_route, director_name, event_key, may, role_for
 from ..jsonbody import json_body
 from ..via import idempotency_key
 
@@ -119,6 +119,25 @@ def new_round(event_id: str) -> ResponseReturnValue:
     return jsonify(doc["rounds"][rnd.number - 1]), 201
 
 
+@bp.post("/events/<event_id>/rounds/<int:number>/close")
+def close(event_id: str, number: int) -> ResponseReturnValue:
+    """The director closes the round being played, the last one too (events.md, Rounds): 200
+    the event document; unfinished games count as they stand; 409 when ``number`` is not the
+    round being played (already closed, left behind, or not started)."""
+    event = event_or_404(event_id)
+    director_only(event)
+    json_body()  # ``{}``: nothing to give, but a body that is not JSON is refused as everywhere
+    try:
+        service.close_round(event, number, based_on=if_match(event), token=idempotency_key())
+    except house_gate.Repeat:
+        pass  # the same call again: the round it closed, as the first answer
+    except house_gate.Stale:
+        return stale(event)
+    response = jsonify(service.document(event, director=True))
+    response.set_etag(str(event.version))
+    return response
+
+
 @bp.post("/events/<event_id>/players")
 def players(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
@@ -139,8 +158,9 @@ def players(event_id: str) -> ResponseReturnValue:
 
 @bp.post("/events/<event_id>/rounds/<int:number>/tables/<int:table_number>/confirm")
 def confirm(event_id: str, number: int, table_number: int) -> ResponseReturnValue:
-    """A player at the table confirms its result (``{"by": "Cy"}``), with the table's edit key
-    (or the director's): 200 the table as the event document shows it."""
+    """A player of the side that did not win confirms the table's result (``{"by": "Cy"}``), with
+    the table's edit key; or a director for the table, with ``"reason"`` (kept in the history):
+    200 the table as the event document shows it."""
     event = event_or_404(event_id)
     found = service.find_table(event, number, table_number) if number < 10_000 else None
     game = db.session.get(Game, found[1].game_id) if found is not None else None
@@ -152,6 +172,10 @@ def confirm(event_id: str, number: int, table_number: int) -> ResponseReturnValu
             N_("This call needs the table's edit key (or the director's): Authorization: Bearer <edit_key>."),
         )
     rnd, table = found
-    service.confirm_table(event, table, json_body().get("by"))
+    data = json_body()
+    director = None
+    if "reason" in data and may().direct_event(event):
+        director = director_name(event, event_key(event)) or "director"
+    service.confirm_table(event, table, data.get("by"), director=director, reason=data.get("reason"))
     doc = service.document(event)
     return jsonify(doc["rounds"][rnd.number - 1]["tables"][table.number - 1]), 200
