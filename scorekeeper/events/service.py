@@ -288,7 +288,9 @@ def start_round(
 
 def not_open(number: int) -> Clash:
     """A close asked of a round that is not the one being played (409)."""
-    return Clash("round", msg(N_("Round {n} is not the round being played: only that one can be closed."), n=number))
+    return Clash(
+        "round", msg(N_("Round {n} is not the round being played: only that one can be closed."), n=number)
+    )
 
 
 def close_round(
@@ -326,12 +328,14 @@ def close_round(
 def closable(event: Event, doc: Mapping[str, Any], clock: Mapping[str, Any] | None) -> int | None:
     """The round the director's page offers to close (events.md: as soon as its clock has run
     out or any of its tables has finished), or None: the latest round, not closed, and not
-    followed by another. A round whose tables all finished is offered too (it ends nothing new
-    but locks it); a round with neither is closed by starting the next with "close first"."""
+    followed by another, with a table still playing."""
     current = event.rounds[-1] if event.rounds else None
     if current is None or current.closed_at is not None:
         return None
-    tables = doc["rounds"][current.number - 1]["tables"]
+    shown = doc["rounds"][current.number - 1]
+    if shown["status"] == "done":
+        return None  # every table finished: nothing is left to close (the last round is locked)
+    tables = shown["tables"]
     time_up = bool(clock and clock.get("over"))
     return current.number if time_up or any(t["finished"] for t in tables) else None
 
@@ -514,7 +518,9 @@ def confirm_table(
         last = event.settings["rounds"]
         if director is None and table.round.number < last and finished(event, table_games(event)):
             raise not_now(
-                msg(N_("The event has finished: only its director can confirm an earlier round's result now."))
+                msg(
+                    N_("The event has finished: only its director can confirm an earlier round's result now.")
+                )
             )
 
         def apply() -> Any:

@@ -163,9 +163,7 @@ def _every_table_finished(round_id: int) -> bool:
         select(func.count())
         .select_from(EventTable)
         .join(Game, Game.id == EventTable.game_id)
-        .outerjoin(
-            GameSummary, and_(GameSummary.game_id == Game.id, GameSummary.version == Game.version)
-        )
+        .outerjoin(GameSummary, and_(GameSummary.game_id == Game.id, GameSummary.version == Game.version))
         .where(
             EventTable.round_id == round_id,
             or_(GameSummary.finished.is_(None), GameSummary.finished.is_(False)),

@@ -101,7 +101,9 @@ def test_once_the_last_round_has_finished_at_every_table_its_tables_lock(app, cl
     tables = start(client, event_id, key)
     play(client, tables[0], MADE_02)
     # One table still plays: the finished one may still be corrected by its own key.
-    fixed = client.put(f"/api/games/{tables[0]['game']}/deals/0", json=MARCH_13, headers=auth(tables[0]["edit_key"]))
+    fixed = client.put(
+        f"/api/games/{tables[0]['game']}/deals/0", json=MARCH_13, headers=auth(tables[0]["edit_key"])
+    )
     assert fixed.status_code == 200, fixed.get_json()
     play(client, tables[1], MADE_02)
     assert doc(client, event_id)["finished"] is True
@@ -119,7 +121,9 @@ def test_once_the_last_round_has_finished_at_every_table_its_tables_lock(app, cl
 
 
 def confirm(client, event_id, rnd, table, body, key):
-    return client.post(f"/api/events/{event_id}/rounds/{rnd}/tables/{table}/confirm", json=body, headers=auth(key))
+    return client.post(
+        f"/api/events/{event_id}/rounds/{rnd}/tables/{table}/confirm", json=body, headers=auth(key)
+    )
 
 
 def test_only_the_side_that_did_not_win_confirms_and_after_a_tie_either(app, client):
@@ -203,3 +207,69 @@ def test_a_late_arrival_scores_a_sit_outs_points_for_the_rounds_he_missed(app, c
             assert exc.errors[0].field == "late"
         else:
             raise AssertionError("late: never was accepted")
+
+
+# -- the director's page ----------------------------------------------------------------------
+
+
+def test_the_directors_page_offers_the_close_once_a_table_finished_and_the_last_close_finishes(app, client):
+    event_id, key = make(app, hands=1)
+    client.get(f"/e/{event_id}/direct?key={key}")
+    tables = start(client, event_id, key)
+    page = client.get(f"/e/{event_id}").get_data(as_text=True)
+    assert 'id="close-round"' not in page  # nothing finished, no clock: nothing to close yet
+    play(client, tables[0], MADE_02)
+    page = client.get(f"/e/{event_id}").get_data(as_text=True)
+    assert f'action="/e/{event_id}/rounds/1/close"' in page and "Close round 1</button>" in page
+    assert client.post(f"/e/{event_id}/rounds/1/close", data={}).status_code == 303
+    assert doc(client, event_id)["rounds"][0]["status"] == "done"
+    again = client.post(f"/e/{event_id}/rounds/1/close", data={}, follow_redirects=True)
+    assert "Round 1 is not the round being played" in again.get_data(as_text=True)
+    assert app.test_client().post(f"/e/{event_id}/rounds/1/close", data={}).status_code == 403
+
+    last = start(client, event_id, key)
+    play(client, last[1], MADE_02)
+    page = client.get(f"/e/{event_id}").get_data(as_text=True)
+    assert "Close round 2 and finish the event" in page
+    done = client.post(f"/e/{event_id}/rounds/2/close", data={}, follow_redirects=True).get_data(as_text=True)
+    assert "the event has finished" in done and 'id="close-round"' not in done
+    assert doc(client, event_id)["finished"] is True
+
+
+def test_the_directors_page_offers_the_close_when_the_clock_has_run_out(app, client):
+    from datetime import timedelta
+
+    from scorekeeper.models import Event
+
+    event_id, key = make(app, hands=1, rounds=1, minutes=30)
+    client.get(f"/e/{event_id}/direct?key={key}")
+    start(client, event_id, key)
+    assert 'id="close-round"' not in client.get(f"/e/{event_id}").get_data(as_text=True)
+    with app.app_context():
+        rnd = db.session.get(Event, event_id).rounds[0]
+        rnd.ends_at = rnd.ends_at - timedelta(minutes=31)
+        db.session.commit()
+    page = client.get(f"/e/{event_id}").get_data(as_text=True)
+    assert "Close round 1 and finish the event" in page
+
+
+def test_the_director_is_asked_before_starting_while_tables_are_unconfirmed(app, client):
+    event_id, key = make(app, confirm=True, hands=1)
+    client.get(f"/e/{event_id}/direct?key={key}")
+    tables = start(client, event_id, key)
+    for table in tables:
+        play(client, table, MADE_02)
+    asked = client.post(f"/e/{event_id}/rounds", data={"round": "2"})
+    assert asked.status_code == 409
+    html = asked.get_data(as_text=True)
+    assert "Not confirmed yet: round 1 table 1, round 1 table 2." in html and 'name="unconfirmed"' in html
+    assert len(doc(client, event_id)["rounds"][1]["tables"][0].get("game") or "") == 0  # not started
+    # The director confirms table 1 for it, with a reason; an empty reason is refused at its field.
+    empty = client.post(f"/e/{event_id}/rounds/1/tables/1/confirm", data={"reason": " "})
+    assert empty.status_code == 422 and 'id="reason-1-1-error"' in empty.get_data(as_text=True)
+    ok = client.post(f"/e/{event_id}/rounds/1/tables/1/confirm", data={"reason": "Bob said so"})
+    assert ok.status_code == 303
+    assert doc(client, event_id)["rounds"][0]["tables"][0]["confirmed_by"] == "director"
+    assert "confirmed by the director" in client.get(f"/e/{event_id}").get_data(as_text=True)
+    anyway = client.post(f"/e/{event_id}/rounds", data={"round": "2", "unconfirmed": "y"})
+    assert anyway.status_code == 303 and doc(client, event_id)["rounds"][1]["status"] == "playing"

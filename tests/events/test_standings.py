@@ -83,8 +83,12 @@ def test_a_late_arrival_in_a_mixer_and_a_ladder_scores_a_sit_outs_points_for_mis
     assert table["Eve"].by_round == (2, 3) and table["Eve"].figures["missed"] == [1]
     assert table["Di"].by_round == (2, 2) and "missed" not in table["Di"].figures
     ladder_rounds = [
-        ladder.RoundScores({ANN: Played(5), BOB: Played(3), CY: Played(5), DI: Played(3)}, frozenset({ANN, CY})),
-        ladder.RoundScores({ANN: Played(4), BOB: Played(4), CY: Played(6), EVE: Played(6)}, frozenset({CY, EVE})),
+        ladder.RoundScores(
+            {ANN: Played(5), BOB: Played(3), CY: Played(5), DI: Played(3)}, frozenset({ANN, CY})
+        ),
+        ladder.RoundScores(
+            {ANN: Played(4), BOB: Played(4), CY: Played(6), EVE: Played(6)}, frozenset({CY, EVE})
+        ),
     ]
     rows = {x.name: x for x in ladder.ladder_standings(NAMES, ladder_rounds, withdrawn=frozenset({DI}))}
     assert rows["Eve"].by_round == (4, 6) and rows["Eve"].figures["missed"] == [1]

@@ -31,7 +31,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, RadioField, SelectMultipleField, TextAreaField
+from wtforms import BooleanField, RadioField, SelectMultipleField, StringField, TextAreaField
 from wtforms.validators import InputRequired
 from wtforms.widgets import CheckboxInput, ListWidget
 
@@ -46,7 +46,16 @@ from ...i18n import render
 from ...models import Club, Event, Game, utcnow
 from ...refusals import Clash, Refusal
 from ...service import house_gate
-from ..auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, event_cookie, game_route, may
+from ..auth import (
+    DIRECTOR_COOKIE,
+    DIRECTOR_COOKIE_AGE,
+    club_route,
+    director_name,
+    event_cookie,
+    event_key,
+    game_route,
+    may,
+)
 from ..cookies import keep_cookie
 from ..games.pages import game_context
 from ..games.table import describe_change
@@ -72,6 +81,16 @@ def event_or_404(event_id: str) -> Event:
 
 class StartRoundForm(FlaskForm):
     close = BooleanField(_l("Close the round being played first (unfinished tables count as they stand)"))
+    # Asked while tables' results are unconfirmed (events.md, Rounds): starting anyway is a choice.
+    unconfirmed = BooleanField(_l("Start anyway: a table may still confirm until the event finishes"))
+
+
+class CloseRoundForm(FlaskForm):
+    """The director closes the round being played (events.md, Rounds); nothing to type."""
+
+
+class DirectorConfirmForm(FlaskForm):
+    reason = StringField(_l("Reason"), filters=[lambda v: v.strip() if isinstance(v, str) else v])
 
 
 class PlayersForm(FlaskForm):
@@ -137,6 +156,7 @@ def context(event: Event) -> dict[str, Any]:
         event, director=may().direct_event(event), render=render, language=str(get_locale())
     )
     current = next((r for r in doc["rounds"] if r["status"] == "playing"), None)
+    clock = table_links.round_clock(event, doc)
     return {
         "event": event,
         # The event's format plug-in: its title, standings columns (or fragment), whether players change.
@@ -145,7 +165,9 @@ def context(event: Event) -> dict[str, Any]:
         "current": current,
         "unconfirmed": unconfirmed(event, doc),
         "corrections": correction_rows(event),
-        "clock": table_links.round_clock(event, doc),
+        "clock": clock,
+        # The round the director may close now: its clock ran out or a table of it finished.
+        "closable": service.closable(event, doc, clock),
         "hands": event.settings.get("hands"),
         "directing": may().direct_event(event),
         "next_number": len(event.rounds) + 1,
@@ -167,6 +189,22 @@ def context(event: Event) -> dict[str, Any]:
         if may().direct_event(event)
         else [],
     }
+
+
+def director_forms(event: Event) -> dict[str, Any]:
+    """The director's page's small forms: closing the round, confirming for a table."""
+    return {"close_form": CloseRoundForm(formdata=None), "confirm_form": DirectorConfirmForm(formdata=None)}
+
+
+def director_page(event: Event, status: int, **extra: Any) -> ResponseReturnValue:
+    """The director's page again (a refused form), with what was typed and the message at it."""
+    page = context(event)
+    page.update(director_forms(event))
+    page.update(start_form=StartRoundForm(formdata=None), players_form=players_form(event, {}))
+    page.update(extra)
+    response = make_response(render_template("events/show.html", **page), status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def keep_director_key(event: Event, key: str) -> ResponseReturnValue:
@@ -211,7 +249,7 @@ def direct(event_id: str) -> ResponseReturnValue:
 def show(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     page = context(event)
-    page.update(start_form=StartRoundForm(), players_form=players_form(event))
+    page.update(director_forms(event), start_form=StartRoundForm(), players_form=players_form(event))
     # A member who plays: their own "where I sit" at the top (events.md, Screens).
     entrant = may().plays_in(event)
     if entrant is not None:
@@ -233,6 +271,19 @@ def start_round(event_id: str) -> ResponseReturnValue:
     if not form.validate_on_submit():
         abort(400)
     via = form_via()
+    doc = service.document(event, director=True, render=render, language=str(get_locale()))
+    waiting = unconfirmed(event, doc)
+    if waiting and not form.unconfirmed.data and not form.close.data:
+        # Asked first (events.md, Rounds): which tables have not confirmed, and start anyway?
+        # Closing the round being played first is itself the director's choice to move on.
+        form.unconfirmed.errors = [
+            _(
+                "Not confirmed yet: %(tables)s. Tick \u201cStart anyway\u201d to start round %(n)s now.",
+                tables=", ".join(_("round %(r)s table %(t)s", r=r, t=t) for r, t in waiting),
+                n=len(event.rounds) + 1,
+            )
+        ]
+        return director_page(event, 409, start_form=form, ask_unconfirmed=True)
     # The form names the round it starts, not the event's version: the tables' confirmations and
     # hands change the event all evening while the director's page stays open, and must not
     # refuse its button. Two directors starting round n at once still start one: the later one
@@ -269,6 +320,57 @@ def start_round(event_id: str) -> ResponseReturnValue:
     return redirect(url_for(".show", event_id=event.id, _anchor="round"), 303)
 
 
+@bp.post("/e/<event_id>/rounds/<int:number>/close")
+def close_round(event_id: str, number: int) -> ResponseReturnValue:
+    """The director closes the round being played, the last one too: its unfinished tables count
+    as they stand, and the last round's close finishes the event (events.md, Rounds)."""
+    event = event_or_404(event_id)
+    if not may().direct_event(event):
+        abort(403)
+    if not CloseRoundForm().validate_on_submit():
+        abort(400)
+    try:
+        service.close_round(event, number, token=form_via().token)
+    except house_gate.Repeat:
+        pass  # the same form sent twice: closed once
+    except (Clash, house_gate.Stale):
+        db.session.rollback()
+        flash(_("Round %(n)s is not the round being played: nothing was closed.", n=number), "error")
+        return redirect(url_for(".show", event_id=event.id), 303)
+    if number >= event.settings["rounds"]:
+        flash(_("Round %(n)s is closed: the event has finished.", n=number), "ok")
+    else:
+        flash(_("Round %(n)s is closed: its tables count as they stand.", n=number), "ok")
+    return redirect(url_for(".show", event_id=event.id, _anchor="round"), 303)
+
+
+@bp.post("/e/<event_id>/rounds/<int:number>/tables/<int:table_number>/confirm")
+def director_confirm(event_id: str, number: int, table_number: int) -> ResponseReturnValue:
+    """The director confirms a table's result for it, giving a reason kept in the history."""
+    event = event_or_404(event_id)
+    if not may().direct_event(event):
+        abort(403)
+    found = service.find_table(event, number, table_number) if number < 10_000 else None
+    if found is None:
+        abort(404)
+    form = DirectorConfirmForm()
+    if not form.validate_on_submit():
+        abort(400)
+    who_confirms = director_name(event, event_key(event)) or "director"
+    try:
+        service.confirm_table(event, found[1], None, director=who_confirms, reason=form.reason.data)
+    except Clash as exc:
+        flash(render(exc.message), "error")
+        return redirect(url_for(".show", event_id=event.id), 303)
+    except Refusal as exc:
+        errors = {(number, table_number): render(exc.message)}
+        return director_page(
+            event, 422, confirm_errors=errors, confirm_typed={(number, table_number): form.reason.data}
+        )
+    flash(_("Table %(t)s of round %(r)s is confirmed by you.", t=table_number, r=number), "ok")
+    return redirect(url_for(".show", event_id=event.id, _anchor="round"), 303)
+
+
 @bp.post("/e/<event_id>/players")
 def players(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
@@ -284,7 +386,7 @@ def players(event_id: str) -> ResponseReturnValue:
     except Refusal as exc:
         page = context(event)
         form.add.errors = [render(e.message) for e in exc.errors]
-        page.update(start_form=StartRoundForm(formdata=None), players_form=form)
+        page.update(director_forms(event), start_form=StartRoundForm(formdata=None), players_form=form)
         return render_template("events/show.html", **page), 422
     flash(_("The players are changed: the rounds not yet started are seated again."), "ok")
     return redirect(url_for(".show", event_id=event.id, _anchor="players"), 303)
@@ -528,7 +630,7 @@ def confirm(game: Game) -> ResponseReturnValue:
         abort(404)
     event, _rnd, table = found
     form = ConfirmForm()
-    form.by.choices = [(n, n) for n in dict.fromkeys(service.seat_names(event, table.seats))]
+    form.by.choices = [(n, n) for n in service.confirmers(event, table, game)]
     if not form.validate_on_submit():  # (a stale CSRF token was refused before any view)
         error = next(iter(form.by.errors), None) or _("Choose who confirms the result.")
         return confirm_refused(game, str(error))
@@ -541,6 +643,17 @@ def confirm(game: Game) -> ResponseReturnValue:
         return confirm_refused(game, render(exc.message))
     flash(_("Table %(n)s's result is confirmed by %(name)s.", n=table.number, name=name), "ok")
     return redirect(after_confirm(event, table.number, game), 303)
+
+
+@bp.app_template_global()
+def table_confirmers(game: Game) -> list[str]:
+    """Who the table's phone offers to confirm its result: the side that did not win (either
+    side after a tie), as the service accepts them (events.md, Rounds)."""
+    found = service.table_of_game(game.id)
+    if found is None:
+        return []
+    event, _rnd, table = found
+    return service.confirmers(event, table, game)
 
 
 def after_confirm(event: Event, table: int, game: Game) -> str:
