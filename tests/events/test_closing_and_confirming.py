@@ -273,3 +273,28 @@ def test_the_director_is_asked_before_starting_while_tables_are_unconfirmed(app,
     assert "confirmed by the director" in client.get(f"/e/{event_id}").get_data(as_text=True)
     anyway = client.post(f"/e/{event_id}/rounds", data={"round": "2", "unconfirmed": "y"})
     assert anyway.status_code == 303 and doc(client, event_id)["rounds"][1]["status"] == "playing"
+
+
+def test_a_table_phone_offers_its_forgotten_confirmation_of_the_round_before(app, client):
+    import html
+    import re
+
+    event_id, key = make(app, confirm=True, hands=1)
+    first = start(client, event_id, key)
+    for table in first:
+        play(client, table, MADE_02)
+    client.get(f"/e/{event_id}/direct?key={key}")
+    page = client.get(f"/e/{event_id}").get_data(as_text=True)
+    link = re.search(rf'href="(http://localhost/e/{event_id}/table/1/[^"]+)"', page).group(1)
+    phone = app.test_client()
+    phone.get(link)  # round 1's game, with its scorer key, as the phone opened it then
+    start(client, event_id, key)  # round 1's results were not confirmed
+    now = phone.get(link).get_data(as_text=True)
+    assert "Round 1's result is not confirmed: confirm it" in html.unescape(now)
+    assert f'href="/g/{first[0]["game"]}#event-table-end"' in now
+    old = phone.get(f"/g/{first[0]['game']}").get_data(as_text=True)
+    seats = first[0]["seats"]
+    assert f'name="by" value="{seats[1]}"' in old and f'name="by" value="{seats[0]}"' not in old
+    assert phone.post(f"/g/{first[0]['game']}/confirm", data={"by": seats[1]}).status_code == 303
+    assert doc(client, event_id)["rounds"][0]["tables"][0]["confirmed_by"] == seats[1]
+    assert "is not confirmed: confirm it" not in phone.get(link).get_data(as_text=True)

@@ -656,6 +656,28 @@ def table_confirmers(game: Game) -> list[str]:
     return service.confirmers(event, table, game)
 
 
+@bp.app_template_global()
+def earlier_unconfirmed(event: Event, table_number: int, now_round: int) -> list[dict[str, Any]]:
+    """The earlier rounds' results this table's phone may still confirm (events.md, Rounds: "a
+    table may still confirm an earlier round's result until the event finishes"): round and game
+    of each one at this table number, ended and confirmed by nobody; none once it finished."""
+    if not event.settings.get("confirm"):
+        return []
+    doc = service.document(event, render=render, language=str(get_locale()))
+    if doc["finished"]:
+        return []
+    return [
+        {"round": r["number"], "game": t["game"]}
+        for r in doc["rounds"]
+        if r["number"] < now_round
+        for t in r["tables"]
+        if t["table"] == table_number
+        and t.get("game")
+        and not t.get("confirmed_by")
+        and (t["finished"] or r["status"] == "done")
+    ]
+
+
 def after_confirm(event: Event, table: int, game: Game) -> str:
     """Back to the table's phone (its table link) if the confirmation came from there, else the game."""
     return table_pages.back_to_table(event, table) or url_for(
