@@ -298,3 +298,50 @@ def test_a_table_phone_offers_its_forgotten_confirmation_of_the_round_before(app
     assert phone.post(f"/g/{first[0]['game']}/confirm", data={"by": seats[1]}).status_code == 303
     assert doc(client, event_id)["rounds"][0]["tables"][0]["confirmed_by"] == seats[1]
     assert "is not confirmed: confirm it" not in phone.get(link).get_data(as_text=True)
+
+
+def test_the_directors_page_follows_the_hall_and_answers_304_while_nothing_changed(app, client):
+    import re
+    from datetime import timedelta
+
+    from scorekeeper.models import Event
+
+    event_id, key = make(app, confirm=True, hands=1, minutes=30)
+    client.get(f"/e/{event_id}/direct?key={key}")
+    tables = start(client, event_id, key)
+    page = client.get(f"/e/{event_id}").get_data(as_text=True)
+    region = re.search(r'<section id="ev-hall"[^>]*>', page).group(0)
+    assert f'hx-get="/e/{event_id}/hall"' in region and 'hx-trigger="poll"' in region
+    tag = re.search(r'data-etag="&quot;([^&]+)&quot;"', region).group(1)
+    hx = {"HX-Request": "true"}
+    assert client.get(f"/e/{event_id}/hall", headers={**hx, "If-None-Match": f'"{tag}"'}).status_code == 304
+    # A table plays its hand: the region's next poll has it finished, awaiting confirmation.
+    play(client, tables[0], MADE_02)
+    fresh = client.get(f"/e/{event_id}/hall", headers={**hx, "If-None-Match": f'"{tag}"'})
+    assert fresh.status_code == 200
+    html = fresh.get_data(as_text=True)
+    assert "finished" in html and "NOT CONFIRMED" in html and 'id="close-round"' in html
+    assert "not started" not in html
+    # Confirmed: the next poll says who; the clock runs out: the table still playing is late.
+    confirm(client, event_id, 1, 1, {"by": tables[0]["seats"][1]}, tables[0]["edit_key"])
+    with app.app_context():
+        rnd = db.session.get(Event, event_id).rounds[0]
+        rnd.ends_at = rnd.ends_at - timedelta(minutes=31)
+        db.session.commit()
+    html = client.get(f"/e/{event_id}/hall", headers=hx).get_data(as_text=True)
+    assert f"confirmed by {tables[0]['seats'][1]}" in html
+    late = re.findall(r'<li class="([^"]*)">\s*<strong>Table (\d)</strong>', html)
+    assert ("ev-late", "2") in late and ("", "1") in late
+    # A visitor's region has no director's controls; it follows all the same.
+    visitor = app.test_client().get(f"/e/{event_id}/hall", headers=hx).get_data(as_text=True)
+    assert "close-round" not in visitor and "Standings" in visitor
+    assert client.get(f"/e/{event_id}/hall").status_code == 303  # a plain visit: the page
+
+
+def test_the_event_page_carries_its_stylesheet_in_the_body_for_a_boosted_visit(app, client):
+    # Issue 54, item 3: from the club's page (hx-boost swaps the body only) it came unstyled.
+    event_id, key = make(app)
+    page = client.get(f"/e/{event_id}").get_data(as_text=True)
+    body = page.split("<body", 1)[1]
+    assert "evening.css" in body
+    assert 'id="ev-hall"' in page and 'hx-trigger="poll"' in page.split('id="ev-hall"', 1)[1][:400]

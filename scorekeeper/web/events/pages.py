@@ -199,7 +199,7 @@ def director_forms(event: Event) -> dict[str, Any]:
 def director_page(event: Event, status: int, **extra: Any) -> ResponseReturnValue:
     """The director's page again (a refused form), with what was typed and the message at it."""
     page = context(event)
-    page.update(director_forms(event))
+    page.update(director_forms(event), hall_tag=hall_tag(event, True))
     page.update(start_form=StartRoundForm(formdata=None), players_form=players_form(event, {}))
     page.update(extra)
     response = make_response(render_template("events/show.html", **page), status)
@@ -250,6 +250,7 @@ def show(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     page = context(event)
     page.update(director_forms(event), start_form=StartRoundForm(), players_form=players_form(event))
+    page["hall_tag"] = hall_tag(event, page["directing"])
     # A member who plays: their own "where I sit" at the top (events.md, Screens).
     entrant = may().plays_in(event)
     if entrant is not None:
@@ -259,6 +260,36 @@ def show(event_id: str) -> ResponseReturnValue:
     response = make_response(render_template("events/show.html", **page))
     personal = page["directing"] or entrant is not None
     response.headers["Cache-Control"] = "no-store" if personal else "no-cache"
+    return response
+
+
+def hall_tag(event: Event, directing: bool) -> str | None:
+    """What the hall's region (events/_hall.html) depends on: what the round clock's does (a
+    round started or closed, a table's every write, a confirmation, the time up, the language),
+    and whose page it is (a director's has the close and the confirmations)."""
+    clock = table_pages.clock_tag(event.id)
+    return None if clock is None else f"hall-{'d' if directing else 'v'}-{clock}"
+
+
+@bp.get("/e/<event_id>/hall")
+def hall(event_id: str) -> ResponseReturnValue:
+    """The hall's region of /e/<id>, as it polls it: a 304 while nothing it shows changed."""
+    event = event_or_404(event_id)
+    directing = may().direct_event(event)
+    tag = hall_tag(event, directing)
+    if request.headers.get("HX-Request") != "true":
+        return redirect(url_for(".show", event_id=event.id), 303)
+    if tag is not None and request.if_none_match.contains(tag):
+        response = make_response("", 304)
+    else:
+        page = context(event)
+        page.update(director_forms(event), hall_tag=tag)
+        response = make_response(render_template("events/_hall.html", **page))
+    if tag is not None:
+        response.set_etag(tag)
+    # A director's region carries scorer links and a form's token: kept by nobody.
+    response.headers["Cache-Control"] = "no-store" if directing else "no-cache"
+    response.vary.add("Cookie")
     return response
 
 
@@ -387,6 +418,7 @@ def players(event_id: str) -> ResponseReturnValue:
         page = context(event)
         form.add.errors = [render(e.message) for e in exc.errors]
         page.update(director_forms(event), start_form=StartRoundForm(formdata=None), players_form=form)
+        page["hall_tag"] = hall_tag(event, True)
         return render_template("events/show.html", **page), 422
     flash(_("The players are changed: the rounds not yet started are seated again."), "ok")
     return redirect(url_for(".show", event_id=event.id, _anchor="players"), 303)
