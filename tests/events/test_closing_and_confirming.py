@@ -345,3 +345,63 @@ def test_the_event_page_carries_its_stylesheet_in_the_body_for_a_boosted_visit(a
     body = page.split("<body", 1)[1]
     assert "evening.css" in body
     assert 'id="ev-hall"' in page and 'hx-trigger="poll"' in page.split('id="ev-hall"', 1)[1][:400]
+
+
+def table_link(client, event_id, number):
+    import re
+
+    page = client.get(f"/e/{event_id}").get_data(as_text=True)
+    return re.search(rf'href="http://localhost(/e/{event_id}/table/{number}/[^"]+)"', page).group(1)
+
+
+def test_a_table_phone_between_rounds_says_next_round_first_and_offers_no_delete(app, client):
+    import html
+
+    event_id, key = make(app, hands=1)
+    client.get(f"/e/{event_id}/direct?key={key}")
+    tables = start(client, event_id, key)
+    link = table_link(client, event_id, 1)
+    phone = app.test_client()
+    playing = phone.get(link).get_data(as_text=True)
+    # Issue 54, item 6: the table's phone may not delete its game (the server refuses it).
+    assert "Delete this game" not in playing and "Next round" not in playing
+    play(client, tables[0], MADE_02)
+    assert close(client, event_id, 1, key).status_code == 200
+    between = html.unescape(phone.get(link).get_data(as_text=True))
+    main = between.split('id="table-phone"', 1)[1]
+    # Item 5: "Next round: wait for the director." comes first and plain, not in an error box.
+    assert main.index("Next round: wait for the director.") < main.index('id="live"')
+    assert "flash-error" not in between and between.count("Next round: wait for the director.") == 1
+    # The director on the same game may delete it.
+    director_game = client.get(f"/e/{event_id}/tables/{tables[0]['game']}/correct", follow_redirects=True)
+    assert "Delete this game" in director_game.get_data(as_text=True)
+
+
+def test_in_the_last_round_a_table_phone_never_promises_a_next_round(app, client):
+    import html
+
+    event_id, key = make(app, players=PLAYERS + ["Ivy", "Jo", "Kit", "Lu"], hands=1, rounds=2)
+    client.get(f"/e/{event_id}/direct?key={key}")
+    start(client, event_id, key)
+    with app.app_context():
+        from scorekeeper.models import Event
+
+        event = db.session.get(Event, event_id)
+        events.change_players(event, [], ["Ivy", "Jo", "Kit", "Lu"])  # round 2 fills two tables
+    assert close(client, event_id, 1, key).status_code == 200
+    link = table_link(client, event_id, 3)
+    start(client, event_id, key)
+    page = html.unescape(app.test_client().get(link).get_data(as_text=True))
+    assert "No game at this table in round 2, the last round." in page
+    assert "the next round appears here by itself" not in page
+    tables = doc(client, event_id)["rounds"][1]["tables"]
+    for table in tables:
+        table["edit_key"] = events_key(app, table["game"])
+        play(client, table, MADE_02)
+    last = html.unescape(app.test_client().get(table_link(client, event_id, 1)).get_data(as_text=True))
+    assert "Next round" not in last
+
+
+def events_key(app, game_id):
+    with app.app_context():
+        return events.table_key(game_id)
