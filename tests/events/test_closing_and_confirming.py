@@ -405,3 +405,29 @@ def test_in_the_last_round_a_table_phone_never_promises_a_next_round(app, client
 def events_key(app, game_id):
     with app.app_context():
         return events.table_key(game_id)
+
+
+def test_the_board_explains_ranks_on_equal_points_and_no_place_shows_before_a_card(app, client):
+    import html
+    import re
+
+    with app.app_context():
+        event, key = events.create_event(
+            {"name": "King's table", "format": "ladder", "game": "euchre", "players": PLAYERS, "hands": 1, "rounds": 2}
+        )
+        event_id = event.id
+    # Before any card: a player's page says where to sit, not "Place 1 · shares place 1".
+    with app.app_context():
+        player = f"/e/{event_id}/p/0/{events.player_token(event, 0)}"
+    tables = start(client, event_id, key)
+    before = html.unescape(client.get(player).get_data(as_text=True))
+    assert "Place 1" not in before and "shares place 1" not in before
+    play(client, tables[0], MADE_02)  # 1 point to the winners at table 1
+    play(client, tables[1], {**MADE_02, "maker": 1, "maker_tricks": 3})  # 1 point to 1+3 at table 2
+    assert close(client, event_id, 1, key).status_code == 200
+    board = html.unescape(client.get(f"/e/{event_id}/board").get_data(as_text=True))
+    assert "Ranked by Points › Rounds won › Loners; equal in all, the place is shared." in board
+    rows = re.findall(r'<span class="tv-name">([^<]+)</span><strong class="tv-points">(\d+)</strong><span class="tv-fig">(\d+)</span>', board)
+    assert len(rows) == len(PLAYERS) and {(p, w) for _, p, w in rows} == {("1", "1"), ("0", "0")}
+    after = html.unescape(client.get(player).get_data(as_text=True))
+    assert "Place " in after

@@ -164,6 +164,10 @@ def context(event: Event) -> dict[str, Any]:
         "doc": doc,
         "current": current,
         "unconfirmed": unconfirmed(event, doc),
+        # A card has been played (or a round ended): before that every place is a shared first
+        # and says nothing (issue 54, item 8).
+        "scored": any(t["hands_played"] or t["finished"] for r in doc["rounds"] for t in r["tables"])
+        or any(r["status"] == "done" for r in doc["rounds"]),
         "corrections": correction_rows(event),
         "clock": clock,
         # The round the director may close now: its clock ran out or a table of it finished.
