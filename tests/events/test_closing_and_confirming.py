@@ -413,7 +413,14 @@ def test_the_board_explains_ranks_on_equal_points_and_no_place_shows_before_a_ca
 
     with app.app_context():
         event, key = events.create_event(
-            {"name": "King's table", "format": "ladder", "game": "euchre", "players": PLAYERS, "hands": 1, "rounds": 2}
+            {
+                "name": "King's table",
+                "format": "ladder",
+                "game": "euchre",
+                "players": PLAYERS,
+                "hands": 1,
+                "rounds": 2,
+            }
         )
         event_id = event.id
     # Before any card: a player's page says where to sit, not "Place 1 · shares place 1".
@@ -427,7 +434,10 @@ def test_the_board_explains_ranks_on_equal_points_and_no_place_shows_before_a_ca
     assert close(client, event_id, 1, key).status_code == 200
     board = html.unescape(client.get(f"/e/{event_id}/board").get_data(as_text=True))
     assert "Ranked by Points › Rounds won › Loners; equal in all, the place is shared." in board
-    rows = re.findall(r'<span class="tv-name">([^<]+)</span><strong class="tv-points">(\d+)</strong><span class="tv-fig">(\d+)</span>', board)
+    rows = re.findall(
+        r'<span class="tv-name">([^<]+)</span><strong class="tv-points">(\d+)</strong><span class="tv-fig">(\d+)</span>',
+        board,
+    )
     assert len(rows) == len(PLAYERS) and {(p, w) for _, p, w in rows} == {("1", "1"), ("0", "0")}
     after = html.unescape(client.get(player).get_data(as_text=True))
     assert "Place " in after
