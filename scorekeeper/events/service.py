@@ -493,6 +493,7 @@ def confirm_table(
                     table=table.number,
                 )
             )
+        match: str | None
         if director is not None:
             match = (director or "director")[:40]
         else:
