@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from flask import current_app
+from flask import current_app, has_request_context, request
 from sqlalchemy import func, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -24,8 +24,8 @@ from ..clubs import ratings, roster
 from ..db import db
 from ..games import GAMES
 from ..keys import hash_key, key_matches
-from ..models import Change, Event, EventRound, EventTable, Game, utcnow
-from ..refusals import Clash, Refusal, refuse
+from ..models import Change, Event, EventRound, EventTable, Game, folded, utcnow
+from ..refusals import Clash, Missing, Refusal, refuse
 from ..rules import N_, Msg, Setup, msg
 from ..service import house_gate
 from . import formats, seating, standings, table_links
@@ -250,6 +250,15 @@ def start_round(
         number = len(event.rounds) + 1
         if number > event.settings["rounds"]:
             raise event_over()
+        if number == 1 and not event.schedule:  # filled at the door: not a table's worth yet
+            raise Clash(
+                "round",
+                msg(
+                    N_("At least {n} players must be here to start: {m} so far."),
+                    n=event.settings["table_size"],
+                    m=len(active(event)),
+                ),
+            )
         seats_plan = next_seating(event, number, games)
         rules = GAMES[event.kind]
         setups = []
@@ -363,12 +372,10 @@ def change_players(
     with :class:`~.house_gate.Stale`."""
 
     def step() -> house_gate.Step[None]:
-        entrants, withdrawn, schedule = _players_plan(event, add, withdraw)
+        entrants, withdrawn, schedule, settings = _players_plan(event, add, withdraw)
 
         def apply() -> Any:
-            event.entrants = entrants
-            event.withdrawn = withdrawn
-            event.schedule = schedule
+            _keep_players(event, entrants, withdrawn, schedule, settings)
             return {"add": list(add), "withdraw": list(withdraw)}
 
         return house_gate.Step(None, apply, "players")
@@ -376,9 +383,23 @@ def change_players(
     house_gate.change(event, step, based_on=based_on, by=by)
 
 
+def _keep_players(
+    event: Event,
+    entrants: list[Any],
+    withdrawn: list[int],
+    schedule: list[dict[str, Any]],
+    settings: dict[str, Any],
+) -> None:
+    event.entrants = entrants
+    event.withdrawn = withdrawn
+    event.schedule = schedule
+    if settings != event.settings:
+        event.settings = settings
+
+
 def _players_plan(
     event: Event, add: Sequence[str], withdraw: Sequence[str]
-) -> tuple[list[Any], list[int], list[dict[str, Any]]]:
+) -> tuple[list[Any], list[int], list[dict[str, Any]], dict[str, Any]]:
     fmt = formats.of(event.format)
     if not fmt.accepts_players:
         raise refuse("add", N_("A pairs event keeps its pairs: players cannot be added or withdrawn."))
@@ -398,18 +419,153 @@ def _players_plan(
     players = [e for e in range(len(entrants)) if e not in withdrawn]
     check_size(len(players), "add", most)  # before any re-seating: a late arrival for a leaver fits
     size = event.settings["table_size"]
-    if len(players) < size:
-        raise refuse("withdraw", N_("At least {n} players must stay: one full table."), n=size)
     started = len(event.rounds)
-    remaining = event.settings["rounds"] - started
+    filling = bool(event.settings.get("check_in")) and not started  # the door still fills the list
+    if len(players) < size and not filling:
+        raise refuse("withdraw", N_("At least {n} players must stay: one full table."), n=size)
+    settings = dict(event.settings)
+    if filling and settings.get("rounds_auto"):
+        # No length was given: the format's usual one for tonight's list, until round 1 starts.
+        entry = formats.Entry([None] * max(len(players), size), size, settings.get("pairing"))
+        settings["rounds"] = fmt.fixed_rounds(len(players), entry) or fmt.default_rounds(
+            max(len(players), size), entry
+        )
+    remaining = settings["rounds"] - started
     schedule = list(event.schedule[:started])
-    if remaining > 0:
+    if remaining > 0 and len(players) >= size:
+        before = [_as_round(i + 1, s) for i, s in enumerate(schedule)]
+        made = fmt.reseat(len(entrants), players, before, remaining, size, settings.get("shuffle", False))
+        schedule += [round_data(r) for r in made]
+    return entrants, withdrawn, schedule, settings
+
+
+# -- check-in at the door ---------------------------------------------------------------------
+
+
+def check_in_token(event: Event) -> str:
+    """The check-in link's token (events.md, Seating): derived from the server's secret, nothing
+    stored, so the door card printed at the creation stays valid all evening."""
+    secret = str(current_app.secret_key or "").encode()
+    return hmac.new(secret, f"event-arrive:{event.id}".encode(), hashlib.sha256).hexdigest()[:24]
+
+
+def check_in_token_matches(event: Event, token: str) -> bool:
+    return bool(event.settings.get("check_in")) and hmac.compare_digest(
+        check_in_token(event).encode(),
+        token.encode(),  # bytes: any text a URL may carry
+    )
+
+
+def tonight(event: Event) -> list[str]:
+    """Tonight's list: the players in the event now (arrived, or given), in the order they came."""
+    return [entrant_name(event, e) for e in active(event)]
+
+
+def _folded_entrant(event: Event, name: str) -> int | None:
+    wanted = folded(name)
+    return next((e for e, n in enumerate(event.entrants) if isinstance(n, str) and folded(n) == wanted), None)
+
+
+def arrive(event: Event, name: Any, by: str = "") -> dict[str, Any]:
+    """A player checks in at the door (events.md, Seating: ``"check_in": true``): on tonight's
+    list, seated in round 1 before it starts, later from the next round as a late arrival.
+    Answers ``{"name", "from_round"}``. A name already on the list (NFKC + casefold) or an event
+    that has finished: :class:`~scorekeeper.refusals.Clash` (409). One who was removed after the
+    rounds began comes back (his played rounds stand). Through the house gate."""
+    if not isinstance(name, str):
+        raise refuse("name", N_("Give your name."))
+
+    def step() -> house_gate.Step[dict[str, Any]]:
+        if finished(event, table_games(event)):
+            raise Clash("name", msg(N_("The event has finished: the check-in is closed.")))
+        clean = player_names([name], "name", most_players())[0]
+        found = _folded_entrant(event, clean)
+        if found is not None and found not in event.withdrawn:
+            raise Clash("name", msg(N_("{name} is on tonight's list already."), name=event.entrants[found]))
+        if found is not None:  # removed by mistake after the rounds began: back from the next one
+            entrants, withdrawn = list(event.entrants), [e for e in event.withdrawn if e != found]
+            plan_from = _replan(event, entrants, withdrawn)
+            shown = event.entrants[found]
+        else:
+            entrants, withdrawn, schedule, settings = _players_plan(event, [clean], [])
+            plan_from = (schedule, settings)
+            shown = clean
+        answer = {"name": shown, "from_round": len(event.rounds) + 1}
+
+        def apply() -> Any:
+            _keep_players(event, entrants, withdrawn, plan_from[0], plan_from[1])
+            return answer
+
+        return house_gate.Step(answer, apply, "arrive")
+
+    return house_gate.change(event, step, by=by[:80])
+
+
+def _replan(
+    event: Event, entrants: list[Any], withdrawn: list[int]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The rounds not started, seated again for these players (as :func:`_players_plan` does)."""
+    fmt = formats.of(event.format)
+    players = [e for e in range(len(entrants)) if e not in withdrawn]
+    started = len(event.rounds)
+    schedule = list(event.schedule[:started])
+    remaining = event.settings["rounds"] - started
+    size = event.settings["table_size"]
+    if remaining > 0 and len(players) >= size:
         before = [_as_round(i + 1, s) for i, s in enumerate(schedule)]
         made = fmt.reseat(
             len(entrants), players, before, remaining, size, event.settings.get("shuffle", False)
         )
         schedule += [round_data(r) for r in made]
-    return entrants, withdrawn, schedule
+    return schedule, dict(event.settings)
+
+
+def remove_arrival(event: Event, name: str, by: str = "") -> None:
+    """The director removes a wrong or doubled arrival (events.md, Seating). Before round 1 he
+    leaves tonight's list altogether; once rounds have started he is withdrawn (a round he
+    played stands; one who never played shows in no standings). Through the house gate."""
+
+    def step() -> house_gate.Step[None]:
+        found = _folded_entrant(event, name.strip()) if isinstance(name, str) else None
+        if found is None or found in event.withdrawn:
+            raise Missing("name", N_("{name} is not on tonight's list."), name=str(name)[:80])
+        gone = event.entrants[found]
+        if event.rounds:
+            entrants, withdrawn, schedule, settings = _players_plan(event, [], [gone])
+        else:
+            entrants = [n for e, n in enumerate(event.entrants) if e != found]
+            withdrawn = [e - (e > found) for e in event.withdrawn if e != found]
+            schedule, settings = _replan_fresh(event, entrants, withdrawn)
+
+        def apply() -> Any:
+            _keep_players(event, entrants, withdrawn, schedule, settings)
+            return {"removed": gone}
+
+        return house_gate.Step(None, apply, "arrival_removed")
+
+    house_gate.change(event, step, by=by[:80])
+
+
+def _replan_fresh(
+    event: Event, entrants: list[Any], withdrawn: list[int]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Before round 1: the whole evening planned again for tonight's list."""
+    fmt = formats.of(event.format)
+    settings = dict(event.settings)
+    players = [e for e in range(len(entrants)) if e not in withdrawn]
+    size = settings["table_size"]
+    if settings.get("rounds_auto"):
+        entry = formats.Entry([None] * max(len(players), size), size, settings.get("pairing"))
+        settings["rounds"] = fmt.fixed_rounds(len(players), entry) or fmt.default_rounds(
+            max(len(players), size), entry
+        )
+    schedule: list[dict[str, Any]] = []
+    if len(players) >= size:
+        made = fmt.reseat(
+            len(entrants), players, [], settings["rounds"], size, settings.get("shuffle", False)
+        )
+        schedule = [round_data(r) for r in made]
+    return schedule, settings
 
 
 def _as_round(number: int, data: Mapping[str, Any]) -> seating.Round:
@@ -642,11 +798,19 @@ def document(event: Event, director: bool = False, render=None, language: str = 
         return made
     doc = copy.deepcopy(made)
     doc["table_links"] = table_links.table_links(event)  # one per table, the whole event
+    if event.settings.get("check_in"):
+        doc["check_in_link"] = check_in_url(event)
     for rnd in doc["rounds"]:
         for table in rnd["tables"]:
             if table["game"]:
                 table["edit_key"] = table_key(table["game"])
     return doc
+
+
+def check_in_url(event: Event) -> str:
+    """The check-in link, ``/e/<id>/arrive/<token>`` (whole when a request names the host)."""
+    path = f"/e/{event.id}/arrive/{check_in_token(event)}"
+    return request.host_url.rstrip("/") + path if has_request_context() else path
 
 
 def _document(event: Event, render=None) -> dict[str, Any]:
@@ -708,8 +872,20 @@ def _document(event: Event, render=None) -> dict[str, Any]:
         "withdrawn": [entrant_name(event, e) for e in event.withdrawn],
         "rounds": rounds,
         "finished": finished(event, games),
-        "standings": [_standing_json(event, s, render) for s in compute_standings(event, games)],
+        "standings": [
+            _standing_json(event, s, render)
+            for s in compute_standings(event, games)
+            if s.entrant not in _never_played(event)
+        ],
     }
+
+
+def _never_played(event: Event) -> set[int]:
+    """Withdrawn players who were in no started round (an arrival removed by the director):
+    they have no standing."""
+    present = {e for r in event.rounds for t in r.tables for e in t.seats}
+    present |= {e for r in event.rounds for e in r.sitting_out}
+    return {e for e in event.withdrawn or () if e not in present}
 
 
 def _entrant_players(event: Event, entrant: int) -> list[str]:

@@ -70,10 +70,10 @@ class Format:
         """The entrants (and table size, pairing) this format takes, refusing what it does not."""
         if "pairs" in data:
             raise refuse("pairs", N_("Only a pairs event gives pairs; give players instead."))
-        entrants = player_names(data.get("players"), "players")
+        entrants = player_names(data.get("players", [] if data.get("check_in") is True else None), "players")
         if "table_size" in data:
             raise refuse("table_size", N_("Only a mixer chooses its table size."))
-        if len(entrants) < 4:
+        if len(entrants) < 4 and data.get("check_in") is not True:  # check-in: the door fills it
             raise refuse("players", N_("At least {n} players: one full table."), n=4)
         return Entry(entrants)
 

@@ -179,3 +179,33 @@ def confirm(event_id: str, number: int, table_number: int) -> ResponseReturnValu
     service.confirm_table(event, table, data.get("by"), director=director, reason=data.get("reason"))
     doc = service.document(event)
     return jsonify(doc["rounds"][rnd.number - 1]["tables"][table.number - 1]), 200
+
+
+@bp.post("/events/<event_id>/arrivals")
+@limits.limit("joins")  # the same abuse limits as joining a club (events.md, Seating)
+def arrivals(event_id: str) -> ResponseReturnValue:
+    """A player checks in at the door with the event's check-in link (``{"name", "token"}``):
+    201 ``{"name", "from_round"}``; 409 a name on the list already, or the event finished;
+    404 a wrong token (it counts as a failed credential), or an event without check-in."""
+    event = event_or_404(event_id)
+    data = json_body()
+    token = data.get("token")
+    if not isinstance(token, str) or not limits.credential(
+        token, lambda t: service.check_in_token_matches(event, t)
+    ):
+        raise Missing(None, N_("No such event."))
+    return jsonify(service.arrive(event, data.get("name"))), 201
+
+
+@bp.delete("/events/<event_id>/arrivals/<name>")
+def remove_arrival(event_id: str, name: str) -> ResponseReturnValue:
+    """The director removes a wrong or doubled arrival: 200 the event document."""
+    event = event_or_404(event_id)
+    director_only(event)
+    try:
+        service.remove_arrival(event, name, by="director")
+    except house_gate.Stale:
+        return stale(event)
+    response = jsonify(service.document(event, director=True))
+    response.set_etag(str(event.version))
+    return response

@@ -1,0 +1,106 @@
+"""events.md, Seating: check-in at the door (issue 54). The event's check-in link takes tonight's
+players one by one; before round 1 they are seated in it, later they join from the next round;
+the director removes a wrong arrival; the link stops taking names once the event finishes."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from scorekeeper.db import db
+from scorekeeper.events import service as events
+from scorekeeper.models import Event
+
+MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
+NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
+
+
+def auth(key):
+    return {"Authorization": f"Bearer {key}"}
+
+
+def make(app, **extra):
+    body = {"name": "Door night", "format": "progressive", "game": "euchre", "check_in": True, "hands": 1}
+    with app.app_context():
+        event, key = events.create_event({**body, **extra})
+        return event.id, key
+
+
+def token_of(client, event_id, key):
+    link = client.get(f"/api/events/{event_id}", headers=auth(key)).get_json()["check_in_link"]
+    assert link.startswith("http://localhost/e/") and f"/e/{event_id}/arrive/" in link
+    return link.rsplit("/", 1)[1]
+
+
+def arrive(client, event_id, token, name):
+    return client.post(f"/api/events/{event_id}/arrivals", json={"name": name, "token": token})
+
+
+def test_players_check_in_at_the_door_and_round_1_seats_them(app, client):
+    event_id, key = make(app)
+    doc = client.get(f"/api/events/{event_id}", headers=auth(key)).get_json()
+    assert doc["players"] == [] and doc["rounds"][0]["tables"] == []
+    assert "check_in_link" not in client.get(f"/api/events/{event_id}").get_json()  # directors only
+    token = token_of(client, event_id, key)
+    assert arrive(client, event_id, "wrong" * 4, "Ann").status_code == 404
+    early = client.post(f"/api/events/{event_id}/rounds", json={}, headers=auth(key))
+    assert early.status_code == 409 and "At least 4 players" in early.get_json()["errors"][0]["message"]
+    for name in NAMES:
+        r = arrive(client, event_id, token, name)
+        assert r.status_code == 201 and r.get_json() == {"name": name, "from_round": 1}
+    again = arrive(client, event_id, token, "ＡＮＮ")  # NFKC + casefold: Ann again
+    assert again.status_code == 409 and again.get_json()["errors"][0]["field"] == "name"
+    bad = arrive(client, event_id, token, "")
+    assert bad.status_code == 422
+    doc = client.get(f"/api/events/{event_id}").get_json()
+    assert doc["players"] == NAMES and len(doc["rounds"]) == 7  # 8 players: the perfect schedule
+    seated = sorted(n for t in doc["rounds"][0]["tables"] for n in t["seats"])
+    assert seated == sorted(NAMES)
+    # A doubled arrival removed by the director before round 1: off the list, the rounds re-seated.
+    arrive(client, event_id, token, "Annie")
+    assert client.delete(f"/api/events/{event_id}/arrivals/Annie").status_code in (403, 404)
+    removed = client.delete(f"/api/events/{event_id}/arrivals/annie", headers=auth(key))
+    assert removed.status_code == 200 and removed.get_json()["players"] == NAMES
+    assert client.delete(f"/api/events/{event_id}/arrivals/Zed", headers=auth(key)).status_code == 404
+    assert client.post(f"/api/events/{event_id}/rounds", json={}, headers=auth(key)).status_code == 201
+
+
+def test_a_late_check_in_joins_from_the_next_round_and_the_link_closes_when_the_event_finishes(app, client):
+    event_id, key = make(app, rounds=2, players=NAMES[:4])
+    token = token_of(client, event_id, key)
+    tables = client.post(f"/api/events/{event_id}/rounds", json={}, headers=auth(key)).get_json()["tables"]
+    late = [arrive(client, event_id, token, n) for n in ("Eve", "Fay", "Gus", "Hal")]
+    assert all(r.status_code == 201 and r.get_json()["from_round"] == 2 for r in late)
+    doc = client.get(f"/api/events/{event_id}").get_json()
+    assert doc["rounds"][0]["tables"][0]["seats"] == tables[0]["seats"]  # round 1 stands
+    assert len(doc["rounds"][1]["tables"]) == 2  # round 2 seats the arrivals too
+    eve = next(s for s in doc["standings"] if s["name"] == "Eve")
+    assert eve["missed"] == [1]
+    # A wrong arrival after the rounds began: withdrawn, and shown in no standings.
+    arrive(client, event_id, token, "Oops")
+    gone = client.delete(f"/api/events/{event_id}/arrivals/Oops", headers=auth(key)).get_json()
+    assert "Oops" not in [s["name"] for s in gone["standings"]]
+    client.post(f"/api/events/{event_id}/rounds", json={"close": True}, headers=auth(key))
+    with app.app_context():
+        event = db.session.get(Event, event_id)
+        events.close_round(event)
+    assert client.get(f"/api/events/{event_id}").get_json()["finished"] is True
+    closed = arrive(client, event_id, token, "Ivy")
+    assert closed.status_code == 409 and "finished" in closed.get_json()["errors"][0]["message"]
+
+
+def test_check_in_is_for_events_of_players(app, client):
+    from scorekeeper.refusals import Refusal
+
+    with app.app_context():
+        for body, field in (
+            ({"format": "pairs", "pairs": [["Ann", "Bob"], ["Cy", "Di"]], "check_in": True}, "check_in"),
+            ({"format": "progressive", "players": NAMES, "check_in": "yes"}, "check_in"),
+            ({"format": "progressive", "players": ["Ann"]}, "players"),
+        ):
+            try:
+                events.create_event({"name": "x", "game": "euchre", **body})
+            except Refusal as exc:
+                assert exc.errors[0].field == field
+            else:
+                raise AssertionError(body)
