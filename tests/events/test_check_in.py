@@ -104,3 +104,47 @@ def test_check_in_is_for_events_of_players(app, client):
                 assert exc.errors[0].field == field
             else:
                 raise AssertionError(body)
+
+
+def test_the_door_page_one_tap_a_known_name_one_field_a_new_one(app, client):
+    from tests.clubs.helpers import as_member, bearer, join, new_club
+
+    made = new_club(client, "The Lodge", "Olga")
+    join(app.test_client(), "the-lodge", made["invite"], "Mel")
+    created = client.post(
+        "/api/clubs/the-lodge/events",
+        json={"name": "Door night", "format": "progressive", "game": "euchre", "check_in": True, "hands": 1},
+        headers=bearer(made["member_key"]),
+    ).get_json()
+    event_id = created["id"]
+    door = created["check_in_link"].replace("http://localhost", "")
+    phone = app.test_client()
+    page = html.unescape(phone.get(door).get_data(as_text=True))
+    assert '<button type="submit" name="name" value="Mel">Mel</button>' in page
+    assert "0 players on tonight's list." in page
+    tapped = phone.post(door, data={"name": "Mel"})
+    assert tapped.status_code == 201
+    text = html.unescape(tapped.get_data(as_text=True))
+    assert "Mel, you are on tonight's list" in text and 'value="Mel">Mel</button>' not in text
+    typed = phone.post(door, data={"name": "  Zoë "})
+    assert typed.status_code == 201 and "Zoë, you are on tonight's list" in html.unescape(
+        typed.get_data(as_text=True)
+    )
+    twice = phone.post(door, data={"name": "ZOË"})
+    assert twice.status_code == 409 and 'id="name-error"' in twice.get_data(as_text=True)
+    assert 'value="ZOË"' in twice.get_data(as_text=True)  # what was typed is kept
+    assert app.test_client().get(f"/e/{event_id}/arrive/{'x' * 24}").status_code == 404
+    # The director's page and the board show the list filling, live.
+    director = as_member(app, made["member_key"])
+    hall = html.unescape(director.get(f"/e/{event_id}").get_data(as_text=True))
+    assert "Tonight's list: 2 players" in hall and re.search(r"<span>Mel</span>", hall)
+    board = html.unescape(client.get(f"/e/{event_id}/board").get_data(as_text=True))
+    assert "Checked in: 2 players" in board and "Zoë" in board
+    # The door card is printed with the table cards.
+    sheets = html.unescape(director.get(f"/e/{event_id}/print").get_data(as_text=True))
+    assert "Scan to check in." in sheets and created["check_in_link"] in sheets
+    # The director removes a doubled arrival with one tap.
+    removed = director.post(f"/e/{event_id}/arrivals/remove", data={"name": "Zoë"}, follow_redirects=True)
+    assert "Zoë is off tonight's list." in html.unescape(removed.get_data(as_text=True))
+    assert client.get(f"/api/events/{event_id}").get_json()["players"] == ["Mel"]
+    assert app.test_client().post(f"/e/{event_id}/arrivals/remove", data={"name": "Mel"}).status_code == 403

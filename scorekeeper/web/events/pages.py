@@ -43,7 +43,7 @@ from ...db import db
 from ...events import formats, prints, service, table_links
 from ...games import GAMES
 from ...i18n import render
-from ...models import Club, Event, Game, utcnow
+from ...models import Club, Event, Game, folded, utcnow
 from ...refusals import Clash, Refusal
 from ...service import house_gate
 from ..auth import (
@@ -87,6 +87,10 @@ class StartRoundForm(FlaskForm):
 
 class CloseRoundForm(FlaskForm):
     """The director closes the round being played (events.md, Rounds); nothing to type."""
+
+
+class CheckInForm(FlaskForm):
+    name = StringField(_l("Your name"), filters=[lambda v: v.strip() if isinstance(v, str) else v])
 
 
 class DirectorConfirmForm(FlaskForm):
@@ -728,3 +732,79 @@ def confirm_refused(game: Game, error: str) -> ResponseReturnValue:
         "games/show.html", confirm_error=error, confirm_by=request.form.get("by"), **context
     )
     return page, 422
+
+
+# -- check-in at the door (events.md, Seating) ------------------------------------------------
+
+
+class RemoveArrivalForm(FlaskForm):
+    name = StringField()
+
+
+@bp.post("/e/<event_id>/arrivals/remove")
+def remove_arrival(event_id: str) -> ResponseReturnValue:
+    """The director takes a wrong or doubled arrival off tonight's list (one confirmed tap)."""
+    event = event_or_404(event_id)
+    if not may().direct_event(event):
+        abort(403)
+    form = RemoveArrivalForm()
+    if not form.validate_on_submit():
+        abort(400)
+    name = form.name.data or ""
+    try:
+        service.remove_arrival(event, name, by=director_name(event, event_key(event)) or "director")
+    except Refusal as exc:
+        db.session.rollback()
+        flash(render(exc.message), "error")
+    else:
+        flash(_("%(name)s is off tonight's list.", name=name), "ok")
+    return redirect(url_for(".show", event_id=event.id, _anchor="ev-tonight-title"), 303)
+
+
+def door_names(event: Event) -> list[str]:
+    """The club's players a check-in page offers to tap: not on tonight's list yet, and none the
+    club keeps private (the door's link is for anyone standing at the door)."""
+    here = {folded(n) for n in service.tonight(event)}
+    hidden = {folded(n) for n in roster.private_names(event.club_id)} if event.club_id is not None else set()
+    return [n for n in roster.seatable_names(event.club_id) if folded(n) not in here | hidden]
+
+
+def door_page(
+    event: Event, token: str, form: CheckInForm, status: int = 200, **extra: Any
+) -> ResponseReturnValue:
+    page = {
+        "event": event,
+        "form": form,
+        "names": door_names(event),
+        "tonight": service.tonight(event),
+        "finished": service.finished(event, service.table_games(event)),
+        "action": url_for(".check_in", event_id=event.id, token=token),
+        **extra,
+    }
+    response = make_response(render_template("events/arrive.html", **page), status)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"  # the link is the door's credential
+    return response
+
+
+@bp.route("/e/<event_id>/arrive/<token>", methods=["GET", "POST"])
+@limits.limit("joins")  # the same abuse limits as joining a club
+def check_in(event_id: str, token: str) -> ResponseReturnValue:
+    """The door's check-in page: tap your name among the club's players, or type a new one
+    (one field, one tap); then you are on tonight's list (seated from the next round)."""
+    event = event_or_404(event_id)
+    if not limits.credential(token, lambda t: service.check_in_token_matches(event, t)):
+        abort(404)
+    form = CheckInForm()
+    if request.method == "GET":
+        return door_page(event, token, CheckInForm(formdata=None))
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        came = service.arrive(event, form.name.data or "", by="check-in")
+    except Refusal as exc:
+        db.session.rollback()
+        form.name.errors = [render(exc.message)]
+        return door_page(event, token, form, exc.status)
+    blank = CheckInForm(formdata=None)
+    return door_page(event, token, blank, 201, arrived=came)
