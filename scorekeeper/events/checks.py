@@ -139,6 +139,6 @@ def plan(
     Swiss, knockout and ladder rounds after the first depend on results: only round 1 is planned.
     Fewer players than a table (an event filled by check-in at the door): nothing yet.
     """
-    if count < table_size:
+    if FORMATS[fmt].accepts_players and count < table_size:
         return []
     return FORMATS[fmt].plan(count, rounds, Entry([None] * count, table_size, pairing, shuffle))

@@ -148,3 +148,31 @@ def test_the_door_page_one_tap_a_known_name_one_field_a_new_one(app, client):
     assert "Zoë is off tonight's list." in html.unescape(removed.get_data(as_text=True))
     assert client.get(f"/api/events/{event_id}").get_json()["players"] == ["Mel"]
     assert app.test_client().post(f"/e/{event_id}/arrivals/remove", data={"name": "Mel"}).status_code == 403
+
+
+def test_the_new_event_page_makes_a_check_in_event_with_no_player_and_late_zero(app, client):
+    from tests.clubs.helpers import as_member, new_club
+
+    made = new_club(client, "The Lodge", "Olga")
+    member = as_member(app, made["member_key"])
+    page = member.get("/c/the-lodge/events/new").get_data(as_text=True)
+    assert 'name="check_in"' in page and 'name="late"' in page
+    done = member.post(
+        "/c/the-lodge/events/new",
+        data={
+            "name": "Door night",
+            "game": "euchre",
+            "format": "ladder",
+            "check_in": "y",
+            "late": "zero",
+            "hands": "2",
+        },
+    )
+    assert done.status_code == 303, done.get_data(as_text=True)
+    event_id = done.headers["Location"].split("/e/")[1].split("/")[0].split("?")[0]
+    with app.app_context():
+        event = db.session.get(Event, event_id)
+        assert event.settings["check_in"] is True and event.settings["late"] == "zero"
+        assert event.entrants == []
+    shown = html.unescape(member.get(f"/e/{event_id}").get_data(as_text=True))
+    assert "Tonight's list: 0 players" in shown and f"/e/{event_id}/arrive/" in shown
