@@ -44,7 +44,8 @@ def test_an_events_seating_is_not_a_game_mode_in_any_language(app, client):
 def test_the_score_cards_column_heads_never_break_inside_a_word(client):
     css = client.get("/static/evening.css").get_data(as_text=True)
     rule = re.search(r"\.ev-score-table thead th \{([^}]*)\}", css).group(1)
-    assert "white-space: nowrap" in rule and "overflow-wrap: normal" in rule
+    # Between words only: not "anywhere" (the cells' rule for long names), no hyphens.
+    assert "overflow-wrap: normal" in rule and "word-break: normal" in rule and "hyphens: none" in rule
 
 
 def test_the_seasons_columns_name_each_event_and_its_day_in_words(app, club, season):  # noqa: F811
