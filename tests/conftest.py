@@ -6,10 +6,58 @@ import os
 import re
 
 import pytest
+from flask import Flask
+from jinja2 import BytecodeCache
 from sqlalchemy import MetaData, event
+from werkzeug.routing.rules import Rule
 
 from scorekeeper import create_app
 from scorekeeper.db import db, upgrade_schema
+
+
+class _SharedBytecode(BytecodeCache):
+    """Templates compiled once per test process, not once per test's app (a template's code
+    depends only on its source and the environment's options, the same for every test app)."""
+
+    def __init__(self) -> None:
+        self.codes: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket) -> None:
+        if bucket.key in self.codes:
+            bucket.bytecode_from_string(self.codes[bucket.key])
+
+    def dump_bytecode(self, bucket) -> None:
+        self.codes[bucket.key] = bucket.bytecode_to_string()
+
+
+Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": _SharedBytecode()}
+
+# Every test builds its own app, and Werkzeug compiles a URL builder (Python source, through
+# ast and compile()) for each of its ~100 rules: 0.7 s an app, most of a short test's time.
+# A builder depends only on the rule's text, defaults and converters, never on the app (it
+# reads its rule at call time), so one process compiles each once. Only where Werkzeug still
+# has this method; without it the tests run as before, only slower.
+_compile_builder = getattr(Rule, "_compile_builder", None)
+if _compile_builder is not None:
+    _BUILDERS: dict = {}
+
+    def _shared_builder(self, append_unknown=True):
+        converters = tuple(
+            (name, type(c), repr({k: v for k, v in vars(c).items() if k != "map"}))
+            for name, c in self._converters.items()
+        )
+        key = (
+            self.rule,
+            repr(self._trace),
+            repr(sorted((self.defaults or {}).items())),
+            converters,
+            append_unknown,
+        )
+        if key not in _BUILDERS:
+            _BUILDERS[key] = _compile_builder(self, append_unknown)
+        return _BUILDERS[key]
+
+    Rule._compile_builder = _shared_builder
 
 
 def worker_database(url: str) -> str:
