@@ -32,6 +32,7 @@ from .. import limits
 from ..access import Access, Membership, Viewer
 from ..clubs import service as clubs
 from ..db import db
+from ..events import table_links
 from ..keys import hash_key, key_matches
 from ..models import AnyGame, Club, Event, MemberKey
 from ..read import SCORER, VIEWER, Role, TableState, event_of, seat_role, table_state
@@ -132,6 +133,16 @@ def director_name(event: Event, key: str | None, judged: bool = True) -> str | N
                 limits.failed_credential(key)
         memo[event.id] = name
     return memo[event.id]
+
+
+def hand_event(event: Event, doc: dict[str, Any], *more: str) -> None:
+    """A director's event document (``doc``) hands its caller, a proven director, every table's
+    link and every started table's scoring key (and ``more``: the players' links a page shows):
+    proven for this address (limits.handed), so the phones at the hall that open them are never
+    refused while a prankster there keeps the address over its failures."""
+    tokens = [table_links.table_token(event.id, t["table"]) for t in doc.get("table_links", ())]
+    keys = [t["edit_key"] for r in doc["rounds"] for t in r["tables"] if t.get("edit_key")]
+    limits.handed(*tokens, *keys, *more)
 
 
 def director_credential() -> str | None:

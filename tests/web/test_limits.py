@@ -18,6 +18,9 @@ from tests.web.table_helpers import FLAT, api_game, auth
 
 HALL = "203.0.113.7"  # a club hall's Wi-Fi: every phone behind this one address
 ELSEWHERE = "198.51.100.9"
+# Where a game is made when its key must be one the guesser's address never had: the key a game's
+# maker is answered is proven for the maker's address (issue 57, N1).
+MAKER = "192.0.2.44"
 # The set-up form of a Secret Agent game as a browser posts it.
 FORM = {"players_0": "Ann", "players_1": "Bob", "players_2": "Cid", "players_3": "Dee", "first_dealer": "0"}
 VALUES = [[4, 0, 0, 0, 0, 0, 0, 0, 0, 41], [0, 6, 0, 0, 0, 0, 0, 0, 0, 39], [0, 0, 8, 0, 0, 0, 0, 0, 0, 37]]
@@ -71,7 +74,7 @@ def test_the_defaults_are_the_specs(make_app):
 
 def test_the_eleventh_wrong_edit_key_is_429_and_the_right_key_still_works_from_elsewhere(make_app):
     app = make_app()
-    gid, key = api_game(phone(app))
+    gid, key = api_game(phone(app, MAKER))
     guesser = phone(app)
     for _ in range(10):
         answer = guesser.get(f"/g/{gid}?key=wrong-{uuid.uuid4().hex}")
@@ -320,7 +323,7 @@ def test_with_redis_two_app_servers_share_the_counts(make_app):
     one, two = make_app(**config), make_app(**config)
     assert one.config["RATELIMIT_STORAGE_URI"] == "redis://127.0.0.1:6379/0"
     try:
-        gid, key = api_game(phone(one))
+        gid, key = api_game(phone(one, MAKER))
         for server in (one, two, one, two):
             assert phone(server).get(f"/g/{gid}?key=wrong").status_code == 200
         assert phone(one).get(f"/g/{gid}?key=wrong").status_code == 429

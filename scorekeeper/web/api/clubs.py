@@ -47,6 +47,7 @@ def create() -> ResponseReturnValue:
         raise Denied(None, N_("Making a club on this server needs the operator's ADMIN_KEY as Bearer."))
     data = json_body()
     made = service.create_club(data.get("name"), data.get("player"), label())
+    limits.handed(made.key)  # the new owner's key, answered to this address
     return jsonify(
         {
             "slug": made.club.slug,
@@ -72,7 +73,9 @@ def join(slug: str) -> ResponseReturnValue:
     if presented_key() and viewer().of(club.id) is not None:
         # The caller's key is this club's already: one device joins a club once, under one name.
         raise Clash(None, N_("This device is a member of {club} already."), club=club.name)
+    limits.right_credential(token)
     member, key = service.join(club, token, data.get("name"), label())
+    limits.handed(key)  # answered to the device whose invite was just tested
     return jsonify({"member_key": key, "role": member.role, "player": member.name}), 201
 
 

@@ -54,6 +54,7 @@ from ..auth import (
     event_cookie,
     event_key,
     game_route,
+    hand_event,
     may,
 )
 from ..cookies import keep_cookie
@@ -161,6 +162,11 @@ def context(event: Event) -> dict[str, Any]:
     )
     current = next((r for r in doc["rounds"] if r["status"] == "playing"), None)
     clock = table_links.round_clock(event, doc)
+    players: list[str] = []
+    if may().direct_event(event):
+        players = [service.player_token(event, e) for e in range(len(event.entrants))]
+        door = [service.check_in_token(event)] if event.settings.get("check_in") else []
+        hand_event(event, doc, *players, *door)
     return {
         "event": event,
         # The event's format plug-in: its title, standings columns (or fragment), whether players change.
@@ -188,14 +194,12 @@ def context(event: Event) -> dict[str, Any]:
                     ".player",
                     event_id=event.id,
                     entrant=e,
-                    token=service.player_token(event, e),
+                    token=token,
                     _external=True,
                 ),
             )
-            for e in range(len(event.entrants))
-        ]
-        if may().direct_event(event)
-        else [],
+            for e, token in enumerate(players)
+        ],
     }
 
 
@@ -216,7 +220,9 @@ def director_page(event: Event, status: int, **extra: Any) -> ResponseReturnValu
 
 
 def keep_director_key(event: Event, key: str) -> ResponseReturnValue:
-    """To the director's page, the event's key kept in a cookie sent only to its pages."""
+    """To the director's page, the event's key kept in a cookie sent only to its pages (and
+    proven for this address: the key just made, or the director's link just tested)."""
+    limits.handed(key)
     response = redirect(url_for(".show", event_id=event.id), 303)
     return keep_cookie(response, event_cookie(event), key, COOKIE_AGE, f"/e/{event.id}")
 
