@@ -36,6 +36,7 @@ from ..events import table_links
 from ..keys import hash_key, key_matches
 from ..models import AnyGame, Club, Event, MemberKey
 from ..read import SCORER, VIEWER, Role, TableState, event_of, seat_role, table_state
+from ..refusals import Denied
 from .cookies import DEVICE_COOKIE, KEY_COOKIE, MEMBER_COOKIE, MEMBER_KEYS_MAX
 from .form_tokens import TOKEN
 from .loading import load_game
@@ -256,14 +257,19 @@ def may() -> Access:
     return Access(viewer(), holds_event_key=holds_event_key)
 
 
-def club_route(need: str = "member") -> Callable:
+def club_route(need: str = "member", refused: str = "") -> Callable:
     """Load the URL's club for a caller who belongs to it, and call the view with the club and
     the caller's membership in place of ``slug``.
 
     Anyone else gets 404, as for a club that does not exist (clubs.md: existence is not
-    revealed); a member without the rights ``need`` names ("admin", "owner") gets 403.
-    An API caller whose key proves nothing has failed a credential check.
+    revealed); a member without the rights ``need`` names ("admin", "owner") gets 403 saying
+    ``refused`` (marked with ``N_``: what the route does and who may). An API caller whose key
+    proves nothing has failed a credential check.
     """
+    # Every 403 names the thing refused, never a generic message (issue 56): a route for admins or
+    # the owner without its words is a mistake found at start, not a 403 that says nothing.
+    if need != "member" and not refused:
+        raise ValueError(f"club_route({need!r}) needs the words of what it refuses (access.REFUSED)")
 
     def decorate(view: Callable) -> Callable:
         @wraps(view)
@@ -274,7 +280,7 @@ def club_route(need: str = "member") -> Callable:
                 abort(404)
             allowed = {"member": may().see_club, "admin": may().run_club, "owner": may().own_club}[need]
             if not allowed(membership.club_id):
-                abort(403)
+                raise Denied(None, refused)
             club = db.session.get(Club, membership.club_id)
             if club is None:
                 abort(404)

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
 from ... import limits, read
-from ...access import Membership, club_games
+from ...access import REFUSED, Membership, club_games
 from ...clubs import ratings, roster, service
 from ...db import db
 from ...games import GAMES
@@ -27,6 +27,14 @@ from ..jsonbody import json_body
 
 bp = Blueprint("clubs_api", __name__, url_prefix="/api/clubs")
 errors.init_api(bp)
+
+
+def by(me: Membership) -> Member:
+    """The caller's member row, which the service judges again inside its change."""
+    member = db.session.get(Member, me.member_id)
+    if member is None:
+        raise Missing(None, N_("No such club."))
+    return member
 
 
 def label() -> str:
@@ -95,24 +103,24 @@ def show(club: Club, me: Membership) -> ResponseReturnValue:
 
 
 @bp.post("/<slug>/invites")
-@club_route("admin")
+@club_route("admin", REFUSED["invites"])
 def make_invite(club: Club, me: Membership) -> ResponseReturnValue:
     data = json_body()
-    token = service.make_invite(club, data.get("role", "member"), data.get("expires"))
+    token = service.make_invite(club, data.get("role", "member"), data.get("expires"), by(me))
     return jsonify({"invite": token}), 201
 
 
 @bp.delete("/<slug>/invites/<token>")
-@club_route("admin")
+@club_route("admin", REFUSED["invites"])
 def revoke_invite(club: Club, me: Membership, token: str) -> ResponseReturnValue:
-    service.revoke_invite(club, token)
+    service.revoke_invite(club, token, by(me))
     return "", 204
 
 
 @bp.delete("/<slug>/members/<name>")
-@club_route("admin")
+@club_route("admin", REFUSED["remove"])
 def remove_member(club: Club, me: Membership, name: str) -> ResponseReturnValue:
-    service.remove_member(club, name, db.session.get(Member, me.member_id))
+    service.remove_member(club, name, by(me))
     return "", 204
 
 

@@ -36,7 +36,7 @@ from wtforms.validators import InputRequired
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ... import cache, limits, pdf
-from ...access import Membership
+from ...access import REFUSED, Membership
 from ...clubs import roster
 from ...clubs.figures import SafeWriter
 from ...db import db
@@ -44,7 +44,7 @@ from ...events import formats, prints, service, table_links
 from ...games import GAMES
 from ...i18n import render
 from ...models import Club, Event, Game, folded, utcnow
-from ...refusals import Clash, Refusal
+from ...refusals import Clash, Denied, Refusal
 from ...service import house_gate
 from ..auth import (
     DIRECTOR_COOKIE,
@@ -311,7 +311,7 @@ def hall(event_id: str) -> ResponseReturnValue:
 def start_round(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["start_round"])
     form = StartRoundForm()
     if not form.validate_on_submit():
         abort(400)
@@ -371,7 +371,7 @@ def close_round(event_id: str, number: int) -> ResponseReturnValue:
     as they stand, and the last round's close finishes the event (events.md, Rounds)."""
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["close_round"])
     if not CloseRoundForm().validate_on_submit():
         abort(400)
     try:
@@ -394,7 +394,7 @@ def director_confirm(event_id: str, number: int, table_number: int) -> ResponseR
     """The director confirms a table's result for it, giving a reason kept in the history."""
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["confirm_table"])
     found = service.find_table(event, number, table_number) if number < 10_000 else None
     if found is None:
         abort(404)
@@ -420,7 +420,7 @@ def director_confirm(event_id: str, number: int, table_number: int) -> ResponseR
 def players(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["players"])
     form = players_form(event)
     if not form.validate_on_submit():
         abort(400)
@@ -650,7 +650,7 @@ def correct_table(event_id: str, game_id: str) -> ResponseReturnValue:
     club needs nothing handed over: their member cookie goes everywhere already."""
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["correct_table"])
     if not any(t.game_id == game_id for r in event.rounds for t in r.tables):
         abort(404)
     response = redirect(url_for("games.show", game_id=game_id), 303)
@@ -752,7 +752,7 @@ def remove_arrival(event_id: str) -> ResponseReturnValue:
     """The director takes a wrong or doubled arrival off tonight's list (one confirmed tap)."""
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["remove_arrival"])
     form = RemoveArrivalForm()
     if not form.validate_on_submit():
         abort(400)
