@@ -190,6 +190,13 @@ def locked_out() -> bool:
     return table_lock() is not None and g.get("correction_by") is None
 
 
+def may_delete_game() -> bool:
+    """Whether this request's scorer is offered deleting its game: any game of no event; an
+    event table's only by the event's director (service.locks.directors_act refuses it to the
+    table's phone: offering it there asked for a confirmation and then did nothing)."""
+    return g.get("table") is None or g.get("correction_by") is not None
+
+
 def resolve_table(game: Any, role: Role) -> None:
     """For a scorer of an event's table: its state and whether the caller directs it (``g``)."""
     g.correction_by = table_director(game) if role.editable else None

@@ -24,7 +24,7 @@ from ...rules import FieldError, msg
 from ...rules.base import N_
 from ...service import house_gate
 from .. import errors
-from ..auth import club_route, hand_event, may, presented_key, role_for
+from ..auth import club_route, director_name, event_key, hand_event, may, presented_key, role_for
 from ..etags import if_match_versions
 from ..jsonbody import json_body
 from ..via import idempotency_key
@@ -80,7 +80,8 @@ def director_document(event: Event) -> dict:
     """The event document with its tables' links and keys, for a director (a proven credential):
     what it hands out is proven for the caller's address (auth.hand_event)."""
     doc = service.document(event, director=True)
-    hand_event(event, doc)
+    # The door's check-in link too: the players' phones at the hall open it from its card.
+    hand_event(event, doc, *([service.check_in_token(event)] if event.settings.get("check_in") else []))
     return doc
 
 
@@ -158,6 +159,25 @@ def new_round(event_id: str) -> ResponseReturnValue:
     return jsonify(doc["rounds"][rnd.number - 1]), 201
 
 
+@bp.post("/events/<event_id>/rounds/<int:number>/close")
+def close(event_id: str, number: int) -> ResponseReturnValue:
+    """The director closes the round being played, the last one too (events.md, Rounds): 200
+    the event document; unfinished games count as they stand; 409 when ``number`` is not the
+    round being played (already closed, left behind, or not started)."""
+    event = event_or_404(event_id)
+    director_only(event)
+    json_body()  # ``{}``: nothing to give, but a body that is not JSON is refused as everywhere
+    try:
+        service.close_round(event, number, based_on=if_match(event), token=scoped_idempotency(event))
+    except house_gate.Repeat:
+        pass  # the same call again: the round it closed, as the first answer
+    except house_gate.Stale:
+        return stale(event)
+    response = jsonify(director_document(event))
+    response.set_etag(str(event.version))
+    return response
+
+
 @bp.post("/events/<event_id>/players")
 def players(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
@@ -178,8 +198,9 @@ def players(event_id: str) -> ResponseReturnValue:
 
 @bp.post("/events/<event_id>/rounds/<int:number>/tables/<int:table_number>/confirm")
 def confirm(event_id: str, number: int, table_number: int) -> ResponseReturnValue:
-    """A player at the table confirms its result (``{"by": "Cy"}``), with the table's edit key
-    (or the director's): 200 the table as the event document shows it."""
+    """A player of the side that did not win confirms the table's result (``{"by": "Cy"}``), with
+    the table's edit key; or a director for the table, with ``"reason"`` (kept in the history):
+    200 the table as the event document shows it."""
     event = event_or_404(event_id)
     found = service.find_table(event, number, table_number) if number < 10_000 else None
     game = db.session.get(Game, found[1].game_id) if found is not None else None
@@ -191,6 +212,40 @@ def confirm(event_id: str, number: int, table_number: int) -> ResponseReturnValu
             N_("This call needs the table's edit key (or the director's): Authorization: Bearer <edit_key>."),
         )
     rnd, table = found
-    service.confirm_table(event, table, json_body().get("by"))
+    data = json_body()
+    director = None
+    if "reason" in data and may().direct_event(event):
+        director = director_name(event, event_key(event)) or "director"
+    service.confirm_table(event, table, data.get("by"), director=director, reason=data.get("reason"))
     doc = service.document(event)
     return jsonify(doc["rounds"][rnd.number - 1]["tables"][table.number - 1]), 200
+
+
+@bp.post("/events/<event_id>/arrivals")
+@limits.limit("joins")  # the same abuse limits as joining a club (events.md, Seating)
+def arrivals(event_id: str) -> ResponseReturnValue:
+    """A player checks in at the door with the event's check-in link (``{"name", "token"}``):
+    201 ``{"name", "from_round"}``; 409 a name on the list already, or the event finished;
+    404 a wrong token (it counts as a failed credential), or an event without check-in."""
+    event = event_or_404(event_id)
+    data = json_body()
+    token = data.get("token")
+    if not isinstance(token, str) or not limits.credential(
+        token, lambda t: service.check_in_token_matches(event, t)
+    ):
+        raise Missing(None, N_("No such event."))
+    return jsonify(service.arrive(event, data.get("name"))), 201
+
+
+@bp.delete("/events/<event_id>/arrivals/<name>")
+def remove_arrival(event_id: str, name: str) -> ResponseReturnValue:
+    """The director removes a wrong or doubled arrival: 200 the event document."""
+    event = event_or_404(event_id)
+    director_only(event)
+    try:
+        service.remove_arrival(event, name, by="director")
+    except house_gate.Stale:
+        return stale(event)
+    response = jsonify(director_document(event))
+    response.set_etag(str(event.version))
+    return response
