@@ -146,7 +146,10 @@ def plan(
 
 # -- an event read back from a backup ----------------------------------------------------------
 
-SETTINGS = {"rounds", "hands", "minutes", "sit_out", "confirm", "pairing", "seed", "table_size", "shuffle"}
+SETTINGS = {
+    "rounds", "hands", "minutes", "sit_out", "confirm", "pairing", "seed", "table_size", "shuffle",
+    "late", "check_in", "rounds_auto",
+}  # fmt: skip
 
 
 def _whole(value: Any, low: int, high: int) -> bool:
@@ -199,6 +202,9 @@ def check_stored(
         "seed": settings.get("seed") in (None, "ratings"),
         "pairing": settings.get("pairing") in (None, "round_robin", "swiss", "knockout"),
         "table_size": _whole(size, 2, 20),  # the game judges it below, with the options
+        "late": settings.get("late", "sit_out") in ("sit_out", "zero"),
+        "check_in": isinstance(settings.get("check_in", False), bool),
+        "rounds_auto": isinstance(settings.get("rounds_auto", False), bool),
     }
     bad = [field for field, ok in checks.items() if not ok]
     if bad:
@@ -210,7 +216,8 @@ def check_stored(
     if errors:
         raise ValueError(f"“options”: {errors[0].message.render()}")
     entrants = row.get("entrants")
-    if not isinstance(entrants, list) or not entrants:
+    # An evening filled at the door (check-in) may have nobody on its list yet.
+    if not isinstance(entrants, list) or not (entrants or settings.get("check_in")):
         raise ValueError("“entrants” must be a list of players or pairs")
     if fmt.takes_pairs:
         if not all(isinstance(p, list) and len(p) == 2 for p in entrants):
