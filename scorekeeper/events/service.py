@@ -102,7 +102,8 @@ def most_players() -> int:
     return int(current_app.config.get("EVENT_MAX_PLAYERS") or MAX_ENTRANTS)
 
 
-def create_event(data: Any, club_id: int | None = None) -> tuple[Event, str]:
+def create_event(data: Any, club_id: int | None = None, by: str = "") -> tuple[Event, str]:
+    """A new event (``by``: its creator, as the history names them)."""
     checked = check_event(data, most_players())
     settings = checked["settings"]
     if settings["seed"] == "ratings":
@@ -135,7 +136,7 @@ def create_event(data: Any, club_id: int | None = None) -> tuple[Event, str]:
         db.session.add(event)
         return event, event
 
-    house_gate.make(build, "create_event")
+    house_gate.make(build, "create_event", by=by)
     return event, key
 
 

@@ -134,6 +134,12 @@ def director_name(event: Event, key: str | None, judged: bool = True) -> str | N
     return memo[event.id]
 
 
+def directing(event: Event) -> str:
+    """Who directs ``event`` in this request, as its history names them (a view that asked
+    ``may().direct_event`` first): a member's name, else "director" for the event's key."""
+    return director_name(event, event_key(event)) or "director"
+
+
 def director_credential() -> str | None:
     """The director key a request about a table game may carry: the API's bearer, or the pages'
     cookie that the director's page set for this game's pages."""

@@ -95,14 +95,14 @@ def show(club: Club, me: Membership) -> ResponseReturnValue:
 @club_route("admin")
 def make_invite(club: Club, me: Membership) -> ResponseReturnValue:
     data = json_body()
-    token = service.make_invite(club, data.get("role", "member"), data.get("expires"))
+    token = service.make_invite(club, data.get("role", "member"), data.get("expires"), by=me.name)
     return jsonify({"invite": token}), 201
 
 
 @bp.delete("/<slug>/invites/<token>")
 @club_route("admin")
 def revoke_invite(club: Club, me: Membership, token: str) -> ResponseReturnValue:
-    service.revoke_invite(club, token)
+    service.revoke_invite(club, token, by=me.name)
     return "", 204
 
 

@@ -20,7 +20,7 @@ from ...rules import FieldError, msg
 from ...rules.base import N_
 from ...service import house_gate
 from .. import errors
-from ..auth import club_route, may, role_for
+from ..auth import club_route, directing, may, role_for
 from ..jsonbody import json_body
 from ..via import idempotency_key
 
@@ -73,7 +73,7 @@ def stale(event: Event) -> ResponseReturnValue:
 @club_route()
 def create(club: Club, me: Membership) -> ResponseReturnValue:
     """A member makes an event of the club; its creator directs it with the key answered once."""
-    event, key = service.create_event(json_body(), club_id=club.id)
+    event, key = service.create_event(json_body(), club_id=club.id, by=me.name)
     return jsonify({**service.document(event, director=True), "director_key": key}), 201
 
 
@@ -93,7 +93,9 @@ def new_round(event_id: str) -> ResponseReturnValue:
     if not isinstance(close, bool):
         raise Refusal("close", N_("close is true or false."))
     try:
-        rnd = service.start_round(event, close=close, based_on=if_match(event), token=idempotency_key())
+        rnd = service.start_round(
+            event, close=close, based_on=if_match(event), token=idempotency_key(), by=directing(event)
+        )
     except house_gate.Repeat as done:
         # The same call again (its Idempotency-Key): the round it started, as the first answer.
         doc = service.document(event, director=True)
@@ -129,7 +131,7 @@ def players(event_id: str) -> ResponseReturnValue:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise Refusal(field, N_("{what} is a list of names."), what=field)
     try:
-        service.change_players(event, add, withdraw, based_on=if_match(event))
+        service.change_players(event, add, withdraw, based_on=if_match(event), by=directing(event))
     except house_gate.Stale:
         return stale(event)
     response = jsonify(service.document(event, director=True))

@@ -211,7 +211,7 @@ def make_invite(club: Club, me: Membership) -> ResponseReturnValue:
     form = InviteForm()
     if not form.validate_on_submit():
         return refuse(_("An invite lasts 1 to 3650 days, or leave it out for no end."))
-    token = service.make_invite(club, form.role.data, form.expires.data)
+    token = service.make_invite(club, form.role.data, form.expires.data, by=me.name)
     link = url_for(".join", slug=club.slug, token=token, _external=True)
     return render_template("clubs/link.html", club=club, link=link, device=False)
 
@@ -220,7 +220,7 @@ def make_invite(club: Club, me: Membership) -> ResponseReturnValue:
 @club_route("admin")
 def revoke_invite(club: Club, me: Membership, invite_id: int) -> ResponseReturnValue:
     try:
-        service.revoke_invite_by_id(club, invite_id)
+        service.revoke_invite_by_id(club, invite_id, by=me.name)
     except Refusal:
         abort(404)
     flash(_("Invite revoked: nobody new can join with it."), "ok")
@@ -343,7 +343,7 @@ def sign_out(club: Club, me: Membership, key_id: int) -> ResponseReturnValue:
         abort(403)
     if may().sign_out_needs_owner(club.id, member):
         abort(403)
-    service.sign_out(member, key_id)
+    service.sign_out(member, key_id, by=me.name)
     flash(_("Device signed out."), "ok")
     if key_id == me.key_id:
         return forget_member_key(redirect(url_for("main.index"), 303), club.id)
@@ -379,7 +379,7 @@ def delete(club: Club, me: Membership) -> ResponseReturnValue:
     if request.form.get("confirm", "").strip() != club.name:
         return refuse(_("Type the club's name exactly to delete it: nothing was deleted."))
     name = club.name
-    service.delete_club(club)
+    service.delete_club(club, by=me.name)
     flash(_("%(club)s is deleted.", club=name), "ok")
     return forget_member_key(redirect(url_for("main.index"), 303), me.club_id)
 
@@ -519,7 +519,7 @@ def rename(club: Club, me: Membership) -> ResponseReturnValue:
     if new == old:
         return to_tidy(club)
     try:
-        done = roster.rename_everywhere(club.id, old, new, form_via())
+        done = roster.rename_everywhere(club.id, old, new, form_via(), by=me.name)
     except roster.NameClash as clash:
         return refuse(
             counted(
@@ -552,7 +552,7 @@ def rename(club: Club, me: Membership) -> ResponseReturnValue:
 @club_route("admin")
 def undo_rename(club: Club, me: Membership) -> ResponseReturnValue:
     group = request.form.get("group", "")
-    undone = roster.undo_rename(club.id, group, form_via()) if group and len(group) <= 64 else 0
+    undone = roster.undo_rename(club.id, group, form_via(), by=me.name) if group and len(group) <= 64 else 0
     if not undone:
         return refuse(_("That rename cannot be undone any more: the games have moved on."), 409)
     flash(counted("Rename undone in %(num)s game.", "Rename undone in %(num)s games.", undone), "ok")
@@ -571,5 +571,5 @@ def set_private(club: Club, me: Membership) -> ResponseReturnValue:
     )
     if not known:
         return refuse(_("Nobody called %(name)s has played: nothing was changed.", name=name))
-    roster.set_private(club.id, name, request.form.get("private") == "1")
+    roster.set_private(club.id, name, request.form.get("private") == "1", by=me.name)
     return to_tidy(club)

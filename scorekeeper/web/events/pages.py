@@ -46,7 +46,7 @@ from ...i18n import render
 from ...models import Club, Event, Game, utcnow
 from ...refusals import Clash, Refusal
 from ...service import house_gate
-from ..auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, event_cookie, game_route, may
+from ..auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, directing, event_cookie, game_route, may
 from ..cookies import keep_cookie
 from ..games.pages import game_context
 from ..games.table import describe_change
@@ -188,7 +188,7 @@ def new(club: Club, me: Membership) -> ResponseReturnValue:
         status = 422
         if form.validate_on_submit():
             try:
-                event, key = service.create_event(form.body(), club_id=club.id)
+                event, key = service.create_event(form.body(), club_id=club.id, by=me.name)
             except Refusal as exc:
                 form.show_errors(exc.errors)
             else:
@@ -242,7 +242,9 @@ def start_round(event_id: str) -> ResponseReturnValue:
     if meant is not None:  # the version as this request read it; -1 (none): a repeat, else Stale
         based_on = event.version if meant == len(event.rounds) + 1 else -1
     try:
-        rnd = service.start_round(event, close=form.close.data, based_on=based_on, token=via.token)
+        rnd = service.start_round(
+            event, close=form.close.data, based_on=based_on, token=via.token, by=directing(event)
+        )
     except house_gate.Repeat as done:
         # The same form sent again (a double tap): the round it started.
         flash(_("Round %(n)s has started.", n=done.change.detail["round"]), "ok")
@@ -280,7 +282,7 @@ def players(event_id: str) -> ResponseReturnValue:
     typed = [line.strip() for line in (form.add.data or "").splitlines() if line.strip()]
     add = merge_names(form.join.data or [], typed)
     try:
-        service.change_players(event, add, form.withdraw.data or [])
+        service.change_players(event, add, form.withdraw.data or [], by=directing(event))
     except Refusal as exc:
         page = context(event)
         form.add.errors = [render(e.message) for e in exc.errors]
