@@ -16,17 +16,14 @@ from ...db import db
 from ...events import service
 from ...models import Club, Event, Game
 from ...refusals import Denied, Missing, Refusal
-from ...rules import FieldError, msg
 from ...rules.base import N_
 from ...service import house_gate
-from .. import errors
 from ..auth import club_route, directing, may, role_for
 from ..jsonbody import json_body
 from ..via import idempotency_key
 
 # Under /api: an event's own calls live at /api/events/..., its creation in its club's URL.
 bp = Blueprint("events_api", __name__, url_prefix="/api")
-errors.init_api(bp)
 
 
 def event_or_404(event_id: str) -> Event:
@@ -53,19 +50,6 @@ def if_match(event: Event) -> int | None:
         raise Refusal("If-Match", N_('If-Match must be the event\'s ETag, e.g. If-Match: "7".'), 400)
     versions = {int(t) for t in tags}
     return event.version if event.version in versions else min(versions)
-
-
-def stale(event: Event) -> ResponseReturnValue:
-    """409: another change came first; nothing of this one was done. The current document."""
-    db.session.rollback()
-    db.session.refresh(event)
-    problem = FieldError(
-        "",
-        msg(N_("The event changed at the same moment, so nothing was done: here is the event as it is now.")),
-    )
-    response = errors.errors_response([problem], 409, record=service.document(event, director=True))
-    response.set_etag(str(event.version))
-    return response
 
 
 @bp.post("/clubs/<slug>/events")
@@ -100,23 +84,16 @@ def new_round(event_id: str) -> ResponseReturnValue:
         # The same call again (its Idempotency-Key): the round it started, as the first answer.
         doc = service.document(event, director=True)
         return jsonify(doc["rounds"][done.change.detail["round"] - 1]), 201
-    except house_gate.Stale:
-        return stale(event)
     except service.RoundOpen as exc:
-        # The API's own way to close it first, and the event as it is (a director who lost the
-        # race to start it sees the round the other one started).
-        problem = FieldError(
+        # The API's own way to close it first, with the event as it is (a director who lost the
+        # race to start it sees the round the other one started): a stale start's answer.
+        raise house_gate.Stale(
+            event,
+            None,
             "close",
-            msg(
-                N_(
-                    "Round {n} is still being played: finish its tables, or send close: true to close it first."
-                ),
-                n=exc.number,
-            ),
-        )
-        response = errors.errors_response([problem], 409, record=service.document(event, director=True))
-        response.set_etag(str(event.version))
-        return response
+            N_("Round {n} is still being played: finish its tables, or send close: true to close it first."),
+            n=exc.number,
+        ) from None
     doc = service.document(event, director=True)
     return jsonify(doc["rounds"][rnd.number - 1]), 201
 
@@ -130,10 +107,7 @@ def players(event_id: str) -> ResponseReturnValue:
     for field, value in (("add", add), ("withdraw", withdraw)):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise Refusal(field, N_("{what} is a list of names."), what=field)
-    try:
-        service.change_players(event, add, withdraw, based_on=if_match(event), by=directing(event))
-    except house_gate.Stale:
-        return stale(event)
+    service.change_players(event, add, withdraw, based_on=if_match(event), by=directing(event))
     response = jsonify(service.document(event, director=True))
     response.set_etag(str(event.version))
     return response
