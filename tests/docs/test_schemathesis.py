@@ -128,6 +128,8 @@ def config(held: dict[str, dict]) -> SchemathesisConfig:
             # The stateful phase chains calls by links the description does not declare.
             "phases": {"stateful": {"enabled": False}},
             "checks": {"enabled": True},
+            # Every failure counted, not only each call's first.
+            "continue-on-failure": True,
             "operations": operations,
         }
     )
