@@ -26,7 +26,10 @@ from ..db import Prepared, db, one_writer
 from ..models import ORDERS, AnyGame, Change, Deal, Game, GameSummary, PendingEntry, utcnow
 from ..read import summarize
 from ..read.pending import orders_row
-from ..refusals import CannotUndo, DealGone, GameGone, Repeat, Retry, Stale
+from ..refusals import CannotUndo as CannotUndo
+from ..refusals import DealGone as DealGone
+from ..refusals import GameGone as GameGone
+from ..refusals import Repeat, Retry, Stale
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
 from ..scoring import game_rules, known_result, remember, replay

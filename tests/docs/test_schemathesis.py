@@ -155,7 +155,9 @@ def test_schemathesis_finds_no_failure(app, client, wsgi_transport):
                     if check.failure_info is None:
                         continue
                     sent = event.recorder.interactions.get(case_id)
-                    request = f"{sent.request.method} {sent.request.uri} {sent.request.body!r}" if sent else ""
+                    request = (
+                        f"{sent.request.method} {sent.request.uri} {sent.request.body!r}" if sent else ""
+                    )
                     failure = check.failure_info.failure
                     failures[f"{event.label} [{check.name}]"].append(
                         f"{failure.title}: {failure.message} ({request[:300]})"
