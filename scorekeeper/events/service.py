@@ -24,7 +24,7 @@ from ..clubs import ratings, roster
 from ..db import db
 from ..games import GAMES
 from ..keys import hash_key, key_matches
-from ..models import Change, Event, EventRound, EventTable, Game, utcnow
+from ..models import Change, Event, EventRound, EventTable, Game, HouseChange, utcnow
 from ..refusals import Clash, Refusal, refuse
 from ..rules import N_, Msg, Setup, msg
 from ..service import house_gate
@@ -483,6 +483,15 @@ def corrections(event: Event) -> list[dict[str, Any]]:
         }
         for c in changes
     ]
+
+
+def history(event: Event) -> list[HouseChange]:
+    """Every change the house gate recorded for the event, oldest first: what, when, who."""
+    return list(
+        db.session.scalars(
+            select(HouseChange).where(HouseChange.event_id == event.id).order_by(HouseChange.id)
+        )
+    )
 
 
 # -- standings --------------------------------------------------------------------------------

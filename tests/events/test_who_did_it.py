@@ -58,3 +58,16 @@ def test_every_club_change_is_signed(app, client):
     kinds = history(app)
     assert kinds and all(by for _, by in kinds), kinds
     assert [by for _, by in kinds] == ["Olga"] * len(kinds)
+
+
+def test_the_directors_page_shows_who_did_what(app, client):
+    made = new_club(client, "The Lodge", "Olga")
+    created = client.post("/api/clubs/the-lodge/events", json=NIGHT, headers=bearer(made["member_key"]))
+    event_id, director = created.json["id"], bearer(created.json["director_key"])
+    assert client.post(f"/api/events/{event_id}/rounds", json={}, headers=director).status_code == 201
+    page = as_member(app, made["member_key"]).get(f"/e/{event_id}").get_data(as_text=True)
+    history = page[page.index('id="history"') :]
+    assert "The event was made · Olga" in history
+    assert "Round 1 started · the director" in history
+    # Someone who does not direct it sees no history.
+    assert 'id="history"' not in app.test_client().get(f"/e/{event_id}").get_data(as_text=True)

@@ -27,7 +27,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
+from flask_babel import format_datetime, get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -132,6 +132,25 @@ def who(given_by: str | None) -> str:
     return _("the director") if given_by == "director" else (given_by or "")
 
 
+def history_rows(event: Event) -> list[dict[str, Any]]:
+    """The event's history as its director reads it: when, what, and who (issue 56)."""
+    rows = []
+    for change in service.history(event):
+        detail = change.detail or {}
+        number = detail.get("round") if isinstance(detail, dict) else None
+        what = {
+            "create_event": _("The event was made"),
+            "start_round": _("Round %(n)s started", n=number),
+            "close_round": _("Round %(n)s closed", n=number),
+            "players": _("The players changed"),
+            "confirm": _("A table's result was confirmed"),
+        }.get(change.kind, change.kind)
+        rows.append(
+            {"when": format_datetime(change.created_at, "medium"), "what": what, "by": who(change.by)}
+        )
+    return rows
+
+
 def context(event: Event) -> dict[str, Any]:
     doc = service.document(
         event, director=may().direct_event(event), render=render, language=str(get_locale())
@@ -145,6 +164,7 @@ def context(event: Event) -> dict[str, Any]:
         "current": current,
         "unconfirmed": unconfirmed(event, doc),
         "corrections": correction_rows(event),
+        "history": history_rows(event) if may().direct_event(event) else [],
         "clock": table_links.round_clock(event, doc),
         "hands": event.settings.get("hands"),
         "directing": may().direct_event(event),
