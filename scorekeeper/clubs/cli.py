@@ -55,7 +55,7 @@ def create_command(name: str, url: str | None) -> None:
     except Refusal as exc:
         raise click.ClickException(exc.message.render()) from None
     click.echo(f"Made {club.name} ({club.slug}). Its first admin joins with:")
-    _print_invite(club, service.make_invite(club, "admin", by="operator"), url)
+    _print_invite(club, service.make_invite(club, "admin"), url)
 
 
 @bp.cli.command("invite")
@@ -67,7 +67,7 @@ def invite_command(slug: str, admin: bool, expires: int | None, url: str | None)
     """Print an invite link to the club, and its QR code."""
     club = club_or_fail(slug)
     _print_invite(
-        club, service.make_invite(club, "admin" if admin else "member", expires, by="operator"), url
+        club, service.make_invite(club, "admin" if admin else "member", expires), url
     )
 
 

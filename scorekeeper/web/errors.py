@@ -90,9 +90,12 @@ def stale(exc: Stale) -> Response:
         # The transaction that lost is over: the event as the winner left it.
         db.session.rollback()
         db.session.refresh(thing)
-        from .auth import may  # auth reads this module's answers: asked here, when one is drawn
+        from .auth import hand_event, may  # auth reads this module's answers: asked when drawn
 
-        record = events.document(thing, director=may().direct_event(thing))
+        director = may().direct_event(thing)
+        record = events.document(thing, director=director)
+        if director:
+            hand_event(thing, record)  # what a director's document hands out is proven for them
     else:
         record = read.public_record(thing)
     response = errors_response(exc.errors, 409, record=record)

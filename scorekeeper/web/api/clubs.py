@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
 from ... import limits, read
-from ...access import Membership, club_games
+from ...access import REFUSED, Membership, club_games
 from ...clubs import ratings, roster, service
 from ...db import db
 from ...games import GAMES
@@ -25,6 +25,14 @@ from ..devices import device_label
 from ..jsonbody import json_body
 
 bp = Blueprint("clubs_api", __name__, url_prefix="/api/clubs")
+
+
+def by(me: Membership) -> Member:
+    """The caller's member row, which the service judges again inside its change."""
+    member = db.session.get(Member, me.member_id)
+    if member is None:
+        raise Missing(None, N_("No such club."))
+    return member
 
 
 def label() -> str:
@@ -45,6 +53,7 @@ def create() -> ResponseReturnValue:
         raise Denied(None, N_("Making a club on this server needs the operator's ADMIN_KEY as Bearer."))
     data = json_body()
     made = service.create_club(data.get("name"), data.get("player"), label())
+    limits.handed(made.key)  # the new owner's key, answered to this address
     return jsonify(
         {
             "slug": made.club.slug,
@@ -70,7 +79,9 @@ def join(slug: str) -> ResponseReturnValue:
     if presented_key() and viewer().of(club.id) is not None:
         # The caller's key is this club's already: one device joins a club once, under one name.
         raise Clash(None, N_("This device is a member of {club} already."), club=club.name)
+    limits.right_credential(token)
     member, key = service.join(club, token, data.get("name"), label())
+    limits.handed(key)  # answered to the device whose invite was just tested
     return jsonify({"member_key": key, "role": member.role, "player": member.name}), 201
 
 
@@ -90,24 +101,24 @@ def show(club: Club, me: Membership) -> ResponseReturnValue:
 
 
 @bp.post("/<slug>/invites")
-@club_route("admin")
+@club_route("admin", REFUSED["invites"])
 def make_invite(club: Club, me: Membership) -> ResponseReturnValue:
     data = json_body()
-    token = service.make_invite(club, data.get("role", "member"), data.get("expires"), by=me.name)
+    token = service.make_invite(club, data.get("role", "member"), data.get("expires"), by(me))
     return jsonify({"invite": token}), 201
 
 
 @bp.delete("/<slug>/invites/<token>")
-@club_route("admin")
+@club_route("admin", REFUSED["invites"])
 def revoke_invite(club: Club, me: Membership, token: str) -> ResponseReturnValue:
-    service.revoke_invite(club, token, by=me.name)
+    service.revoke_invite(club, token, by(me))
     return "", 204
 
 
 @bp.delete("/<slug>/members/<name>")
-@club_route("admin")
+@club_route("admin", REFUSED["remove"])
 def remove_member(club: Club, me: Membership, name: str) -> ResponseReturnValue:
-    service.remove_member(club, name, db.session.get(Member, me.member_id))
+    service.remove_member(club, name, by(me))
     return "", 204
 
 

@@ -7,7 +7,10 @@ abuse limit as creating games: every round makes games). Directors call with
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+import hashlib
+import hmac
+
+from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
 
 from ... import limits
@@ -18,7 +21,8 @@ from ...models import Club, Event, Game
 from ...refusals import Denied, Missing, Refusal
 from ...rules.base import N_
 from ...service import house_gate
-from ..auth import club_route, directing, may, role_for
+from ..auth import club_route, directing, hand_event, may, presented_key, role_for
+from ..etags import if_match_versions
 from ..jsonbody import json_body
 from ..via import idempotency_key
 
@@ -41,15 +45,39 @@ def director_only(event: Event) -> None:
         )
 
 
-def if_match(event: Event) -> int | None:
-    """``If-Match: "<version>"``: the change applies only to that version of the event."""
-    if "If-Match" not in request.headers or request.if_match.star_tag:
+def scoped_idempotency(event: Event) -> str | None:
+    """The call's ``Idempotency-Key`` as the house gate records it, scoped to its caller (the
+    credential it shows) and its target (this event): the same key sent by another director or
+    about another event is a call of its own, never taken for a repeat of this one (issue 57, N4).
+    Keyed with the server's secret, so what is stored names neither the key nor the caller."""
+    given = idempotency_key()
+    if given is None:
         return None
-    tags = request.if_match.as_set()
-    if not tags or not all(t and t.isdigit() and len(t) < 10 for t in tags):
-        raise Refusal("If-Match", N_('If-Match must be the event\'s ETag, e.g. If-Match: "7".'), 400)
-    versions = {int(t) for t in tags}
+    secret = str(current_app.secret_key or "").encode()
+    scope = f"events-api:{event.id}:{presented_key() or ''}:{given}".encode()
+    return "api-ev-" + hmac.new(secret, scope, hashlib.sha256).hexdigest()[:48]
+
+
+def if_match(event: Event) -> int | None:
+    """``If-Match: "<version>"``: the change applies only to that version of the event. The ETag
+    is taken as answered, compressed or not (``"7:gzip"``), as for games (etags.if_match_versions)."""
+    try:
+        versions = if_match_versions()
+    except ValueError:
+        raise Refusal(
+            "If-Match", N_('If-Match must be the event\'s ETag, e.g. If-Match: "7".'), 400
+        ) from None
+    if not versions:
+        return None
     return event.version if event.version in versions else min(versions)
+
+
+def director_document(event: Event) -> dict:
+    """The event document with its tables' links and keys, for a director (a proven credential):
+    what it hands out is proven for the caller's address (auth.hand_event)."""
+    doc = service.document(event, director=True)
+    hand_event(event, doc)
+    return doc
 
 
 @bp.post("/clubs/<slug>/events")
@@ -58,13 +86,14 @@ def if_match(event: Event) -> int | None:
 def create(club: Club, me: Membership) -> ResponseReturnValue:
     """A member makes an event of the club; its creator directs it with the key answered once."""
     event, key = service.create_event(json_body(), club_id=club.id, by=me.name)
-    return jsonify({**service.document(event, director=True), "director_key": key}), 201
+    limits.handed(key)  # the key just made, answered to this address
+    return jsonify({**director_document(event), "director_key": key}), 201
 
 
 @bp.get("/events/<event_id>")
 def show(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
-    response = jsonify(service.document(event, director=may().direct_event(event)))
+    response = jsonify(director_document(event) if may().direct_event(event) else service.document(event))
     response.set_etag(str(event.version))
     return response
 
@@ -78,15 +107,21 @@ def new_round(event_id: str) -> ResponseReturnValue:
         raise Refusal("close", N_("close is true or false."))
     try:
         rnd = service.start_round(
-            event, close=close, based_on=if_match(event), token=idempotency_key(), by=directing(event)
+            event, close=close, based_on=if_match(event), token=scoped_idempotency(event), by=directing(event)
         )
     except house_gate.Repeat as done:
         # The same call again (its Idempotency-Key): the round it started, as the first answer.
-        doc = service.document(event, director=True)
-        return jsonify(doc["rounds"][done.change.detail["round"] - 1]), 201
+        doc = director_document(event)
+        detail = done.change.detail if isinstance(done.change.detail, dict) else {}
+        number = detail.get("round") if done.change.event_id == event.id else None
+        if not isinstance(number, int) or not 1 <= number <= len(doc["rounds"]):
+            # A change of no round of this event: never taken for this call's answer.
+            raise house_gate.Stale(event, None) from None
+        return jsonify(doc["rounds"][number - 1]), 201
     except service.RoundOpen as exc:
         # The API's own way to close it first, with the event as it is (a director who lost the
-        # race to start it sees the round the other one started): a stale start's answer.
+        # race to start it sees the round the other one started): a stale start's answer
+        # (web.errors.stale draws it).
         raise house_gate.Stale(
             event,
             None,
@@ -94,7 +129,7 @@ def new_round(event_id: str) -> ResponseReturnValue:
             N_("Round {n} is still being played: finish its tables, or send close: true to close it first."),
             n=exc.number,
         ) from None
-    doc = service.document(event, director=True)
+    doc = director_document(event)
     return jsonify(doc["rounds"][rnd.number - 1]), 201
 
 
@@ -108,7 +143,7 @@ def players(event_id: str) -> ResponseReturnValue:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise Refusal(field, N_("{what} is a list of names."), what=field)
     service.change_players(event, add, withdraw, based_on=if_match(event), by=directing(event))
-    response = jsonify(service.document(event, director=True))
+    response = jsonify(director_document(event))
     response.set_etag(str(event.version))
     return response
 
