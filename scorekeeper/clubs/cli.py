@@ -66,9 +66,7 @@ def create_command(name: str, url: str | None) -> None:
 def invite_command(slug: str, admin: bool, expires: int | None, url: str | None) -> None:
     """Print an invite link to the club, and its QR code."""
     club = club_or_fail(slug)
-    _print_invite(
-        club, service.make_invite(club, "admin" if admin else "member", expires), url
-    )
+    _print_invite(club, service.make_invite(club, "admin" if admin else "member", expires), url)
 
 
 def _print_invite(club: Club, token: str, url: str | None) -> None:
