@@ -154,9 +154,12 @@ def test_schemathesis_finds_no_failure(app, client, wsgi_transport):
                     request = (
                         f"{sent.request.method} {sent.request.uri} {sent.request.body!r}" if sent else ""
                     )
+                    if sent is not None and sent.response is not None:
+                        answer = (sent.response.content or b"")[:300]
+                        request += f" -> {sent.response.status_code} {answer!r}"
                     failure = check.failure_info.failure
                     failures[f"{event.label} [{check.name}]"].append(
-                        f"{failure.title}: {failure.message} ({request[:300]})"
+                        f"{failure.title}: {failure.message} ({request[:700]})"
                     )
         elif isinstance(event, events.NonFatalError | events.FatalError):
             errors.append(f"{getattr(event, 'label', '')}: {getattr(event, 'info', event)}")
