@@ -105,7 +105,7 @@ def chip(page: Page, name: str, value: str) -> None:
     found.tap()
 
 
-def playhands(page: Page, hands: int) -> list[int]:
+def play_hands(page: Page, hands: int) -> list[int]:
     """Hands won by seats 0 and 2 (maker 0, 3 tricks) on a table phone: the taps of each."""
     counted = []
     expect(page.locator("#entry")).to_be_visible(timeout=WAIT)
@@ -218,7 +218,7 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
 
     # Round 1: both tables play their 2 hands; table 2 confirms, table 1 forgets.
     for n in (1, 2):
-        counted["hand"] += playhands(tables[n], HANDS)
+        counted["hand"] += play_hands(tables[n], HANDS)
     counted["table_round_change"][(1, 2)] = confirm_on_phone(tables[2], first[1]["seats"][1])
     expect(tables[2].locator(".ev-next")).to_have_text("Next round: wait for the director.")
     fits(tables[1])
@@ -255,7 +255,7 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
     for n in (1, 2, 3):
         expect(tables[n].locator(".ev-phone-head")).to_contain_text("Round 2 of 3", timeout=WAIT)
         fits(tables[n])
-        counted["hand"] += playhands(tables[n], HANDS)
+        counted["hand"] += play_hands(tables[n], HANDS)
         counted["table_round_change"][(2, n)] = confirm_on_phone(tables[n], second[n - 1]["seats"][1])
     expect(tv.locator(".tv-round")).to_contain_text("Round 2", timeout=30_000)
     tv_fits(tv)
@@ -265,12 +265,14 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
     third = api(base, f"/api/events/{event_id}", key=key)["rounds"][2]["tables"]
     for n in (1, 2):
         expect(tables[n].locator(".ev-phone-head")).to_contain_text("Round 3 of 3", timeout=WAIT)
-        counted["hand"] += playhands(tables[n], HANDS)
+        counted["hand"] += play_hands(tables[n], HANDS)
         counted["table_round_change"][(3, n)] = confirm_on_phone(tables[n], third[n - 1]["seats"][1])
         # The last round promises no next one.
-        assert tables[n].locator(".ev-next").count() == 0
+        expect(tables[n].locator(".ev-next")).to_have_text(
+            "This was the last round: the results are on the event's page."
+        )
     expect(tables[3].locator(".ev-phone-head")).to_contain_text("Round 3 of 3", timeout=WAIT)
-    counted["hand"] += playhands(tables[3], 1)
+    counted["hand"] += play_hands(tables[3], 1)
     close = director.get_by_role("button", name="Close round 3 and finish the event")
     expect(close).to_be_visible(timeout=WAIT)  # offered live: tables have finished
     big_enough(close)
@@ -307,7 +309,7 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
         json.dumps(
             {
                 "door_per_player": door_taps,
-                "perhand": sorted(set(counted["hand"])),
+                "per_hand": sorted(set(counted["hand"])),
                 "hands": len(counted["hand"]),
                 "director_per_round_change": counted["director"],
                 "table_per_round_change": {f"round {r} table {t}": v for (r, t), v in round_change.items()},
