@@ -77,9 +77,9 @@ def local(base: str, link: str) -> str:
     return base + "/" + link.split("/", 3)[3]
 
 
-def check_in(browser: Browser, door: str, name: str, typed: bool) -> int:
+def check_in(browser: Browser, door: str, name: str, typed: bool, keep: bool = False) -> tuple[int, Page]:
     """One player's own phone at the door: their name tapped, or typed then Check in. Returns the
-    taps it took (a typed field counts one)."""
+    taps it took (a typed field counts one), and the phone (closed unless ``keep``)."""
     phone = new_phone(browser)
     try:
         phone.goto(door)
@@ -93,10 +93,13 @@ def check_in(browser: Browser, door: str, name: str, typed: bool) -> int:
         big_enough(button)
         button.tap()
         expect(phone.locator(".ev-arrived")).to_contain_text(f"{name}, you are on tonight's list")
+        # Their own page (where to sit each round) is one tap away on this phone.
+        big_enough(phone.get_by_role("link", name="Your page for tonight: where you sit each round"))
         fits(phone)
-        return taps(phone) + (1 if typed else 0)
+        return taps(phone) + (1 if typed else 0), phone
     finally:
-        phone.context.close()
+        if not keep:
+            phone.context.close()
 
 
 def chip(page: Page, name: str, value: str) -> None:
@@ -184,8 +187,8 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
     tv.goto(f"{base}/e/{event_id}/board")
 
     # The door: 11 before round 1.
-    door_taps = {name: check_in(browser, door, name, typed=False) for name in REGULARS}
-    door_taps |= {name: check_in(browser, door, name, typed=True) for name in NEWCOMERS}
+    door_taps = {name: check_in(browser, door, name, typed=False)[0] for name in REGULARS}
+    door_taps |= {name: check_in(browser, door, name, typed=True)[0] for name in NEWCOMERS}
     expect(director.locator("#ev-tonight-title")).to_have_text("Tonight's list: 11 players", timeout=WAIT)
     expect(tv.locator("#tv-standings-title")).to_have_text("Checked in: 11 players", timeout=30_000)
     tv_fits(tv)
@@ -205,7 +208,11 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
     counted: dict = {"director": [], "hand": [], "table_round_change": {}}
     counted["director"].append(start_round(director, 1))
     # Lee arrives during round 1: on the list, playing from round 2.
-    door_taps[LATE] = check_in(browser, door, LATE, typed=True)
+    door_taps[LATE], lee_phone = check_in(browser, door, LATE, typed=True, keep=True)
+    # Lee follows his page from the door (one tap more): it says where he goes, and follows.
+    lee_phone.get_by_role("link", name="Your page for tonight: where you sit each round").tap()
+    expect(lee_phone.locator("#ev-me-go")).to_have_text("Round 2", timeout=WAIT)
+    fits(lee_phone)
     doc = api(base, f"/api/events/{event_id}", key=key)
     first = doc["rounds"][0]["tables"]
     assert len(first) == 2 and len(doc["rounds"][0]["sitting_out"]) == 3
@@ -238,6 +245,10 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
     doc = api(base, f"/api/events/{event_id}", key=key)
     second = doc["rounds"][1]["tables"]
     assert len(second) == 3 and LATE in {s for t in second for s in t["seats"]}
+    lee_table = next(t for t in second if LATE in t["seats"])
+    expect(lee_phone.locator("#ev-me-go")).to_have_text(
+        f"Round 2: table {lee_table['table']}, seat {lee_table['seats'].index(LATE) + 1}", timeout=WAIT
+    )
 
     # Table 1's forgotten confirmation, given from its phone now on round 2's game: 2 taps.
     forgotten = tables[1].get_by_role("link", name="Round 1's result is not confirmed: confirm it")
