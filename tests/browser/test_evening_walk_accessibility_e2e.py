@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.test_accessibility_e2e import SMALL_TARGETS, axe_violations
+from tests.browser.test_whole_evening_e2e import OVERFLOWING
 
 MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
 REGULARS = ["Ann", "Bob", "Cy", "Di"]
@@ -147,6 +148,8 @@ def test_every_page_of_a_check_in_evening_passes_axe_and_has_44_px_controls(live
             problems.extend(f"{what}: small {s}" for s in phone.evaluate(SMALL_TARGETS))
             if phone.evaluate("document.documentElement.scrollWidth") > 360:
                 problems.append(f"{what}: scrolls sideways")
+            if phone.evaluate(OVERFLOWING):
+                problems.append(f"{what}: the standings scroll sideways in their box")
 
     walk(phone, live_server, look)
     assert len(seen) == 23

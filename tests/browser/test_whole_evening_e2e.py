@@ -35,6 +35,8 @@ document.addEventListener("touchstart", function (e) {
   if (e.isTrusted) { localStorage.taps = String(Number(localStorage.taps || 0) + 1); }
 }, {capture: true, passive: true});
 """
+# The boxes that scroll sideways inside the page (their content wider than they are).
+OVERFLOWING = "[...document.querySelectorAll('.ev-scroll')].filter(e => e.scrollWidth > e.clientWidth).map(e => e.scrollWidth)"
 # A poll is 3 s; this box is shared and slow.
 WAIT = 25_000
 
@@ -292,6 +294,9 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
     expect(director.get_by_text("Round 3 is closed: the event has finished.")).to_be_visible()
     counted["director"].append(taps(director) - at)
     fits(director)
+    # The 3 rounds' standings (points, rounds won, loners, R1-R3) fit the phone: no box of them
+    # scrolling sideways inside the page (it did by 100 px before).
+    assert director.evaluate(OVERFLOWING) == []
 
     final = api(base, f"/api/events/{event_id}")
     assert final["finished"] is True and len(final["standings"]) == 12
