@@ -5,8 +5,8 @@ templates' folder and its optional steps (a set-up finished after creation, deal
 steps, a preview, "same as last deal", small htmx replies). Views ask the plugin; they never
 probe a form or the rules with ``getattr``/``hasattr``.
 
-Adding a game: its folder under ``scorekeeper/games/`` (rules, form, templates, ``plugin.py``),
-its rules in :data:`scorekeeper.games.GAMES` and its plugin in :data:`PLUGINS` below.
+Adding a game: the checklist in docs/developers.md ("Adding a game"); here, its plugin's one
+line in :data:`PLUGINS` below.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ found by the app's template loader) and ``plugin.py`` (its entry in the web's re
 :mod:`scorekeeper.plugins`).
 
 This module imports only the rules modules, so the scoring core (the read side, the write
-gate, the CLI) can name a game without loading any web code. Adding a game: its folder, one
-line in :data:`GAMES` and one in ``plugins.PLUGINS``.
+gate, the CLI) can name a game without loading any web code. Adding a game: the checklist in
+docs/developers.md ("Adding a game"); here, one line in :data:`GAMES`.
 """
 
 from __future__ import annotations

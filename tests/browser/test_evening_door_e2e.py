@@ -8,8 +8,11 @@ The hands themselves are recorded through the API (their taps: test_ladder_eveni
 from __future__ import annotations
 
 import json
+import os
 import urllib.request
+from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper import create_app
@@ -25,6 +28,14 @@ document.addEventListener("touchstart", function (e) {
 }, {capture: true, passive: true});
 """
 WAIT = 20_000
+# docs/evening.md's pictures of the door, the list filling and the last round's close:
+# `UPDATE_SCREENS=1 python -m pytest tests/browser/test_evening_door_e2e.py` takes them again.
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screens"
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    return DOCS if os.environ.get("UPDATE_SCREENS") else tmp_path
 
 
 def new_phone(browser: Browser) -> Page:
@@ -72,12 +83,14 @@ def confirm(base: str, event_id: str, number: int, table: dict) -> None:
         assert answer.status == 200
 
 
-def check_in(browser: Browser, door: str, name: str) -> int:
+def check_in(browser: Browser, door: str, name: str, shot: Path | None = None) -> int:
     """One player's own phone at the door: the name typed in the one field, one tap."""
     phone = new_phone(browser)
     try:
         phone.goto(door)
         no_sideways_scroll(phone)
+        if shot is not None:
+            phone.screenshot(path=str(shot))
         phone.locator("#name").fill(name)
         button = phone.get_by_role("button", name="Check in", exact=True)
         box = button.bounding_box()
@@ -90,7 +103,7 @@ def check_in(browser: Browser, door: str, name: str) -> int:
 
 
 def test_an_evening_filled_at_the_door_to_its_closed_last_round(
-    live_server: str, database_url: str, browser: Browser
+    live_server: str, database_url: str, browser: Browser, shots: Path
 ):
     app = create_app(
         {"SECRET_KEY": "browser-test", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False}
@@ -116,12 +129,18 @@ def test_an_evening_filled_at_the_door_to_its_closed_last_round(
     tv = browser.new_context(viewport=TV).new_page()
     tv.goto(f"{live_server}/e/{event_id}/board")
 
-    door_taps = [check_in(browser, door, name) for name in PLAYERS[:11]]
+    door_taps = [
+        check_in(browser, door, name, shots / "evening-door.png" if name == "Gus" else None)
+        for name in PLAYERS[:11]
+    ]
     assert door_taps == [1] * 11
     # The list filled on the director's page and the board by itself (no reload).
     expect(director.locator("#ev-tonight-title")).to_have_text("Tonight's list: 11 players", timeout=WAIT)
     expect(tv.locator("#tv-standings-title")).to_have_text("Checked in: 11 players", timeout=30_000)
     no_sideways_scroll(director)
+    director.locator("#ev-tonight-title").scroll_into_view_if_needed()
+    director.screenshot(path=str(shots / "evening-tonight.png"))
+    tv.screenshot(path=str(shots / "evening-board-door.png"))
 
     director_taps = []
     at = taps(director)
@@ -179,6 +198,8 @@ def test_an_evening_filled_at_the_door_to_its_closed_last_round(
     deal(live_server, third[0])  # tables 2 and 3 unfinished when the director closes
     close = director.get_by_role("button", name="Close round 3 and finish the event")
     expect(close).to_be_visible(timeout=WAIT)  # offered live: a table has finished
+    close.scroll_into_view_if_needed()
+    director.screenshot(path=str(shots / "evening-close.png"))
     at = taps(director)
     close.tap()
     expect(director.get_by_text("Round 3 is closed: the event has finished.")).to_be_visible()

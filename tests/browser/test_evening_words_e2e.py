@@ -93,3 +93,21 @@ def test_the_directors_page_follows_the_tables_without_a_reload(live_server, pho
     expect(first).to_contain_text("finished", timeout=15_000)
     expect(phone.locator("#close-round")).to_be_visible()
     assert phone.evaluate("window.__stayed === true")
+
+
+def test_a_table_qr_opened_on_the_directors_page_stays_open_as_the_hall_redraws(live_server, phone: Page):
+    _, event = club_and_event(phone, live_server)
+    key = {"Authorization": f"Bearer {event['director_key']}"}
+    phone.goto(f"{live_server}/e/{event['id']}/direct?key={event['director_key']}")
+    tables = phone.request.post(f"{live_server}/api/events/{event['id']}/rounds", data={}, headers=key).json()
+    phone.reload()
+    qr = phone.locator("#qr-1-2")
+    qr.locator("summary").tap()
+    expect(qr).to_have_attribute("open", "")
+    phone.request.post(
+        f"{live_server}/api/games/{tables['tables'][0]['game']}/deals",
+        data=MADE_02,
+        headers={"Authorization": f"Bearer {tables['tables'][0]['edit_key']}"},
+    )
+    expect(phone.locator("#ev-hall .ev-tables li").first).to_contain_text("finished", timeout=15_000)
+    expect(qr).to_have_attribute("open", "")

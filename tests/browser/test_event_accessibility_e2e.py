@@ -68,7 +68,18 @@ def evening_pages(page: Page, base: str) -> list[str]:
     ).json()
     token = door["check_in_link"].rsplit("/", 1)[1]
     page.request.post(f"{base}/api/events/{door['id']}/arrivals", data={"name": "Zoë", "token": token})
+    # A table's phone between rounds (issue 54): round 1 closed, round 2 not started.
+    between = page.request.post(
+        base + "/api/clubs/club/events",
+        data={**body, "players": ["Ann", "Bob", "Cy", "Di"], "rounds": 2, "confirm": True},
+        headers=bearer,
+    ).json()
+    director = {"Authorization": f"Bearer {between['director_key']}"}
+    page.request.post(f"{base}/api/events/{between['id']}/rounds", data={}, headers=director)
+    page.request.post(f"{base}/api/events/{between['id']}/rounds/1/close", data={}, headers=director)
+    waiting = between["table_links"][0]["link"]
     return [
+        waiting.removeprefix(base),
         door["check_in_link"].removeprefix(base),
         f"/e/{door['id']}",
         "/c/club/events/new",

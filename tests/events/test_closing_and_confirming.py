@@ -442,3 +442,17 @@ def test_the_board_explains_ranks_on_equal_points_and_no_place_shows_before_a_ca
     assert len(rows) == len(PLAYERS) and {(p, w) for _, p, w in rows} == {("1", "1"), ("0", "0")}
     after = html.unescape(client.get(player).get_data(as_text=True))
     assert "Place " in after
+
+
+def test_a_finished_tables_phone_shows_its_confirmation_above_the_scores(app, client):
+    event_id, key = make(app, confirm=True, hands=1)
+    client.get(f"/e/{event_id}/direct?key={key}")
+    tables = start(client, event_id, key)
+    link = table_link(client, event_id, 1)
+    phone = app.test_client()
+    phone.get(link)
+    play(client, tables[0], MADE_02)  # finished; the round still open (table 2 plays)
+    page = phone.get(link).get_data(as_text=True)
+    live = page.split('id="live"', 1)[1]
+    assert live.index('id="ev-confirm"') < live.index('id="board"')
+    assert page.index("Next round: wait for the director.") < page.index('id="board"')

@@ -10,7 +10,7 @@ import re
 
 from scorekeeper.events import service as events
 from tests.clubs.helpers import as_member
-from tests.events.test_season_pages import club, season  # noqa: F401 (fixtures)
+from tests.events.test_season_pages import season  # noqa: F401 (a fixture; club is the suite's)
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 
@@ -48,7 +48,7 @@ def test_the_score_cards_column_heads_never_break_inside_a_word(client):
     assert "overflow-wrap: normal" in rule and "word-break: normal" in rule and "hyphens: none" in rule
 
 
-def test_the_seasons_columns_name_each_event_and_its_day_in_words(app, club, season):  # noqa: F811
+def test_the_seasons_columns_name_each_event_and_its_day_in_words(app, club, season):  # noqa: F811 (fixtures)
     member = as_member(app, club["member"])
     page = html.unescape(member.get("/c/the-lodge/season?game=euchre").get_data(as_text=True))
     heads = re.findall(r'<th scope="col" class="num season-event">(.*?)</th>', page, re.S)

@@ -36,7 +36,7 @@ from wtforms.validators import InputRequired
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ... import cache, limits, pdf
-from ...access import Membership
+from ...access import REFUSED, Membership
 from ...clubs import roster
 from ...clubs.figures import SafeWriter
 from ...db import db
@@ -44,7 +44,7 @@ from ...events import formats, prints, service, table_links
 from ...games import GAMES
 from ...i18n import render
 from ...models import Club, Event, Game, folded, utcnow
-from ...refusals import Clash, Refusal
+from ...refusals import Clash, Denied, Refusal
 from ...service import house_gate
 from ..auth import (
     DIRECTOR_COOKIE,
@@ -54,6 +54,7 @@ from ..auth import (
     event_cookie,
     event_key,
     game_route,
+    hand_event,
     may,
 )
 from ..cookies import keep_cookie
@@ -161,6 +162,11 @@ def context(event: Event) -> dict[str, Any]:
     )
     current = next((r for r in doc["rounds"] if r["status"] == "playing"), None)
     clock = table_links.round_clock(event, doc)
+    players: list[str] = []
+    if may().direct_event(event):
+        players = [service.player_token(event, e) for e in range(len(event.entrants))]
+        door = [service.check_in_token(event)] if event.settings.get("check_in") else []
+        hand_event(event, doc, *players, *door)
     return {
         "event": event,
         # The event's format plug-in: its title, standings columns (or fragment), whether players change.
@@ -188,14 +194,12 @@ def context(event: Event) -> dict[str, Any]:
                     ".player",
                     event_id=event.id,
                     entrant=e,
-                    token=service.player_token(event, e),
+                    token=token,
                     _external=True,
                 ),
             )
-            for e in range(len(event.entrants))
-        ]
-        if may().direct_event(event)
-        else [],
+            for e, token in enumerate(players)
+        ],
     }
 
 
@@ -216,7 +220,9 @@ def director_page(event: Event, status: int, **extra: Any) -> ResponseReturnValu
 
 
 def keep_director_key(event: Event, key: str) -> ResponseReturnValue:
-    """To the director's page, the event's key kept in a cookie sent only to its pages."""
+    """To the director's page, the event's key kept in a cookie sent only to its pages (and
+    proven for this address: the key just made, or the director's link just tested)."""
+    limits.handed(key)
     response = redirect(url_for(".show", event_id=event.id), 303)
     return keep_cookie(response, event_cookie(event), key, COOKIE_AGE, f"/e/{event.id}")
 
@@ -305,7 +311,7 @@ def hall(event_id: str) -> ResponseReturnValue:
 def start_round(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["start_round"])
     form = StartRoundForm()
     if not form.validate_on_submit():
         abort(400)
@@ -365,7 +371,7 @@ def close_round(event_id: str, number: int) -> ResponseReturnValue:
     as they stand, and the last round's close finishes the event (events.md, Rounds)."""
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["close_round"])
     if not CloseRoundForm().validate_on_submit():
         abort(400)
     try:
@@ -388,7 +394,7 @@ def director_confirm(event_id: str, number: int, table_number: int) -> ResponseR
     """The director confirms a table's result for it, giving a reason kept in the history."""
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["confirm_table"])
     found = service.find_table(event, number, table_number) if number < 10_000 else None
     if found is None:
         abort(404)
@@ -414,7 +420,7 @@ def director_confirm(event_id: str, number: int, table_number: int) -> ResponseR
 def players(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["players"])
     form = players_form(event)
     if not form.validate_on_submit():
         abort(400)
@@ -644,7 +650,7 @@ def correct_table(event_id: str, game_id: str) -> ResponseReturnValue:
     club needs nothing handed over: their member cookie goes everywhere already."""
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["correct_table"])
     if not any(t.game_id == game_id for r in event.rounds for t in r.tables):
         abort(404)
     response = redirect(url_for("games.show", game_id=game_id), 303)
@@ -746,7 +752,7 @@ def remove_arrival(event_id: str) -> ResponseReturnValue:
     """The director takes a wrong or doubled arrival off tonight's list (one confirmed tap)."""
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["remove_arrival"])
     form = RemoveArrivalForm()
     if not form.validate_on_submit():
         abort(400)
