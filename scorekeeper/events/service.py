@@ -250,16 +250,20 @@ def start_round(
         number = len(event.rounds) + 1
         if number > event.settings["rounds"]:
             raise event_over()
-        if number == 1 and not event.schedule:  # filled at the door: not a table's worth yet
-            raise Clash(
-                "round",
-                msg(
-                    N_("At least {n} players must be here to start: {m} so far."),
-                    n=event.settings["table_size"],
-                    m=len(active(event)),
-                ),
-            )
-        seats_plan = next_seating(event, number, games)
+        planned_now: list[dict[str, Any]] | None = None
+        if number == 1 and not event.schedule:  # filled at the door
+            here, size = active(event), event.settings["table_size"]
+            if not event.settings.get("check_in") or len(here) < size:  # not a table's worth yet
+                raise Clash(
+                    "round",
+                    msg(N_("At least {n} players must be here to start: {m} so far."), n=size, m=len(here)),
+                )
+            # A format planned only now (a mixer: too dear to plan again at every arrival).
+            fmt = formats.of(event.format)
+            shuffle = event.settings.get("shuffle", False)
+            made = fmt.reseat(len(event.entrants), here, [], event.settings["rounds"], size, shuffle)
+            planned_now = [round_data(r) for r in made]
+        seats_plan = planned_now[0] if planned_now else next_seating(event, number, games)
         rules = GAMES[event.kind]
         setups = []
         for seats in seats_plan["tables"]:
@@ -272,6 +276,8 @@ def start_round(
 
         def apply() -> Any:
             now = utcnow()
+            if planned_now is not None:
+                event.schedule = planned_now
             if closing and current is not None:
                 current.closed_at = now
             minutes = event.settings.get("minutes")
@@ -432,7 +438,8 @@ def _players_plan(
         )
     remaining = settings["rounds"] - started
     schedule = list(event.schedule[:started])
-    if remaining > 0 and len(players) >= size:
+    later = filling and not fmt.plans_at_the_door  # planned when round 1 starts
+    if remaining > 0 and len(players) >= size and not later:
         before = [_as_round(i + 1, s) for i, s in enumerate(schedule)]
         made = fmt.reseat(len(entrants), players, before, remaining, size, settings.get("shuffle", False))
         schedule += [round_data(r) for r in made]
@@ -560,7 +567,7 @@ def _replan_fresh(
             max(len(players), size), entry
         )
     schedule: list[dict[str, Any]] = []
-    if len(players) >= size:
+    if len(players) >= size and fmt.plans_at_the_door:
         made = fmt.reseat(
             len(entrants), players, [], settings["rounds"], size, settings.get("shuffle", False)
         )

@@ -176,3 +176,25 @@ def test_the_new_event_page_makes_a_check_in_event_with_no_player_and_late_zero(
         assert event.entrants == []
     shown = html.unescape(member.get(f"/e/{event_id}").get_data(as_text=True))
     assert "Tonight's list: 0 players" in shown and f"/e/{event_id}/arrive/" in shown
+
+
+def test_a_mixer_filled_at_the_door_is_planned_once_when_round_1_starts(app, client):
+    import time
+
+    event_id, key = make(app, format="mixer", game="tally", hands=None)
+    took = []
+    with app.app_context():  # 40 from one address would pass the joins limit: the service itself
+        for n in range(40):
+            started = time.monotonic()
+            events.arrive(db.session.get(Event, event_id), f"P{n}")
+            took.append(time.monotonic() - started)
+    # Every arrival is quick: no seating is planned yet (it was seconds each at 40 and more).
+    assert max(took) < 1.0, max(took)
+    doc = client.get(f"/api/events/{event_id}").get_json()
+    assert doc["rounds"][0]["tables"] == []
+    started = client.post(f"/api/events/{event_id}/rounds", json={}, headers=auth(key))
+    assert started.status_code == 201
+    doc = client.get(f"/api/events/{event_id}").get_json()
+    first = [sorted(t["seats"]) for t in doc["rounds"][0]["tables"]]
+    assert len(first) == 10 and sorted(n for t in first for n in t) == sorted(f"P{n}" for n in range(40))
+    assert all(r["tables"] for r in doc["rounds"])  # every later round planned with it

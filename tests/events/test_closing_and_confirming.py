@@ -430,6 +430,7 @@ def test_the_board_explains_ranks_on_equal_points_and_no_place_shows_before_a_ca
     tables = start(client, event_id, key)
     before = html.unescape(client.get(player).get_data(as_text=True))
     assert "Place 1" not in before and "shares place 1" not in before
+    assert "shares place 1" not in html.unescape(client.get(f"/e/{event_id}").get_data(as_text=True))
     play(client, tables[0], MADE_02)  # 1 point to the winners at table 1
     play(client, tables[1], {**MADE_02, "maker": 1, "maker_tricks": 3})  # 1 point to 1+3 at table 2
     assert close(client, event_id, 1, key).status_code == 200

@@ -58,6 +58,10 @@ class Format:
     unseated_note = N_("Paired from the standings when it starts.")
     # Its entrants are pairs typed "Ann & Bob" (a pairs event), not players.
     takes_pairs = False
+    # With check-in, its seating is planned again at every arrival before round 1 (shown on the
+    # board as the list fills); False: planned once, when round 1 starts (a mixer's plan costs
+    # seconds at 60 players: every arrival would wait for it).
+    plans_at_the_door = True
 
     def entrants_a_table(self, settings: Mapping[str, Any]) -> int:
         """How many entrants one table seats: its players (a mixer chooses its table size)."""

@@ -20,6 +20,7 @@ class Mixer(Format):
     key = "mixer"
     label = N_("Mixer (everyone for themselves, new tables each round)")
     partnership = False
+    plans_at_the_door = False
 
     def title(self, pairing: str | None) -> str:
         return N_("Mixer")
