@@ -837,5 +837,11 @@ def check_in(event_id: str, token: str) -> ResponseReturnValue:
         db.session.rollback()
         form.name.errors = [render(exc.message)]
         return door_page(event, token, form, exc.status)
+    # The player's own page (where to sit each round, live) on the phone that checked in: the
+    # seating would otherwise reach them only on the wall screen or on paper.
+    entrant = next(
+        e for e, n in enumerate(event.entrants) if isinstance(n, str) and folded(n) == folded(came["name"])
+    )
+    mine = url_for(".player", event_id=event.id, entrant=entrant, token=service.player_token(event, entrant))
     blank = CheckInForm(formdata=None)
-    return door_page(event, token, blank, 201, arrived=came)
+    return door_page(event, token, blank, 201, arrived=came, mine=mine)
