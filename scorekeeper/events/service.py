@@ -26,7 +26,7 @@ from ..clubs import ratings, roster
 from ..db import db
 from ..games import GAMES
 from ..keys import hash_key, key_matches
-from ..models import Change, Event, EventRound, EventTable, Game, folded, utcnow
+from ..models import Change, Event, EventRound, EventTable, Game, HouseChange, folded, utcnow
 from ..refusals import Clash, Missing, Refusal, refuse
 from ..rules import N_, Msg, Setup, msg
 from ..service import house_gate
@@ -104,7 +104,8 @@ def most_players() -> int:
     return int(current_app.config.get("EVENT_MAX_PLAYERS") or MAX_ENTRANTS)
 
 
-def create_event(data: Any, club_id: int | None = None) -> tuple[Event, str]:
+def create_event(data: Any, club_id: int | None = None, by: str = "") -> tuple[Event, str]:
+    """A new event (``by``: its creator, as the history names them)."""
     checked = check_event(data, most_players())
     settings = checked["settings"]
     if settings["seed"] == "ratings":
@@ -137,7 +138,7 @@ def create_event(data: Any, club_id: int | None = None) -> tuple[Event, str]:
         db.session.add(event)
         return event, event
 
-    house_gate.make(build, "create_event")
+    house_gate.make(build, "create_event", by=by)
     return event, key
 
 
@@ -312,10 +313,15 @@ def _through_gate(event: Event, step: Callable[[], house_gate.Step[Any]], **kwar
         raise Missing(None, N_("No such event.")) from None
 
 
-def not_open(number: int) -> Clash:
-    """A close asked of a round that is not the one being played (409)."""
-    return Clash(
-        "round", msg(N_("Round {n} is not the round being played: only that one can be closed."), n=number)
+def not_open(event: Event, number: int) -> Clash:
+    """A close asked of a round that is not the one being played: 409 with the event as it is
+    (the API's ``record``), so the director sees which round is being played now."""
+    return house_gate.Stale(
+        event,
+        None,
+        "round",
+        N_("Round {n} is not the round being played: only that one can be closed."),
+        n=number,
     )
 
 
@@ -340,7 +346,7 @@ def close_round(
         current = event.rounds[-1] if event.rounds else None
         wanted = current.number if number is None and current is not None else number
         if current is None or wanted != current.number or current.closed_at is not None:
-            raise not_open(wanted or 1)
+            raise not_open(event, wanted or 1)
 
         def apply() -> Any:
             current.closed_at = utcnow()
@@ -751,6 +757,15 @@ def corrections(event: Event) -> list[dict[str, Any]]:
         }
         for c in changes
     ]
+
+
+def history(event: Event) -> list[HouseChange]:
+    """Every change the house gate recorded for the event, oldest first: what, when, who."""
+    return list(
+        db.session.scalars(
+            select(HouseChange).where(HouseChange.event_id == event.id).order_by(HouseChange.id)
+        )
+    )
 
 
 # -- standings --------------------------------------------------------------------------------

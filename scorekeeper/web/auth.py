@@ -136,6 +136,12 @@ def director_name(event: Event, key: str | None, judged: bool = True) -> str | N
     return memo[event.id]
 
 
+def directing(event: Event) -> str:
+    """Who directs ``event`` in this request, as its history names them (a view that asked
+    ``may().direct_event`` first): a member's name, else "director" for the event's key."""
+    return director_name(event, event_key(event)) or "director"
+
+
 def hand_event(event: Event, doc: dict[str, Any], *more: str) -> None:
     """A director's event document (``doc``) hands its caller, a proven director, every table's
     link and every started table's scoring key (and ``more``: the players' links a page shows):

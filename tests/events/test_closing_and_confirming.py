@@ -291,7 +291,8 @@ def test_a_table_phone_offers_its_forgotten_confirmation_of_the_round_before(app
     start(client, event_id, key)  # round 1's results were not confirmed
     now = phone.get(link).get_data(as_text=True)
     assert "Round 1's result is not confirmed: confirm it" in html.unescape(now)
-    assert f'href="/g/{first[0]["game"]}#event-table-end"' in now
+    # The link carries the table's link back (tests/events/test_evening_walk.py).
+    assert f'href="/g/{first[0]["game"]}?back=/e/{event_id}/table/1/' in now
     old = phone.get(f"/g/{first[0]['game']}").get_data(as_text=True)
     seats = first[0]["seats"]
     assert f'name="by" value="{seats[1]}"' in old and f'name="by" value="{seats[0]}"' not in old

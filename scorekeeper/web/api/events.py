@@ -7,12 +7,12 @@ abuse limit as creating games: every round makes games). Directors call with
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 
 from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
-from sqlalchemy.exc import InvalidRequestError
 
 from ... import limits
 from ...access import Membership
@@ -20,18 +20,15 @@ from ...db import db
 from ...events import service
 from ...models import Club, Event, Game
 from ...refusals import Denied, Missing, Refusal
-from ...rules import FieldError, msg
 from ...rules.base import N_
 from ...service import house_gate
-from .. import errors
-from ..auth import club_route, director_name, event_key, hand_event, may, presented_key, role_for
+from ..auth import club_route, directing, hand_event, may, presented_key, role_for
 from ..etags import if_match_versions
 from ..jsonbody import json_body
 from ..via import idempotency_key
 
 # Under /api: an event's own calls live at /api/events/..., its creation in its club's URL.
 bp = Blueprint("events_api", __name__, url_prefix="/api")
-errors.init_api(bp)
 
 
 def event_or_404(event_id: str) -> Event:
@@ -85,28 +82,12 @@ def director_document(event: Event) -> dict:
     return doc
 
 
-def stale(event: Event) -> ResponseReturnValue:
-    """409: another change came first; nothing of this one was done. The current document."""
-    db.session.rollback()
-    try:
-        db.session.refresh(event)
-    except InvalidRequestError:  # deleted meanwhile (its club deleted): gone, as if never there
-        raise Missing(None, N_("No such event.")) from None
-    problem = FieldError(
-        "",
-        msg(N_("The event changed at the same moment, so nothing was done: here is the event as it is now.")),
-    )
-    response = errors.errors_response([problem], 409, record=director_document(event))
-    response.set_etag(str(event.version))
-    return response
-
-
 @bp.post("/clubs/<slug>/events")
 @limits.limit("games")
 @club_route()
 def create(club: Club, me: Membership) -> ResponseReturnValue:
     """A member makes an event of the club; its creator directs it with the key answered once."""
-    event, key = service.create_event(json_body(), club_id=club.id)
+    event, key = service.create_event(json_body(), club_id=club.id, by=me.name)
     limits.handed(key)  # the key just made, answered to this address
     return jsonify({**director_document(event), "director_key": key}), 201
 
@@ -128,7 +109,7 @@ def new_round(event_id: str) -> ResponseReturnValue:
         raise Refusal("close", N_("close is true or false."))
     try:
         rnd = service.start_round(
-            event, close=close, based_on=if_match(event), token=scoped_idempotency(event)
+            event, close=close, based_on=if_match(event), token=scoped_idempotency(event), by=directing(event)
         )
     except house_gate.Repeat as done:
         # The same call again (its Idempotency-Key): the round it started, as the first answer.
@@ -136,25 +117,20 @@ def new_round(event_id: str) -> ResponseReturnValue:
         detail = done.change.detail if isinstance(done.change.detail, dict) else {}
         number = detail.get("round") if done.change.event_id == event.id else None
         if not isinstance(number, int) or not 1 <= number <= len(doc["rounds"]):
-            return stale(event)  # a change of no round of this event: never taken for this call's answer
+            # A change of no round of this event: never taken for this call's answer.
+            raise house_gate.Stale(event, None) from None
         return jsonify(doc["rounds"][number - 1]), 201
-    except house_gate.Stale:
-        return stale(event)
     except service.RoundOpen as exc:
-        # The API's own way to close it first, and the event as it is (a director who lost the
-        # race to start it sees the round the other one started).
-        problem = FieldError(
+        # The API's own way to close it first, with the event as it is (a director who lost the
+        # race to start it sees the round the other one started): a stale start's answer
+        # (web.errors.stale draws it).
+        raise house_gate.Stale(
+            event,
+            None,
             "close",
-            msg(
-                N_(
-                    "Round {n} is still being played: finish its tables, or send close: true to close it first."
-                ),
-                n=exc.number,
-            ),
-        )
-        response = errors.errors_response([problem], 409, record=director_document(event))
-        response.set_etag(str(event.version))
-        return response
+            N_("Round {n} is still being played: finish its tables, or send close: true to close it first."),
+            n=exc.number,
+        ) from None
     doc = director_document(event)
     return jsonify(doc["rounds"][rnd.number - 1]), 201
 
@@ -167,12 +143,11 @@ def close(event_id: str, number: int) -> ResponseReturnValue:
     event = event_or_404(event_id)
     director_only(event)
     json_body()  # ``{}``: nothing to give, but a body that is not JSON is refused as everywhere
-    try:
-        service.close_round(event, number, based_on=if_match(event), token=scoped_idempotency(event))
-    except house_gate.Repeat:
-        pass  # the same call again: the round it closed, as the first answer
-    except house_gate.Stale:
-        return stale(event)
+    # The same call again (its Idempotency-Key) is answered as the first: the round it closed.
+    with contextlib.suppress(house_gate.Repeat):
+        service.close_round(
+            event, number, based_on=if_match(event), token=scoped_idempotency(event), by=directing(event)
+        )
     response = jsonify(director_document(event))
     response.set_etag(str(event.version))
     return response
@@ -187,10 +162,7 @@ def players(event_id: str) -> ResponseReturnValue:
     for field, value in (("add", add), ("withdraw", withdraw)):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise Refusal(field, N_("{what} is a list of names."), what=field)
-    try:
-        service.change_players(event, add, withdraw, based_on=if_match(event))
-    except house_gate.Stale:
-        return stale(event)
+    service.change_players(event, add, withdraw, based_on=if_match(event), by=directing(event))
     response = jsonify(director_document(event))
     response.set_etag(str(event.version))
     return response
@@ -215,7 +187,7 @@ def confirm(event_id: str, number: int, table_number: int) -> ResponseReturnValu
     data = json_body()
     director = None
     if "reason" in data and may().direct_event(event):
-        director = director_name(event, event_key(event)) or "director"
+        director = directing(event)
     service.confirm_table(event, table, data.get("by"), director=director, reason=data.get("reason"))
     doc = service.document(event)
     return jsonify(doc["rounds"][rnd.number - 1]["tables"][table.number - 1]), 200
@@ -234,7 +206,7 @@ def arrivals(event_id: str) -> ResponseReturnValue:
         token, lambda t: service.check_in_token_matches(event, t)
     ):
         raise Missing(None, N_("No such event."))
-    return jsonify(service.arrive(event, data.get("name"))), 201
+    return jsonify(service.arrive(event, data.get("name"), by="check-in")), 201
 
 
 @bp.delete("/events/<event_id>/arrivals/<name>")
@@ -242,10 +214,7 @@ def remove_arrival(event_id: str, name: str) -> ResponseReturnValue:
     """The director removes a wrong or doubled arrival: 200 the event document."""
     event = event_or_404(event_id)
     director_only(event)
-    try:
-        service.remove_arrival(event, name, by="director")
-    except house_gate.Stale:
-        return stale(event)
+    service.remove_arrival(event, name, by=directing(event))
     response = jsonify(director_document(event))
     response.set_etag(str(event.version))
     return response

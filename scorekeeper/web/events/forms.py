@@ -8,6 +8,7 @@ service to refuse by name.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask_babel import gettext as _
@@ -138,7 +139,7 @@ class EventForm(FlaskForm):
             data["late"] = self.late.data  # anything else is the service's to refuse, by name
         return data
 
-    def show_errors(self, errors: list[FieldError]) -> None:
+    def show_errors(self, errors: Sequence[FieldError]) -> None:
         for error in errors:
             name = SHOWN_AT.get(error.field, error.field)
             field = getattr(self, name, None) if name in self._fields else None

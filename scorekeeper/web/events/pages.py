@@ -27,7 +27,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
+from flask_babel import format_datetime, get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -51,9 +51,8 @@ from ..auth import (
     DIRECTOR_COOKIE,
     DIRECTOR_COOKIE_AGE,
     club_route,
-    director_name,
+    directing,
     event_cookie,
-    event_key,
     game_route,
     hand_event,
     may,
@@ -162,6 +161,25 @@ def who(given_by: str | None) -> str:
     return _("the director") if given_by == "director" else (given_by or "")
 
 
+def history_rows(event: Event) -> list[dict[str, Any]]:
+    """The event's history as its director reads it: when, what, and who (issue 56)."""
+    rows = []
+    for change in service.history(event):
+        detail = change.detail or {}
+        number = detail.get("round") if isinstance(detail, dict) else None
+        what = {
+            "create_event": _("The event was made"),
+            "start_round": _("Round %(n)s started", n=number),
+            "close_round": _("Round %(n)s closed", n=number),
+            "players": _("The players changed"),
+            "confirm": _("A table's result was confirmed"),
+        }.get(change.kind, change.kind)
+        rows.append(
+            {"when": format_datetime(change.created_at, "medium"), "what": what, "by": who(change.by)}
+        )
+    return rows
+
+
 def context(event: Event) -> dict[str, Any]:
     doc = service.document(
         event, director=may().direct_event(event), render=render, language=str(get_locale())
@@ -189,6 +207,7 @@ def context(event: Event) -> dict[str, Any]:
         "scored": any(t["hands_played"] or t["finished"] for r in doc["rounds"] for t in r["tables"])
         or any(r["status"] == "done" for r in doc["rounds"]),
         "corrections": correction_rows(event),
+        "history": history_rows(event) if may().direct_event(event) else [],
         "clock": clock,
         # The round the director may close now: its clock ran out or a table of it finished.
         "closable": service.closable(event, doc, clock),
@@ -250,7 +269,7 @@ def new(club: Club, me: Membership) -> ResponseReturnValue:
         status = 422
         if form.validate_on_submit():
             try:
-                event, key = service.create_event(form.body(), club_id=club.id)
+                event, key = service.create_event(form.body(), club_id=club.id, by=me.name)
             except Refusal as exc:
                 form.show_errors(exc.errors)
             else:
@@ -348,7 +367,9 @@ def start_round(event_id: str) -> ResponseReturnValue:
     if meant is not None:  # the version as this request read it; -1 (none): a repeat, else Stale
         based_on = event.version if meant == len(event.rounds) + 1 else -1
     try:
-        rnd = service.start_round(event, close=form.close.data, based_on=based_on, token=via.token)
+        rnd = service.start_round(
+            event, close=form.close.data, based_on=based_on, token=via.token, by=directing(event)
+        )
     except Missing:
         raise  # the event went meanwhile (its club deleted): 404
     except house_gate.Repeat as done:
@@ -387,7 +408,7 @@ def close_round(event_id: str, number: int) -> ResponseReturnValue:
     if not CloseRoundForm().validate_on_submit():
         abort(400)
     try:
-        service.close_round(event, number, token=form_via().token)
+        service.close_round(event, number, token=form_via().token, by=directing(event))
     except house_gate.Repeat:
         pass  # the same form sent twice: closed once
     except (Clash, house_gate.Stale):
@@ -413,7 +434,7 @@ def director_confirm(event_id: str, number: int, table_number: int) -> ResponseR
     form = DirectorConfirmForm()
     if not form.validate_on_submit():
         abort(400)
-    who_confirms = director_name(event, event_key(event)) or "director"
+    who_confirms = directing(event)
     try:
         service.confirm_table(event, found[1], None, director=who_confirms, reason=form.reason.data)
     except Clash as exc:
@@ -439,7 +460,7 @@ def players(event_id: str) -> ResponseReturnValue:
     typed = [line.strip() for line in (form.add.data or "").splitlines() if line.strip()]
     add = merge_names(form.join.data or [], typed)
     try:
-        service.change_players(event, add, form.withdraw.data or [])
+        service.change_players(event, add, form.withdraw.data or [], by=directing(event))
     except Missing:
         raise  # the event went meanwhile (its club deleted): 404, no page of it to show
     except Refusal as exc:
@@ -781,7 +802,7 @@ def remove_arrival(event_id: str) -> ResponseReturnValue:
         abort(400)
     name = form.name.data or ""
     try:
-        service.remove_arrival(event, name, by=director_name(event, event_key(event)) or "director")
+        service.remove_arrival(event, name, by=directing(event))
     except Refusal as exc:
         db.session.rollback()
         flash(render(exc.message), "error")
@@ -835,5 +856,11 @@ def check_in(event_id: str, token: str) -> ResponseReturnValue:
         db.session.rollback()
         form.name.errors = [render(exc.message)]
         return door_page(event, token, form, exc.status)
+    # The player's own page (where to sit each round, live) on the phone that checked in: the
+    # seating would otherwise reach them only on the wall screen or on paper.
+    entrant = next(
+        e for e, n in enumerate(event.entrants) if isinstance(n, str) and folded(n) == folded(came["name"])
+    )
+    mine = url_for(".player", event_id=event.id, entrant=entrant, token=service.player_token(event, entrant))
     blank = CheckInForm(formdata=None)
-    return door_page(event, token, blank, 201, arrived=came)
+    return door_page(event, token, blank, 201, arrived=came, mine=mine)
