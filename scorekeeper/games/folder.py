@@ -25,9 +25,16 @@ if TYPE_CHECKING:  # the web's side of a game: imported lazily, never by the sco
     from .base import Plugin
 
 LANGUAGES = ("en", "pl", "pt")
-# The parts every folder holds (tests/games/test_folders.py checks each registered game's):
-# files by their path in the folder; the help in every language.
-PART_FILES = ("__init__.py", "rules.py", "form.py", "plugin.py")
+# The files every game's folder holds, by their path in it (``<key>`` is the game's key): the
+# guard test (tests/rules/test_folders.py) checks each registered game's with :meth:`Folder.missing`.
+PART_FILES = (
+    "__init__.py",
+    "rules.py",
+    "form.py",
+    "plugin.py",
+    "templates/games/<key>/_entry.html",
+    *(f"help/{lang}.md" for lang in LANGUAGES),
+)
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,10 @@ class Folder:
     def templates(self) -> Path:
         """The folder holding ``games/<key>/...`` templates, which the app's loader searches."""
         return self.path / "templates"
+
+    def missing(self) -> list[str]:
+        """The parts this folder lacks, by their path in it (none for a complete game)."""
+        return [part for part in PART_FILES if not (self.path / part.replace("<key>", self.key)).is_file()]
 
     def help_file(self, lang: str) -> Path:
         """The players' help in ``lang`` (Markdown, its first line the title)."""

@@ -82,14 +82,3 @@ def test_rules_module_is_pure(path):
         m for m in ours if m.startswith("scorekeeper.games.") and m.endswith((".rules", ".event", ".folder"))
     }
     assert ours - games_rules <= PURE, ours - games_rules - PURE
-
-
-def test_every_game_folder_has_its_parts():
-    from scorekeeper import games, plugins
-
-    for key in games.GAMES:
-        folder = PACKAGE / "games" / key
-        assert (folder / "rules.py").is_file() and (folder / "form.py").is_file()
-        assert (folder / "plugin.py").is_file()
-        assert (folder / "templates" / "games" / key).is_dir()
-        assert plugins.get(key).rules is games.GAMES[key]

@@ -135,7 +135,9 @@ def test_a_game_missing_its_help_leaves_the_others_help_standing(client, monkeyp
 def test_a_page_missing_in_one_language_shows_the_english_one(client, monkeypatch, tmp_path):
     euchre = rules.FOLDERS["euchre"]
     (tmp_path / "help").mkdir()
-    (tmp_path / "help" / "en.md").write_text(euchre.help_file("en").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "help" / "en.md").write_text(
+        euchre.help_file("en").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     monkeypatch.setitem(rules.FOLDERS, "euchre", dataclasses.replace(euchre, path=tmp_path))
     client.set_cookie("lang", "pl")
     page = client.get("/help/euchre")
