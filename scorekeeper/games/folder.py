@@ -33,6 +33,8 @@ PART_FILES = (
     "form.py",
     "plugin.py",
     "templates/games/<key>/_entry.html",
+    "schema.json",  # its part of the record schema (scorekeeper.games.schema)
+    "example.json",  # a record of it, as a client imports it (docs and tests)
     *(f"help/{lang}.md" for lang in LANGUAGES),
 )
 

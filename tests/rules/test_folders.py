@@ -3,11 +3,13 @@ part fails here, not on a player's ``/help`` or new-game page.
 
 A game is its folder plus one line of :data:`scorekeeper.games.REGISTRY`: its pure parts declared
 in its ``__init__.py``, its rules, entry form, web side, entry template and help in every
-language (:data:`scorekeeper.games.folder.PART_FILES`), its title translated in every catalog.
+language, its record schema's fragment and an example record
+(:data:`scorekeeper.games.folder.PART_FILES`), its title translated in every catalog.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 from functools import cache
 
@@ -31,6 +33,9 @@ def problems(folder: Folder) -> list[str]:
         path = folder.help_file(lang)
         if path.is_file() and not path.read_text(encoding="utf-8").startswith("# "):
             found.append(f"{folder.key}: help/{lang}.md does not start with its title ('# ...')")
+    example = folder.path / "example.json"
+    if example.is_file() and json.loads(example.read_text(encoding="utf-8")).get("game") != folder.key:
+        found.append(f"{folder.key}: example.json is not a record of {folder.key}")
     for locale in catalogs.LOCALES:
         entry = catalog(locale).get(folder.rules.title)
         if entry is None or not entry.string:
@@ -82,3 +87,13 @@ def test_registering_a_package_that_declares_no_parts_says_so():
     with pytest.raises(TypeError, match="must declare PARTS"):
         games.register("scorekeeper.rules")
     assert "rules" not in games.GAMES
+
+
+def test_the_guard_fails_when_the_example_is_another_games(tmp_path):
+    tally = games.FOLDERS["tally"]
+    copy = tmp_path / "tally"
+    shutil.copytree(tally.path, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(games.FOLDERS["euchre"].path / "example.json", copy / "example.json")
+    assert problems(Folder("elsewhere.tally", copy, tally.parts)) == [
+        "tally: example.json is not a record of tally"
+    ]
