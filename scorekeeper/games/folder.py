@@ -84,7 +84,8 @@ class Folder:
 
     def missing(self) -> list[str]:
         """The parts this folder lacks, by their path in it (none for a complete game)."""
-        return [part for part in PART_FILES if not (self.path / part.replace("<key>", self.key)).is_file()]
+        parts = (part.replace("<key>", self.key) for part in PART_FILES)
+        return [part for part in parts if not (self.path / part).is_file()]
 
     def help_file(self, lang: str) -> Path:
         """The players' help in ``lang`` (Markdown, its first line the title)."""

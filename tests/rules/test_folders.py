@@ -69,7 +69,8 @@ def test_the_guard_fails_when_a_part_is_removed(tmp_path, part):
     shutil.copytree(tally.path, copy, ignore=shutil.ignore_patterns("__pycache__"))
     folder = Folder("elsewhere.tally", copy, tally.parts)
     assert problems(folder) == []
-    (copy / part.replace("<key>", "tally")).unlink()
+    part = part.replace("<key>", "tally")
+    (copy / part).unlink()
     assert problems(folder) == [f"tally: no {part}"]
 
 
