@@ -16,6 +16,8 @@ from jsonschema import Draft202012Validator
 
 from scorekeeper import create_app, games, plugins
 from scorekeeper.clubs.ratings import match_from
+from scorekeeper.db import db
+from scorekeeper.events import service as events
 from scorekeeper.games import schema
 from scorekeeper.rules import check_setup, play
 from tests.conftest import app_config
@@ -34,18 +36,21 @@ def registered(tmp_path):
 
 
 @pytest.fixture
-def client(registered, database_url, tmp_path):
+def app(registered, database_url, tmp_path):
     # The app is made after the game is registered, as a server starts with its registry.
     app = create_app(app_config(database_url, PDF_FOLDER=str(tmp_path / "pdf")))
-    yield app.test_client()
-    from scorekeeper.db import db
-
+    yield app
     with app.app_context():
         db.session.remove()
         for table in reversed(db.metadata.sorted_tables):
             db.session.execute(table.delete())
         db.session.commit()
         db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
 
 
 def test_its_folder_is_whole_and_the_registry_knows_it(registered):
@@ -75,6 +80,9 @@ def test_it_is_offered_set_up_played_to_its_target_and_shown(client):
     assert record["deals"] == [{"high": 2}, {"high": 0}, {"high": 2}]
     assert record["totals"] == [1, 0, 2] and record["finished"] and record["winners"] == [2]
     assert "Cid" in client.get(path).get_data(as_text=True)
+    # Its live region, as a phone following the game polls it.
+    live = client.get(f"{path}/live?part=live")
+    assert live.status_code == 200 and "Cid" in live.get_data(as_text=True)
 
 
 def test_its_help_is_listed_and_shown_in_each_language(client):
@@ -124,3 +132,26 @@ def test_a_part_removed_from_its_folder_is_named(registered, tmp_path, part):
     files = {name: text for name, text in high_card.FILES.items() if name != part}
     partial = dataclasses.replace(registered, path=high_card.write_folder(tmp_path / "partial", files))
     assert partial.missing() == [part]
+
+
+def test_an_evening_mixer_plays_it(app, client):
+    with app.app_context():
+        event, key = events.create_event(
+            {"name": "Cards", "format": "mixer", "game": "high_card", "players": [*PLAYERS, "Dee", "Eve", "Fay"],
+             "table_size": 3, "rounds": 1, "options": {"target": 1}}
+        )  # fmt: skip
+        event_id = event.id
+    auth = {"Authorization": f"Bearer {key}"}
+    tables = client.post(f"/api/events/{event_id}/rounds", json={}, headers=auth).get_json()["tables"]
+    assert len(tables) == 2 and all(len(t["seats"]) == 3 for t in tables)
+    for table in tables:
+        deal = client.post(
+            f"/api/games/{table['game']}/deals",
+            json={"high": 0},
+            headers={"Authorization": f"Bearer {table['edit_key']}"},
+        )
+        assert deal.status_code == 201 and deal.get_json()["finished"]
+    doc = client.get(f"/api/events/{event_id}").get_json()
+    assert doc["game"] == "high_card" and doc["rounds"][0]["status"] == "done"
+    winners = {table["seats"][0] for table in tables}
+    assert {s["name"] for s in doc["standings"] if s["rank"] == 1} == winners
