@@ -15,8 +15,10 @@ from functools import cache
 
 import pytest
 from babel.messages.pofile import read_po
+from jsonschema import Draft202012Validator
 
 from scorekeeper import catalogs, games, plugins
+from scorekeeper.games import schema
 from scorekeeper.games.folder import LANGUAGES, PART_FILES, Folder
 
 
@@ -34,8 +36,18 @@ def problems(folder: Folder) -> list[str]:
         if path.is_file() and not path.read_text(encoding="utf-8").startswith("# "):
             found.append(f"{folder.key}: help/{lang}.md does not start with its title ('# ...')")
     example = folder.path / "example.json"
-    if example.is_file() and json.loads(example.read_text(encoding="utf-8")).get("game") != folder.key:
-        found.append(f"{folder.key}: example.json is not a record of {folder.key}")
+    if example.is_file() and (folder.path / "schema.json").is_file():
+        record = json.loads(example.read_text(encoding="utf-8"))
+        if record.get("game") != folder.key:
+            found.append(f"{folder.key}: example.json is not a record of {folder.key}")
+        # The example is a valid record by the schema its own fragment makes (with the others').
+        others = [other for key, other in games.FOLDERS.items() if key != folder.key]
+        whole = schema.assemble([*others, folder])
+        validator = Draft202012Validator({**whole, "$ref": "#/$defs/GameRecord"})
+        found += [
+            f"{folder.key}: example.json {list(e.absolute_path)}: {e.message}"
+            for e in validator.iter_errors(record)
+        ]
     for locale in catalogs.LOCALES:
         entry = catalog(locale).get(folder.rules.title)
         if entry is None or not entry.string:
@@ -98,3 +110,14 @@ def test_the_guard_fails_when_the_example_is_another_games(tmp_path):
     assert problems(Folder("elsewhere.tally", copy, tally.parts)) == [
         "tally: example.json is not a record of tally"
     ]
+
+
+def test_the_guard_fails_when_the_example_breaks_its_own_schema(tmp_path):
+    tally = games.FOLDERS["tally"]
+    copy = tmp_path / "tally"
+    shutil.copytree(tally.path, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    record = json.loads((copy / "example.json").read_text(encoding="utf-8"))
+    record["deals"][0]["points"] = "ten"
+    (copy / "example.json").write_text(json.dumps(record), encoding="utf-8")
+    found = problems(Folder("elsewhere.tally", copy, tally.parts))
+    assert len(found) == 1 and found[0].startswith("tally: example.json ['deals', 0")
