@@ -116,31 +116,31 @@ def _configure_csrf(app: Flask) -> None:
     """Every form post carries a CSRF token; the JSON API, which takes no cookie as a key, is exempt."""
     from flask_wtf.csrf import CSRFProtect
 
-    from .web.api import clubs as clubs_api
-    from .web.api import events as events_api
-    from .web.api import games as games_api
+    from .web.api import clubs as api_clubs
+    from .web.api import events as api_events
+    from .web.api import games as api_games
 
     csrf = CSRFProtect(app)
-    csrf.exempt(games_api.bp)
-    csrf.exempt(events_api.bp)
-    csrf.exempt(clubs_api.bp)
+    csrf.exempt(api_games.bp)
+    csrf.exempt(api_events.bp)
+    csrf.exempt(api_clubs.bp)
 
 
 def _configure_blueprints(app: Flask) -> None:
+    # Where two wings have a module of one name (pages, clubs, events), it is imported as
+    # <wing>_<module>: the name says where it lives (web/<wing>/<module>.py), never an old name.
     from .clubs import cli as clubs_cli
-    from .web import help as help_pages
-    from .web import main, pwa
-    from .web.api import clubs as clubs_api
+    from .web import help, main, pwa
+    from .web.api import clubs as api_clubs
     from .web.api import docs
-    from .web.api import events as events_api
-    from .web.api import games as games_api
+    from .web.api import events as api_events
+    from .web.api import games as api_games
     from .web.clubs import pages as clubs_pages
     from .web.events import pages as events_pages
     from .web.events import season
-    from .web.events import tables as events_table_pages
-    from .web.games import ends, records, table
+    from .web.events import tables as events_tables
+    from .web.games import ends, records, secrets, table
     from .web.games import pages as games_pages
-    from .web.games import secrets as secrets_pages
     from .web.security import IntegerConverter
 
     # Before any rule is added: each rule compiles its converters when it is registered.
@@ -148,22 +148,22 @@ def _configure_blueprints(app: Flask) -> None:
     for bp in (
         main.bp,
         games_pages.bp,
-        games_api.bp,
+        api_games.bp,
         table.bp,
         ends.bp,  # rematch, a new game with these players, archiving
         records.bp,  # lists, players, exports, import, backup commands
-        secrets_pages.bp,  # Secrets: allotments, private links and reports
+        secrets.bp,  # Secrets: allotments, private links and reports
         clubs_pages.bp,  # a club's pages: members, invites, players, ratings; `ratings rebuild`
-        clubs_api.bp,  # the clubs' JSON API
+        api_clubs.bp,  # the clubs' JSON API
         clubs_cli.bp,  # `scorekeeper clubs`: list, create, invite, delete
         pwa.bp,  # the installable app: manifest, service worker, offline page
-        events_api.bp,  # club evenings: the event document, rounds, players
+        api_events.bp,  # club evenings: the event document, rounds, players
         events_pages.bp,  # the director's page, the board, print sheets, the CSV
         events_pages.tables,  # a table's confirmation, from its game page
-        events_table_pages.bp,  # a table's phone for the whole event, the round clock
+        events_tables.bp,  # a table's phone for the whole event, the round clock
         season.bp,  # a club's season: its page and CSV
         season.api,  # a club's season as JSON
-        help_pages.bp,  # the rules of each game for the players, /help
+        help.bp,  # the rules of each game for the players, /help
         docs.bp,  # /api/openapi.json
     ):
         app.register_blueprint(bp)

@@ -21,9 +21,30 @@ from typing import Any
 
 from sqlalchemy import Select, false, func, select
 
-from .models import DeviceGame, Event, Game, Member, Seat, folded
-from .refusals import Clash, Denied, Refusal
+from .models import Club, DeviceGame, Event, Game, Member, Seat, folded
+from .refusals import Clash, Denied, Missing, Refusal
 from .rules.base import N_
+
+# What a caller who may not is told (403), naming the thing refused: the predicates' refusals
+# below, the routes' guards (``web.auth.club_route``, the events' pages) and the services say
+# these words, never a generic "you may not".
+REFUSED = {
+    "invites": N_("Only the club's owner and admins make and revoke invites."),
+    "remove": N_("Only the club's owner and admins remove members."),
+    "remove_admin": N_("Only the owner removes an admin."),
+    "roles": N_("Only the club's owner and admins make or unmake admins."),
+    "unmake_admin": N_("Only the owner unmakes an admin."),
+    "hand_over": N_("Only the owner hands the club over."),
+    "delete": N_("Only the owner deletes the club."),
+    "tidy": N_("Only the club's owner and admins tidy its players list."),
+    "sign_out": N_("A device is signed out by its member or by the club's owner and admins."),
+    "sign_out_admin": N_("Only the owner signs out an admin's devices."),
+    "start_round": N_("Only the event's director starts a round. Open the director's link on this device."),
+    "players": N_("Only the event's director changes its players. Open the director's link on this device."),
+    "correct_table": N_(
+        "Only the event's director corrects a table after its round. Open the director's link on this device."
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -115,6 +136,14 @@ class Access:
     # and hands the answer in; the rule of who directs is :meth:`direct_event`'s.
     holds_event_key: Callable[[Event], bool] = field(default=lambda _event: False, compare=False)
 
+    @classmethod
+    def acting_as(cls, member: Member, club: Club) -> Access:
+        """The predicates for ``member`` as their row stands now: what the services ask inside a
+        change, so that a role changed meanwhile is the one judged (the web's :class:`Viewer`
+        was read when the request began)."""
+        found = Membership(club.id, club.slug, club.name, member.id, member.name, member.role, 0)
+        return cls(Viewer(memberships=(found,)))
+
     def member(self, club_id: int | None) -> Membership | None:
         """The caller's membership of this club; None: a club it may not see (404, as none)."""
         return self.viewer.of(club_id)
@@ -134,34 +163,83 @@ class Access:
         found = self.member(club_id)
         return found is not None and found.owner
 
-    def see_invites(self, club_id: int | None) -> bool:
-        return self.run_club(club_id)
-
     def see_devices(self, club_id: int | None, member_id: int) -> bool:
         """A member's devices: that member, and the club's admins."""
         found = self.member(club_id)
         return found is not None and (found.admin or found.member_id == member_id)
 
-    def sign_out(self, club_id: int | None, member_id: int) -> bool:
-        return self.see_devices(club_id, member_id)
+    # Each decision about one member of the club is one rule below, answering why not (a
+    # :class:`Refusal` whose message names the thing refused) or None; the page's button, the
+    # view and the service (clubs/service.py, judged again inside the change) all ask it.
+
+    def removal_refused(self, club_id: int | None, member: Member) -> Refusal | None:
+        """Removing ``member``: a member leaves (not the owner, who hands the club over first);
+        the owner and admins remove a member; only the owner removes an admin."""
+        found = self.member(club_id)
+        if found is None:
+            return Missing("name", N_("No such member."))
+        if member.role == "owner":
+            return Clash("name", N_("The owner cannot be removed: hand the club over first."))
+        if found.member_id == member.id:
+            return None
+        if not found.admin:
+            return Denied("name", REFUSED["remove"])
+        if member.role == "admin" and not found.owner:
+            return Denied("name", REFUSED["remove_admin"])
+        return None
 
     def remove_member(self, club_id: int | None, member: Member) -> bool:
-        """A member leaves (not the owner); an admin removes a member; only the owner an admin."""
+        return self.removal_refused(club_id, member) is None
+
+    def role_refused(self, club_id: int | None, member: Member) -> Refusal | None:
+        """Making a member an admin (the owner and admins) or unmaking an admin (the owner only,
+        as removing one is: else an admin removes an admin in two steps). The owner's own role
+        changes only by handing the club over."""
         found = self.member(club_id)
-        if found is None or member.role == "owner":
-            return False
-        if found.member_id == member.id:
-            return True
-        return found.owner or (found.admin and member.role != "admin")
+        if found is None:
+            return Missing("name", N_("No such member."))
+        if member.role == "owner":
+            return Clash("name", N_("The owner stays owner until the club is handed over."))
+        if not found.admin:
+            return Denied("name", REFUSED["roles"])
+        if member.role == "admin" and not found.owner:
+            return Denied("name", REFUSED["unmake_admin"])
+        return None
 
     def set_role(self, club_id: int | None, member: Member) -> bool:
-        """Making or unmaking an admin: an admin, of anyone but the owner and themself."""
+        return self.role_refused(club_id, member) is None
+
+    def hand_over_refused(self, club_id: int | None, member: Member) -> Refusal | None:
+        """Handing the club over to another member: the owner."""
         found = self.member(club_id)
-        return found is not None and found.admin and member.role != "owner" and member.id != found.member_id
+        if found is None:
+            return Missing("name", N_("No such member."))
+        if not found.owner:
+            return Denied("name", REFUSED["hand_over"])
+        if found.member_id == member.id:
+            return Clash("name", N_("You own this club already: hand it over to another member."))
+        return None
 
     def hand_over(self, club_id: int | None, member: Member) -> bool:
+        return self.hand_over_refused(club_id, member) is None
+
+    def sign_out_refused(self, club_id: int | None, member: Member) -> Refusal | None:
+        """Signing out a device of ``member``: that member, and the owner and admins; but every
+        device of an admin signed out would remove them, so an admin's devices (the owner's
+        too) are the owner's to sign out, as removing an admin is."""
         found = self.member(club_id)
-        return found is not None and found.owner and member.id != found.member_id
+        if found is None:
+            return Missing("device", N_("No such device."))
+        if found.member_id == member.id or found.owner:
+            return None
+        if not found.admin:
+            return Denied("device", REFUSED["sign_out"])
+        if member.role in ("admin", "owner"):
+            return Denied("device", REFUSED["sign_out_admin"])
+        return None
+
+    def sign_out(self, club_id: int | None, member: Member) -> bool:
+        return self.sign_out_refused(club_id, member) is None
 
     def leave(self, club_id: int | None) -> bool:
         """Leaving the club: any member but its owner (who hands it over first)."""
@@ -176,23 +254,6 @@ class Access:
         """An event, directed by the club's owner and admins, and by whoever holds the key its
         creator was given (events.md)."""
         return self.run_club(event.club_id) or self.holds_event_key(event)
-
-    def removal_refused(self, club_id: int | None, member: Member) -> Refusal | None:
-        """Why the caller may not remove ``member`` (who is not the caller), None when they may:
-        the owner stays until the club is handed over, and only the owner removes an admin."""
-        if self.remove_member(club_id, member):
-            return None
-        if member.role == "owner":
-            return Clash("name", N_("The owner cannot be removed: hand the club over first."))
-        return Denied("name", N_("Only the owner removes an admin."))
-
-    def sign_out_needs_owner(self, club_id: int | None, member: Member) -> bool:
-        """Signing out every device of an admin (or the owner) would remove them: the owner's to
-        do, as removing is; a member's own devices are theirs to sign out."""
-        found = self.member(club_id)
-        if found is None or found.owner or found.member_id == member.id:
-            return False
-        return member.role in ("admin", "owner")
 
     def plays_in(self, event: Event) -> int | None:
         """The entrant a member of the event's club plays as: their member name among the

@@ -21,7 +21,11 @@ carries. What is:
   so one careless phone or a prankster on the hall's Wi-Fi never stops the tables already
   playing. What is remembered of a proof is a keyed hash of address and credential (HMAC with
   the secret key), for a day from its last use, in the same storage (and each process's memory,
-  so the hall's ordinary requests ask nothing of the storage). No credential at all (a plain
+  so the hall's ordinary requests ask nothing of the storage). A credential the server hands
+  out (:func:`handed`: a round's game key through its table link, the tables' links and keys in
+  a director's document, a key just made) is proven for the address it is answered to. A
+  request is let test no more unproven credentials than the address's windows have failures
+  left (a cookie of ten member keys is no way past the figure). No credential at all (a plain
   viewer) is never a failure.
 - creations (:data:`CREATIONS`): ``@limit("games")`` on a view that creates. A POST that
   created something (an answer below 400) counts; one from an address over the figure is
@@ -141,6 +145,8 @@ PROVEN_FOR = 24 * 60 * 60
 RENEW_AFTER = 60 * 60
 # The proofs a process keeps in memory (a hash and a time each, about 150 bytes).
 PROVEN_KEPT = 50_000
+# What :meth:`Limits.room` answers for a limit with no figure (or a storage that fails).
+UNLIMITED = 1 << 30
 PROVEN = stores.store("proven_credentials", PROVEN_KEPT, doc="credentials this address has proven")
 
 
@@ -159,21 +165,28 @@ class Limits:
     def _keys(self, name: str, address: str) -> tuple[str, ...]:
         return (self.prefix, name, address) if self.prefix else (name, address)
 
-    def wait(self, name: str, address: str) -> int:
-        """Seconds until ``address`` is under limit ``name`` again; 0: it is now."""
+    def room(self, name: str, address: str) -> tuple[int, int]:
+        """How many more ``address`` may count against limit ``name`` now (:data:`UNLIMITED`: no
+        limit), and the seconds until its fullest window frees one."""
         if not self.limiter.enabled or not self.windows[name]:
-            return 0
+            return UNLIMITED, 0
         keys = self._keys(name, address)
-        longest = 0.0
+        stats = []
         try:
             for item in self.windows[name]:
                 reset, remaining = self.limiter.limiter.get_window_stats(item, *keys)
-                if remaining <= 0:
-                    longest = max(longest, reset - time.time(), 1)
+                stats.append((max(remaining, 0), reset))
         except Exception:  # a limit's storage that fails must never fail the request
             log.warning("rate limit storage failed: %s not checked", name, exc_info=True)
-            return 0
-        return math.ceil(longest)
+            return UNLIMITED, 0
+        least = min(remaining for remaining, _reset in stats)
+        longest = max(max(reset - time.time(), 1) for remaining, reset in stats if remaining == least)
+        return least, math.ceil(longest)
+
+    def wait(self, name: str, address: str) -> int:
+        """Seconds until ``address`` is under limit ``name`` again; 0: it is now."""
+        left, wait = self.room(name, address)
+        return wait if left <= 0 else 0
 
     def hit(self, name: str, address: str, times: int = 1) -> None:
         if not self.limiter.enabled or times < 1:
@@ -323,8 +336,12 @@ class Judged:
 
     right: set[str] = field(default_factory=set)
     wrong: set[str] = field(default_factory=set)
-    # The address's window was read and found open: asked once per request.
-    open: bool = False
+    # The unproven credentials let through to be tested, and how many failures the address's
+    # windows had room for when first asked (once per request): a request may test no more
+    # unproven credentials than there is room for, however many one cookie carries (issue 57, P5).
+    admitted: set[str] = field(default_factory=set)
+    room: int | None = None
+    wait: int = 0
 
 
 def _judged() -> Judged:
@@ -339,23 +356,29 @@ UNNAMED = "\0unnamed"
 
 
 def check_credentials(*presented: str | None) -> None:
-    """Before credentials are tested: refuse (429) an address over its failures, unless every
-    one presented is proven for it (presented correctly before). Naming none (or only empty
-    ones) is one unproven."""
+    """Before credentials are tested: refuse (429) an address that has no room left for them,
+    unless every one presented is proven for it (presented correctly before). Each unproven one
+    may prove wrong: a request is let test no more unproven credentials than the address's
+    windows have failures left (10 keys in one member cookie at the 9th failure of the minute
+    are refused untested, not tested all and counted past the figure). Naming none (or only
+    empty ones) is one unproven."""
     state = _limits()
     if state is None or not state.limiter.enabled:
         return
     named = [p for p in presented if p]
     address = client_address()
-    if named and all(state.proven(address, p) for p in named):
+    unproven = {p for p in named if not state.proven(address, p)}
+    if named and not unproven:
         return
     judged = _judged()
-    if judged.open:
+    new = (unproven or {UNNAMED}) - judged.admitted
+    if not new:
         return
-    wait = state.wait(CREDENTIALS, address)
-    if wait:
-        raise Limited(CREDENTIALS, wait)
-    judged.open = True
+    if judged.room is None:
+        judged.room, judged.wait = state.room(CREDENTIALS, address)
+    if len(judged.admitted) + len(new) > judged.room:
+        raise Limited(CREDENTIALS, max(judged.wait, 1))
+    judged.admitted |= new
 
 
 def failed_credential(presented: str | None = None) -> None:
@@ -372,6 +395,22 @@ def right_credential(presented: str | None) -> None:
     state = _limits()
     if state is not None:
         state.prove(client_address(), presented)
+
+
+def handed(*credentials: str | None) -> None:
+    """The server gives this request's caller ``credentials``: proven for its address from now on,
+    as if presented correctly. Only for a caller who proved a credential in this request (a table
+    link handing its round's game key, a director's document handing the tables' links and keys)
+    or who has just created what they open (a new game's key, a new event's director key): the
+    phone that then presents them at a round change is never refused, however many wrong links a
+    prankster sends from the same address (issue 57, N1)."""
+    state = _limits()
+    if state is None or not state.limiter.enabled:
+        return
+    address = client_address()
+    for given in credentials:
+        if given:
+            state.prove(address, given)
 
 
 def credential(presented: str | None, matches: Callable[[str], bool]) -> bool:

@@ -7,6 +7,7 @@ ask the plugin; they never probe a form or the rules with ``getattr``/``hasattr`
 
 Nothing is listed here: a registered game's plugin is found in its folder the first time the
 web asks for it (:attr:`scorekeeper.games.folder.Folder.plugin`).
+Adding a game: the checklist in docs/developers.md ("Adding a game"); nothing here.
 """
 
 from __future__ import annotations

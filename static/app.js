@@ -448,7 +448,7 @@
     }, 0);
   });
 
-  // Abracadabra's play in the page (templates/games/abracadabra/_play.html): a tap ticks its
+  // Abracadabra's play in the page (scorekeeper/games/abracadabra/templates/games/abracadabra/_play.html): a tap ticks its
   // trick in the form's own list of every trick, and the stage is redrawn from that list with
   // the sentences the server put on each trick's row; nothing is sent until the last trick,
   // when the list is posted once. Without this, each tap is a post, as before.

@@ -173,6 +173,70 @@ def count_queries(app):
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 
 
+def bearer(key: str, **more: str) -> dict[str, str]:
+    """The API's credential header (a game's edit key, a member's key, a director's key), with
+    ``more`` headers beside it (``**{"If-Match": '"3"'}``)."""
+    return {"Authorization": f"Bearer {key}", **more}
+
+
+def make_event(app, **body) -> tuple[str, str]:
+    """An event made by the service from ``body`` (events.md), outside any club: its id and its
+    director key. A file fixes its own evening with ``functools.partial(make_event, ...)``."""
+    from scorekeeper.events import service as events
+
+    with app.app_context():
+        event, key = events.create_event(body)
+        return event.id, key
+
+
+def play_table(client, table: dict, *deals: dict) -> None:
+    """Each deal scored at an event's table through the API, with the table's edit key (``table``
+    as a round of the event document lists it, for a director)."""
+    for facts in deals:
+        answer = client.post(
+            f"/api/games/{table['game']}/deals", json=facts, headers=bearer(table["edit_key"])
+        )
+        assert answer.status_code == 201, answer.get_json()
+
+
+def new_club(client, name: str, player: str = "Olga") -> dict:
+    """A club made through the API (its owner ``player``): slug, member_key, invite..."""
+    made = client.post("/api/clubs", json={"name": name, "player": player})
+    assert made.status_code == 201, made.json
+    return made.json
+
+
+def join(client, slug: str, invite: str, name: str) -> dict:
+    """``client``'s device joins the club by the invite, as ``name``: member_key, role, player."""
+    joined = client.post(f"/api/clubs/{slug}/join", json={"invite": invite, "name": name})
+    assert joined.status_code == 201, joined.json
+    return joined.json
+
+
+@pytest.fixture
+def club(app, client):
+    """The Lodge (``the-lodge``): its owner Olga, an admin Ada, a member Mel, and Gus who was
+    removed; and Elsewhere, another club (Otto's). Each one's member key by role."""
+    made = new_club(client, "The Lodge", "Olga")
+    admin_invite = client.post(
+        "/api/clubs/the-lodge/invites", json={"role": "admin"}, headers=bearer(made["member_key"])
+    ).json["invite"]
+    admin = join(app.test_client(), "the-lodge", admin_invite, "Ada")
+    member = join(app.test_client(), "the-lodge", made["invite"], "Mel")
+    gone = join(app.test_client(), "the-lodge", made["invite"], "Gus")
+    removed = client.delete("/api/clubs/the-lodge/members/Gus", headers=bearer(made["member_key"]))
+    assert removed.status_code == 204
+    other = new_club(client, "Elsewhere", "Otto")
+    return {
+        "slug": "the-lodge",
+        "owner": made["member_key"],
+        "admin": admin["member_key"],
+        "member": member["member_key"],
+        "removed": gone["member_key"],
+        "other club": other["member_key"],
+    }
+
+
 def sa_form(tricks, agents, trump=None) -> dict[str, str]:
     """The Secret Agent deal form as a browser posts it."""
     data = {f"tricks_{s}": str(t) for s, t in enumerate(tricks)}

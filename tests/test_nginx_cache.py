@@ -21,7 +21,8 @@ from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 from scorekeeper.db import db
-from tests.web.table_helpers import FLAT, auth
+from tests.conftest import bearer
+from tests.web.table_helpers import FLAT
 
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
 DEPLOY = Path(__file__).resolve().parent.parent / "docs" / "deploy"
@@ -206,7 +207,7 @@ def test_a_hundred_viewers_of_one_game_cost_the_app_a_request_or_two_a_second(pr
         t.start()
     # The scorer records a deal meanwhile: every viewer gets it, from nginx.
     time.sleep(1.5)
-    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
     for t in threads:
         t.join()
     seconds = time.monotonic() - began
@@ -260,7 +261,7 @@ def test_polls_past_the_apps_share_are_told_later_while_a_deal_is_saved(proxied)
             "POST",
             f"/api/games/{gid}/deals",
             body=json.dumps(FLAT),
-            headers={**auth(key), "Content-Type": "application/json"},
+            headers={**bearer(key), "Content-Type": "application/json"},
         )
         posted = conn.getresponse()
         posted.read()

@@ -328,6 +328,11 @@ def test_a_new_instance_keeps_its_data_to_its_owner(tmp_path):
         ('"GET /api/clubs/x?member_key=M3MBER HTTP/1.1"', "M3MBER"),
         ('"GET /e/ev/direct?key=D1R HTTP/1.1"', "D1R"),
         ('"POST /c/x/join?invite=INV1TE&token=T0KEN HTTP/1.1"', "INV1TE"),
+        # An event's table link and the poll each table's phone sends every 3 seconds (issue 57, N6).
+        ('"GET /e/ev/table/7/TABL3TOKEN HTTP/1.1"', "TABL3TOKEN"),
+        ('"GET /e/ev/table/7/TABL3TOKEN/now?at=r2-g HTTP/1.1"', "TABL3TOKEN"),
+        ('"GET /e/ev/TABLE/7/TABL3TOKEN/now HTTP/1.1"', "TABL3TOKEN"),
+        ('"GET /e/ev/table%2F7%2FTABL3TOKEN/now HTTP/1.1"', "TABL3TOKEN"),
     ],
 )
 def test_the_access_log_carries_no_key_or_token(line, secret):

@@ -1,4 +1,4 @@
-"""What a restored game must hold to (backup.py's format 1, snapshot.py's format 2): its first
+"""What a restored game must hold to (archive.py's format 1, snapshot.py's format 2): its first
 problem in words, and its half-entered deal (draft) judged as the game's entry form would."""
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from flask import current_app
 from sqlalchemy import delete, func, select, update
 
 from .. import stores
-from ..access import Membership, of_club
+from ..access import REFUSED, Access, Membership, of_club
 from ..db import db
 from ..keys import hash_key
 from ..models import (
@@ -203,7 +203,27 @@ def _change(club: Club, plan: Any, by: str = "", token: str | None = None) -> An
         raise Clash(None, N_("The club changed at the same moment: try again.")) from None
 
 
-def make_invite(club: Club, role: Any = "member", expires: Any = None, by: str = "") -> str:
+def acting(club: Club, by: Member) -> Access:
+    """The acting member's predicates (scorekeeper.access), as their row is now: asked inside a
+    change's plan, so a role changed or a member removed meanwhile is what is judged."""
+    current = db.session.get(Member, by.id)
+    if current is None or current.club_id != club.id:
+        raise Missing(None, N_("No such club."))
+    return Access.acting_as(current, club)
+
+
+def _name(by: Member | None) -> str:
+    return by.name if by is not None else ""
+
+
+def _run_club(club: Club, by: Member | None, message: str) -> None:
+    """Invites: the owner and admins (``message`` names what was refused); ``by`` None: the
+    operator's command line, who may do anything to the server's clubs."""
+    if by is not None and not acting(club, by).run_club(club.id):
+        raise Denied(None, message)
+
+
+def make_invite(club: Club, role: Any = "member", expires: Any = None, by: Member | None = None) -> str:
     if role not in ("member", "admin"):
         raise Refusal("role", N_("An invite makes a member or an admin."))
     if expires is not None and (
@@ -213,13 +233,15 @@ def make_invite(club: Club, role: Any = "member", expires: Any = None, by: str =
     token = new_token(16)
 
     def plan() -> Step[str]:
+        _run_club(club, by, REFUSED["invites"])
+
         def apply() -> Any:
             _new_invite(club, role, expires, token=token)
             return {"role": role, "expires": expires}
 
         return Step(token, apply, "invite")
 
-    return _change(club, plan, by)
+    return _change(club, plan, _name(by))
 
 
 def live_invite(club: Club, token: str) -> Invite | None:
@@ -236,14 +258,15 @@ def live_invite(club: Club, token: str) -> Invite | None:
     return invite
 
 
-def revoke_invite(club: Club, token: str, by: str = "") -> None:
+def revoke_invite(club: Club, token: str, by: Member | None = None) -> None:
     def plan() -> Step[None]:
+        _run_club(club, by, REFUSED["invites"])
         invite = live_invite(club, token)
         if invite is None:
             raise Missing("invite", N_("No such invite."))
         return Step(None, lambda: _spend(invite), "revoke_invite")
 
-    _change(club, plan, by)
+    _change(club, plan, _name(by))
 
 
 def _spend(invite: Invite) -> dict[str, Any]:
@@ -273,14 +296,15 @@ def open_invites(club: Club) -> list[Invite]:
     )
 
 
-def revoke_invite_by_id(club: Club, invite_id: int, by: str = "") -> None:
+def revoke_invite_by_id(club: Club, invite_id: int, by: Member | None = None) -> None:
     def plan() -> Step[None]:
+        _run_club(club, by, REFUSED["invites"])
         invite = db.session.get(Invite, invite_id)
         if invite is None or invite.club_id != club.id or invite.revoked_at is not None:
             raise Missing("invite", N_("No such invite."))
         return Step(None, lambda: _spend(invite), "revoke_invite")
 
-    _change(club, plan, by)
+    _change(club, plan, _name(by))
 
 
 def members(club: Club) -> list[Member]:
@@ -383,17 +407,17 @@ def device_link(member: Member) -> str:
     return _change(club, plan, member.name)
 
 
-def remove_member(club: Club, name: str, by: Member | None = None) -> None:
-    """Remove a member: their keys go with them, so their devices stop at once."""
+def remove_member(club: Club, name: str, by: Member) -> None:
+    """Remove a member (or ``by`` leaves), as :meth:`Access.removal_refused` says: their keys go
+    with them, so their devices stop at once."""
 
     def plan() -> Step[None]:
         member = member_named(club, name)
         if member is None:
             raise Missing("name", N_("No such member."))
-        if member.role == "owner":
-            raise Clash("name", N_("The owner cannot be removed: hand the club over first."))
-        if by is not None and by.role == "admin" and member.role == "admin" and by.id != member.id:
-            raise Denied("name", N_("Only the owner removes an admin."))
+        refused = acting(club, by).removal_refused(club.id, member)
+        if refused is not None:
+            raise refused
 
         def apply() -> Any:
             db.session.execute(delete(MemberKey).where(MemberKey.member_id == member.id))
@@ -402,12 +426,11 @@ def remove_member(club: Club, name: str, by: Member | None = None) -> None:
 
         return Step(None, apply, "remove_member")
 
-    _change(club, plan, by.name if by is not None else "")
+    _change(club, plan, by.name)
 
 
-def set_role(club: Club, name: str, role: str, by: Member | None = None) -> None:
-    """Make or unmake an admin. As with removing (:func:`remove_member`), another admin is the
-    owner's to unmake: else an admin removes an admin in two steps."""
+def set_role(club: Club, name: str, role: str, by: Member) -> None:
+    """Make or unmake an admin, as :meth:`Access.role_refused` says (the owner unmakes admins)."""
     if role not in ("admin", "member"):
         raise Refusal("role", N_("A member is an admin or a member."))
 
@@ -415,16 +438,9 @@ def set_role(club: Club, name: str, role: str, by: Member | None = None) -> None
         member = member_named(club, name)
         if member is None:
             raise Missing("name", N_("No such member."))
-        if member.role == "owner":
-            raise Clash("name", N_("The owner stays owner until the club is handed over."))
-        if (
-            by is not None
-            and by.role == "admin"
-            and member.role == "admin"
-            and by.id != member.id
-            and role != "admin"
-        ):
-            raise Denied("name", N_("Only the owner unmakes an admin."))
+        refused = acting(club, by).role_refused(club.id, member)
+        if refused is not None:
+            raise refused
 
         def apply() -> Any:
             member.role = role
@@ -432,21 +448,22 @@ def set_role(club: Club, name: str, role: str, by: Member | None = None) -> None
 
         return Step(None, apply, "role")
 
-    _change(club, plan, by.name if by is not None else "")
+    _change(club, plan, by.name)
 
 
 def hand_over(club: Club, owner: Member, name: str) -> None:
     def plan() -> Step[None]:
         member = member_named(club, name)
-        current = db.session.get(Member, owner.id)
         if member is None:
             raise Missing("name", N_("No such member."))
-        if current is None or current.role != "owner":
-            raise Denied("name", N_("Only the owner hands the club over."))
+        refused = acting(club, owner).hand_over_refused(club.id, member)
+        if refused is not None:
+            raise refused
+        current = db.session.get(Member, owner.id)
+        assert current is not None  # acting() found it
 
         def apply() -> Any:
-            if member.id != current.id:
-                member.role, current.role = "owner", "admin"
+            member.role, current.role = "owner", "admin"
             return {"member": name}
 
         return Step(None, apply, "hand_over")
@@ -460,7 +477,8 @@ def keys_of(member: Member) -> list[MemberKey]:
     )
 
 
-def sign_out(member: Member, key_id: int, by: str = "") -> None:
+def sign_out(member: Member, key_id: int, by: Member) -> None:
+    """Sign one of ``member``'s devices out, by ``by`` as :meth:`Access.sign_out_refused` says."""
     club = db.session.get(Club, member.club_id)
     if club is None:
         raise Missing("device", N_("No such device."))
@@ -469,6 +487,9 @@ def sign_out(member: Member, key_id: int, by: str = "") -> None:
         row = db.session.get(MemberKey, key_id)
         if row is None or row.member_id != member.id:
             raise Missing("device", N_("No such device."))
+        refused = acting(club, by).sign_out_refused(club.id, member)
+        if refused is not None:
+            raise refused
 
         def apply() -> Any:
             db.session.execute(delete(MemberKey).where(MemberKey.id == key_id))
@@ -476,7 +497,7 @@ def sign_out(member: Member, key_id: int, by: str = "") -> None:
 
         return Step(None, apply, "sign_out")
 
-    _change(club, plan, by or member.name)
+    _change(club, plan, by.name)
 
 
 def memberships(keys: list[str]) -> list[Membership]:
@@ -541,7 +562,7 @@ def remember_game(device_id: str | None, game_id: str) -> None:
 # -- deleting a club ----------------------------------------------------------------------------
 
 
-def delete_club(club: Club, by: str = "") -> dict[str, int]:
+def delete_club(club: Club, by: Member | None = None) -> dict[str, int]:
     """Delete a club and everything that is only its: games, events, players, members, invites,
     and its history (one row stays: that it was deleted), in one transaction.
 
@@ -549,6 +570,8 @@ def delete_club(club: Club, by: str = "") -> dict[str, int]:
     """
 
     def plan() -> Step[dict[str, int]]:
+        if by is not None and not acting(club, by).own_club(club.id):
+            raise Denied(None, REFUSED["delete"])
         game_ids = list(db.session.scalars(of_club(select(Game.id), club.id)))
         event_ids = list(db.session.scalars(select(Event.id).where(Event.club_id == club.id)))
         players_gone = len(db.session.scalars(select(Player.id).where(Player.club_id == club.id)).all())
@@ -576,7 +599,7 @@ def delete_club(club: Club, by: str = "") -> dict[str, int]:
 
         return Step(counts, apply, "delete_club")
 
-    return _change(club, plan, by)
+    return _change(club, plan, _name(by))
 
 
 def club_of(game_club_id: int | None) -> Club | None:

@@ -234,9 +234,9 @@ def start_round(
 
     One transaction makes the round and its tables' games, or nothing. The start is claimed on
     the version the director saw (``based_on``, else the event as this request read it): two
-    directors starting at once start one round; the other gets :class:`~.house_gate.Stale`
+    directors starting at once start one round; the other gets :class:`~scorekeeper.service.house_gate.Stale`
     and no game is made for it. A repeated submission (``token``) raises
-    :class:`~.house_gate.Repeat` (its ``detail["round"]``: the round it started).
+    :class:`~scorekeeper.service.house_gate.Repeat` (its ``detail["round"]``: the round it started).
     """
     seen = event.version if based_on is None else based_on
 
@@ -321,7 +321,7 @@ def change_players(
 
     Through the house gate: two changes at once both apply (the later one is judged again on the
     event the first left), unless one was based on a version (``If-Match``): then it is refused
-    with :class:`~.house_gate.Stale`."""
+    with :class:`~scorekeeper.service.house_gate.Stale`."""
 
     def step() -> house_gate.Step[None]:
         entrants, withdrawn, schedule = _players_plan(event, add, withdraw)

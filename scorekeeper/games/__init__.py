@@ -6,7 +6,8 @@ and its traits at an event), ``rules.py`` (pure: facts in, points out; no Flask,
 side, :class:`~scorekeeper.games.base.Plugin`), ``templates/games/<key>/`` (found by the app's
 template loader) and ``help/<lang>.md`` (the players' rules in each language).
 
-Adding a game: its folder, and one line in :data:`REGISTRY`. Everything else here is a view of
+Adding a game: its folder, and one line in :data:`REGISTRY` (the checklist: docs/developers.md,
+"Adding a game"). Everything else here is a view of
 the registry: :data:`GAMES` (the rules by key), :func:`event_traits`, :data:`TEMPLATE_FOLDERS`,
 and on the web's side :mod:`scorekeeper.plugins`. This module imports only the folders' pure
 parts, so the scoring core names a game without loading any web code.

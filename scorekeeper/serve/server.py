@@ -39,10 +39,11 @@ ACCESS_LOG_FORMAT = '%(t)s %(h)s "%(r)s" %(s)s %(b)s %(M)sms id=%({x-request-id}
 # invites' tokens. Read as the app reads them, parsed and percent-decoded (``?k%65y=`` is ``key``,
 # ``join%2F<token>`` is the join route): a query parameter whose name ends in one of these words,
 # and the path segment that is a token: /p/<seat or entrant>/<token>, /join/<token>,
-# /invites/<token> (an admin's DELETE of an invite).
+# /invites/<token> (an admin's DELETE of an invite), an event's table link
+# /e/<id>/table/<n>/<token> (and its poll, .../<token>/now, every 3 seconds from every table).
 SECRET_PARAMETER = re.compile(r"(key|token|invite)$", re.IGNORECASE)
-TOKEN_AFTER = {"join": 1, "invites": 1, "p": 2}
-SECRET_MARKS = ("key", "token", "invite", "/p/", "/join/", "/invites/", "%")
+TOKEN_AFTER = {"join": 1, "invites": 1, "p": 2, "table": 2}
+SECRET_MARKS = ("key", "token", "invite", "/p/", "/join/", "/invites/", "/table/", "%")
 # What a re-encoded path segment keeps as it is (RFC 3986's pchar, less the percent sign).
 PATH_SAFE = "!$&'()*+,;=:@-._~"
 

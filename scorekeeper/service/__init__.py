@@ -2,7 +2,8 @@
 
 By concern:
 
-- :mod:`.record`: the game record format (check one in, the full record);
+- :mod:`.intake`: a game record read in (parsed, checked by replaying it);
+- :mod:`.new_game_gate`: a new game made in one transaction;
 - :mod:`.gate`: the write gate (versions, idempotency, every change recorded);
 - :mod:`.history`: the history of changes and undo, through the same gate.
 

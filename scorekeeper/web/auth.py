@@ -32,9 +32,11 @@ from .. import limits
 from ..access import Access, Membership, Viewer
 from ..clubs import service as clubs
 from ..db import db
+from ..events import table_links
 from ..keys import hash_key, key_matches
 from ..models import AnyGame, Club, Event, MemberKey
 from ..read import SCORER, VIEWER, Role, TableState, event_of, seat_role, table_state
+from ..refusals import Denied
 from .cookies import DEVICE_COOKIE, KEY_COOKIE, MEMBER_COOKIE, MEMBER_KEYS_MAX
 from .form_tokens import TOKEN
 from .loading import load_game
@@ -132,6 +134,16 @@ def director_name(event: Event, key: str | None, judged: bool = True) -> str | N
                 limits.failed_credential(key)
         memo[event.id] = name
     return memo[event.id]
+
+
+def hand_event(event: Event, doc: dict[str, Any], *more: str) -> None:
+    """A director's event document (``doc``) hands its caller, a proven director, every table's
+    link and every started table's scoring key (and ``more``: the players' links a page shows):
+    proven for this address (limits.handed), so the phones at the hall that open them are never
+    refused while a prankster there keeps the address over its failures."""
+    tokens = [table_links.table_token(event.id, t["table"]) for t in doc.get("table_links", ())]
+    keys = [t["edit_key"] for r in doc["rounds"] for t in r["tables"] if t.get("edit_key")]
+    limits.handed(*tokens, *keys, *more)
 
 
 def director_credential() -> str | None:
@@ -238,14 +250,19 @@ def may() -> Access:
     return Access(viewer(), holds_event_key=holds_event_key)
 
 
-def club_route(need: str = "member") -> Callable:
+def club_route(need: str = "member", refused: str = "") -> Callable:
     """Load the URL's club for a caller who belongs to it, and call the view with the club and
     the caller's membership in place of ``slug``.
 
     Anyone else gets 404, as for a club that does not exist (clubs.md: existence is not
-    revealed); a member without the rights ``need`` names ("admin", "owner") gets 403.
-    An API caller whose key proves nothing has failed a credential check.
+    revealed); a member without the rights ``need`` names ("admin", "owner") gets 403 saying
+    ``refused`` (marked with ``N_``: what the route does and who may). An API caller whose key
+    proves nothing has failed a credential check.
     """
+    # Every 403 names the thing refused, never a generic message (issue 56): a route for admins or
+    # the owner without its words is a mistake found at start, not a 403 that says nothing.
+    if need != "member" and not refused:
+        raise ValueError(f"club_route({need!r}) needs the words of what it refuses (access.REFUSED)")
 
     def decorate(view: Callable) -> Callable:
         @wraps(view)
@@ -256,7 +273,7 @@ def club_route(need: str = "member") -> Callable:
                 abort(404)
             allowed = {"member": may().see_club, "admin": may().run_club, "owner": may().own_club}[need]
             if not allowed(membership.club_id):
-                abort(403)
+                raise Denied(None, refused)
             club = db.session.get(Club, membership.club_id)
             if club is None:
                 abort(404)

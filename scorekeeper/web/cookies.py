@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import request
 
+from .. import limits
 from ..models import Game
 
 KEY_COOKIE = "edit_key"
@@ -40,5 +41,10 @@ def drop_cookie(response: Any, name: str, path: str = "/") -> Any:
 
 
 def remember_key(response, game: Game, key: str):
-    """Keep the edit key on this device, sent only to this game's pages."""
+    """Keep the edit key on this device, sent only to this game's pages.
+
+    The key is handed to a caller who proved a credential (the key itself, a table link, the
+    game it rematches) or who just made the game: proven for this address, so its first use is
+    never refused while a prankster keeps the address over its failures (limits.handed)."""
+    limits.handed(key)
     return keep_cookie(response, KEY_COOKIE, key, KEY_MAX_AGE, f"/g/{game.id}")

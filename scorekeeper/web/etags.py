@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from flask import request
 from flask_babel import get_locale
 
 from ..models import Game
@@ -20,6 +21,22 @@ def bare_etag(tag: str | None) -> str | None:
         return tag
     base, colon, coding = tag.rpartition(":")
     return base if colon and coding in CONTENT_CODINGS else tag
+
+
+def if_match_versions() -> set[int] | None:
+    """The versions a write's ``If-Match`` names, for the games' and the events' API alike (None:
+    no header, or ``*``). Each tag is read as this app made it, whatever the encoding suffix
+    Flask-Compress added: ``"7"``, ``"7:gzip"`` and ``"7:br"`` are version 7. ValueError when a
+    tag is no version: a weak one (If-Match compares strongly, and this API answers none), or
+    other than ASCII digits (``int()`` refuses some that ``str.isdigit()`` accepts, such as ``²``)."""
+    if "If-Match" not in request.headers or request.if_match.star_tag:
+        return None
+    # An empty tag ("") parses as None, and a weak one is left out (as_set): every tag must be a
+    # version this API answered.
+    tags = {bare_etag(t) for t in request.if_match.as_set()}
+    if not tags or not all(t and t.isascii() and t.isdigit() and len(t) < 10 for t in tags):
+        raise ValueError("If-Match names no version")
+    return {int(t) for t in tags if t}
 
 
 def changed_at(updated_at: datetime) -> float:

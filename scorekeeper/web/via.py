@@ -9,7 +9,7 @@ from ..refusals import Refusal
 from ..rules.base import N_
 from ..service import Via
 from .devices import device, device_label
-from .etags import bare_etag
+from .etags import if_match_versions
 from .form_tokens import TOKEN, TOKEN_FIELD, VERSION_FIELD
 
 
@@ -49,12 +49,11 @@ def idempotency_key() -> str | None:
 def api_via(game: AnyGame) -> Via:
     """An API write: ``If-Match: "<version>"`` (the ETag the API answered) and ``Idempotency-Key``."""
     version = None
-    if "If-Match" in request.headers and not request.if_match.star_tag:
-        # An empty tag ("") parses as None: every tag must be a version this API answered.
-        tags = {bare_etag(t) for t in request.if_match.as_set()}
-        if not tags or not all(t and t.isdigit() and len(t) < 10 for t in tags):
-            abort(400, description=N_('If-Match must be the game\'s ETag, e.g. If-Match: "7".'))
-        versions = {int(t) for t in tags if t}
+    try:
+        versions = if_match_versions()
+    except ValueError:
+        abort(400, description=N_('If-Match must be the game\'s ETag, e.g. If-Match: "7".'))
+    if versions:
         version = game.version if game.version in versions else min(versions)
     token = idempotency_key()
     label = device_label(request.user_agent.string)

@@ -1,22 +1,12 @@
-"""Clubs made through the public API, as the outside tests drive it."""
+"""Clubs made through the public API, as the outside tests drive it (making a club, joining
+one and the Bearer header are tests/conftest.py's, named here too for the tests that import
+them from here)."""
 
 from __future__ import annotations
 
+from tests.conftest import bearer, join, new_club
 
-def bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
-
-
-def new_club(client, name: str, player: str = "Olga") -> dict:
-    made = client.post("/api/clubs", json={"name": name, "player": player})
-    assert made.status_code == 201, made.json
-    return made.json
-
-
-def join(client, slug: str, invite: str, name: str) -> dict:
-    joined = client.post(f"/api/clubs/{slug}/join", json={"invite": invite, "name": name})
-    assert joined.status_code == 201, joined.json
-    return joined.json
+__all__ = ["as_member", "bearer", "club_game", "join", "new_club"]
 
 
 def club_game(client, slug: str, key: str, players: list[str], deals=(), game: str = "tally") -> dict:

@@ -114,19 +114,25 @@ def get_urls(app, slug: str, name: str) -> list[str]:
     return urls
 
 
-def test_nothing_of_a_club_or_a_personal_game_reaches_anyone_who_may_not_see_it(app, world):
+# Who looks: each a test of its own, so pytest-xdist spreads the sweep over the workers.
+CALLERS = ("stranger", "member of A", "owner of B", "removed from A", "the personal game's device")
+
+
+@pytest.mark.parametrize("who", CALLERS)
+def test_nothing_of_a_club_or_a_personal_game_reaches_anyone_who_may_not_see_it(app, world, who):
+    assert set(world["callers"]) == set(CALLERS)
     probes = [("alpha-lodge", "Alfonsina"), ("bravo-hall", "Bartholomew"), ("no-such-club", "Pancracio")]
-    for who, (browser, key, may_see) in world["callers"].items():
-        hidden = world["secrets"] - may_see
-        for slug, name in probes:
-            for url in get_urls(app, slug, name):
-                headers = bearer(key) if key and url.startswith("/api/") else {}
-                answer = browser.get(url, headers=headers)
-                assert answer.status_code < 500, (who, url)
-                body = answer.get_data(as_text=True)
-                # What the URL itself carries comes back in forms and links: that is no leak.
-                shown = {s for s in hidden if s in body and s not in url}
-                assert not shown, (who, url, answer.status_code, shown)
+    browser, key, may_see = world["callers"][who]
+    hidden = world["secrets"] - may_see
+    for slug, name in probes:
+        for url in get_urls(app, slug, name):
+            headers = bearer(key) if key and url.startswith("/api/") else {}
+            answer = browser.get(url, headers=headers)
+            assert answer.status_code < 500, (who, url)
+            body = answer.get_data(as_text=True)
+            # What the URL itself carries comes back in forms and links: that is no leak.
+            shown = {s for s in hidden if s in body and s not in url}
+            assert not shown, (who, url, answer.status_code, shown)
 
 
 def same_page(one: str, other: str) -> bool:
@@ -139,16 +145,17 @@ def same_page(one: str, other: str) -> bool:
     return norm(one) == norm(other)
 
 
-def test_a_club_one_may_not_see_answers_exactly_like_a_missing_one(app, world):
-    for who, (browser, key, may_see) in world["callers"].items():
-        for url in get_urls(app, "alpha-lodge", "Alfonsina"):
-            if "/alpha-lodge" not in url or "Alpha Lodge" in may_see:
-                continue
-            headers = bearer(key) if key and url.startswith("/api/") else {}
-            hidden = browser.get(url, headers=headers)
-            missing = browser.get(url.replace("alpha-lodge", "zz-missing"), headers=headers)
-            assert hidden.status_code == missing.status_code == 404, (who, url)
-            assert same_page(hidden.get_data(as_text=True), missing.get_data(as_text=True)), (who, url)
+@pytest.mark.parametrize("who", CALLERS)
+def test_a_club_one_may_not_see_answers_exactly_like_a_missing_one(app, world, who):
+    browser, key, may_see = world["callers"][who]
+    for url in get_urls(app, "alpha-lodge", "Alfonsina"):
+        if "/alpha-lodge" not in url or "Alpha Lodge" in may_see:
+            continue
+        headers = bearer(key) if key and url.startswith("/api/") else {}
+        hidden = browser.get(url, headers=headers)
+        missing = browser.get(url.replace("alpha-lodge", "zz-missing"), headers=headers)
+        assert hidden.status_code == missing.status_code == 404, (who, url)
+        assert same_page(hidden.get_data(as_text=True), missing.get_data(as_text=True)), (who, url)
 
 
 def test_home_and_my_games_list_this_devices_games_only(world):

@@ -4,20 +4,21 @@ its partnerships ("Ann & Cy v Bob & Di") on the pages, the print sheet and the b
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from scorekeeper.db import db
 from scorekeeper.events import service as events
 from scorekeeper.models import Event
+from tests.conftest import make_event
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
 
 
-def make(app, fmt="progressive", **extra):
-    with app.app_context():
-        body = {"name": "Night", "format": fmt, "game": "euchre", "players": PLAYERS, "hands": 1, "rounds": 2}
-        event, key = events.create_event({**body, **extra})
-        return event.id, key
+# A progressive Euchre night of eight ("Night"), one hand a game, two rounds.
+make = partial(
+    make_event, name="Night", format="progressive", game="euchre", players=PLAYERS, hands=1, rounds=2
+)
 
 
 def board(client, event_id) -> str:

@@ -16,35 +16,12 @@ from scorekeeper import create_app
 from scorekeeper.db import db
 from scorekeeper.events import seating
 from scorekeeper.models import Event, Game
-from tests.clubs.helpers import as_member, bearer, join, new_club
+from tests.clubs.helpers import as_member, bearer, join
 from tests.conftest import app_config
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 NIGHT = {"name": "Euchre night", "format": "progressive", "game": "euchre", "players": PLAYERS, "hands": 1}
 MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
-
-
-@pytest.fixture
-def club(app, client):
-    """The Lodge: its owner Olga, an admin Ada, a member Mel, and Gus who was removed."""
-    made = new_club(client, "The Lodge", "Olga")
-    admin_invite = client.post(
-        "/api/clubs/the-lodge/invites", json={"role": "admin"}, headers=bearer(made["member_key"])
-    ).json["invite"]
-    admin = join(app.test_client(), "the-lodge", admin_invite, "Ada")
-    member = join(app.test_client(), "the-lodge", made["invite"], "Mel")
-    gone = join(app.test_client(), "the-lodge", made["invite"], "Gus")
-    removed = client.delete("/api/clubs/the-lodge/members/Gus", headers=bearer(made["member_key"]))
-    assert removed.status_code == 204
-    other = new_club(client, "Elsewhere", "Otto")
-    return {
-        "slug": "the-lodge",
-        "owner": made["member_key"],
-        "admin": admin["member_key"],
-        "member": member["member_key"],
-        "removed": gone["member_key"],
-        "other club": other["member_key"],
-    }
 
 
 def events_count(app) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from functools import partial
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from scorekeeper.db import db
 from scorekeeper.events import service as events
 from scorekeeper.models import Change, Game
+from tests.conftest import bearer, make_event, play_table
 from tests.web.pages import checked
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
@@ -23,35 +25,16 @@ MARCH_13 = {"trump": "S", "maker": 1, "alone": False, "defender_alone": None, "m
 CLOSED = "Round 1 is closed: only the event's director can correct this table, giving a reason."
 
 
-def auth(key):
-    return {"Authorization": f"Bearer {key}"}
-
-
-def make(app, **extra):
-    with app.app_context():
-        event, key = events.create_event(
-            {
-                "name": "Euchre night",
-                "format": "progressive",
-                "game": "euchre",
-                "players": PLAYERS,
-                "hands": 1,
-                "rounds": 2,
-                **extra,
-            }
-        )
-        return event.id, key
+# A progressive Euchre night, one hand a game, two rounds.
+make = partial(
+    make_event, name="Euchre night", format="progressive", game="euchre", players=PLAYERS, hands=1, rounds=2
+)
 
 
 def start(client, event_id, key, close=False):
-    r = client.post(f"/api/events/{event_id}/rounds", json={"close": close}, headers=auth(key))
+    r = client.post(f"/api/events/{event_id}/rounds", json={"close": close}, headers=bearer(key))
     assert r.status_code == 201, r.get_json()
     return r.get_json()
-
-
-def play(client, table, facts):
-    r = client.post(f"/api/games/{table['game']}/deals", json=facts, headers=auth(table["edit_key"]))
-    assert r.status_code == 201, r.get_json()
 
 
 def points(client, event_id):
@@ -85,37 +68,37 @@ def test_an_opponent_confirms_by_the_api_and_then_only_the_director_corrects(app
     event_id, key = make(app, confirm=True)
     table = start(client, event_id, key)["tables"][0]
     url = confirm_url(event_id, 1, 1)
-    still = client.post(url, json={"by": table["seats"][1]}, headers=auth(table["edit_key"]))
+    still = client.post(url, json={"by": table["seats"][1]}, headers=bearer(table["edit_key"]))
     assert still.status_code == 409 and "still playing" in still.get_json()["errors"][0]["message"]
-    play(client, table, MADE_02)
+    play_table(client, table, MADE_02)
     assert client.post(url, json={"by": table["seats"][1]}).status_code == 403
-    nobody = client.post(url, json={"by": "Zed"}, headers=auth(table["edit_key"]))
+    nobody = client.post(url, json={"by": "Zed"}, headers=bearer(table["edit_key"]))
     assert nobody.status_code == 422 and nobody.get_json()["errors"][0]["field"] == "by"
-    assert client.post(confirm_url(event_id, 1, 9), json={}, headers=auth(key)).status_code == 404
-    done = client.post(url, json={"by": table["seats"][1].lower()}, headers=auth(table["edit_key"]))
+    assert client.post(confirm_url(event_id, 1, 9), json={}, headers=bearer(key)).status_code == 404
+    done = client.post(url, json={"by": table["seats"][1].lower()}, headers=bearer(table["edit_key"]))
     assert done.status_code == 200 and done.get_json()["confirmed_by"] == table["seats"][1]
     doc = client.get(f"/api/events/{event_id}").get_json()
     assert doc["rounds"][0]["tables"][0]["confirmed_by"] == table["seats"][1]
     assert doc["rounds"][0]["tables"][1]["confirmed_by"] is None
     # The same player again changes nothing; another one is told who confirmed.
-    again = client.post(url, json={"by": table["seats"][1]}, headers=auth(table["edit_key"]))
+    again = client.post(url, json={"by": table["seats"][1]}, headers=bearer(table["edit_key"]))
     assert again.status_code == 200
-    other = client.post(url, json={"by": table["seats"][3]}, headers=auth(table["edit_key"]))
+    other = client.post(url, json={"by": table["seats"][3]}, headers=bearer(table["edit_key"]))
     assert other.status_code == 409 and "already confirmed" in other.get_json()["errors"][0]["message"]
 
     # Confirmed: the table's own key may no longer change it, though its round is still open.
     before = game_state(app, table["game"])
     game = f"/api/games/{table['game']}/deals"
     for refused in (
-        client.put(f"{game}/0", json=MARCH_13, headers=auth(table["edit_key"])),
-        client.delete(f"{game}/0", headers=auth(table["edit_key"])),
+        client.put(f"{game}/0", json=MARCH_13, headers=bearer(table["edit_key"])),
+        client.delete(f"{game}/0", headers=bearer(table["edit_key"])),
     ):
         assert refused.status_code == 403
         assert f"confirmed by {table['seats'][1]}" in refused.get_json()["errors"][0]["message"]
     assert game_state(app, table["game"]) == before
     # The director may, with a reason: the standings follow at once.
     assert points(client, event_id)[table["seats"][0]] == 1
-    fixed = client.put(f"{game}/0", json={**MARCH_13, "reason": "Bob had five tricks"}, headers=auth(key))
+    fixed = client.put(f"{game}/0", json={**MARCH_13, "reason": "Bob had five tricks"}, headers=bearer(key))
     assert fixed.status_code == 200, fixed.get_json()
     after = points(client, event_id)
     assert after[table["seats"][0]] == 0 and after[table["seats"][1]] == 2 and after[table["seats"][3]] == 2
@@ -131,7 +114,7 @@ def test_the_table_confirms_on_its_page_and_the_director_sees_who_has_not(app, c
     phone.get(f"/g/{game_id}?key={table_key}")
     seats = client.get(f"/api/events/{event_id}").get_json()["rounds"][0]["tables"][0]["seats"]
     assert "Confirm the result" not in phone.get(f"/g/{game_id}").get_data(as_text=True)  # still playing
-    play(client, {"game": game_id, "edit_key": table_key}, MADE_02)
+    play_table(client, {"game": game_id, "edit_key": table_key}, MADE_02)
 
     director = client.get(f"/e/{event_id}").get_data(as_text=True)
     assert "NOT CONFIRMED" in director and "1 table's result is not confirmed yet." in director
@@ -158,13 +141,13 @@ def test_the_table_confirms_on_its_page_and_the_director_sees_who_has_not(app, c
 def test_an_event_without_confirmation_has_no_confirm_form_or_route(app, client):
     event_id, key = make(app)
     table = start(client, event_id, key)["tables"][0]
-    play(client, table, MADE_02)
+    play_table(client, table, MADE_02)
     phone = app.test_client()
     phone.get(f"/g/{table['game']}?key={table['edit_key']}")
     assert "Confirm the result" not in phone.get(f"/g/{table['game']}").get_data(as_text=True)
     assert phone.post(f"/g/{table['game']}/confirm", data={"by": table["seats"][1]}).status_code == 404
     r = client.post(
-        confirm_url(event_id, 1, 1), json={"by": table["seats"][1]}, headers=auth(table["edit_key"])
+        confirm_url(event_id, 1, 1), json={"by": table["seats"][1]}, headers=bearer(table["edit_key"])
     )
     assert r.status_code == 409 and "does not ask" in r.get_json()["errors"][0]["message"]
     assert "confirmed_by" not in client.get(f"/api/events/{event_id}").get_json()["rounds"][0]["tables"][0]
@@ -176,14 +159,14 @@ def test_an_event_without_confirmation_has_no_confirm_form_or_route(app, client)
 def test_after_the_close_the_scorer_is_refused_on_the_api_and_pages_and_nothing_changes(app, client):
     event_id, key = make(app)
     table = start(client, event_id, key)["tables"][0]
-    play(client, table, MADE_02)
+    play_table(client, table, MADE_02)
     start(client, event_id, key, close=True)  # round 1 closed, round 2 started
     before = game_state(app, table["game"])
     game = f"/api/games/{table['game']}/deals"
     for refused in (
-        client.post(game, json=MARCH_13, headers=auth(table["edit_key"])),
-        client.put(f"{game}/0", json=MARCH_13, headers=auth(table["edit_key"])),
-        client.delete(f"{game}/0", headers=auth(table["edit_key"])),
+        client.post(game, json=MARCH_13, headers=bearer(table["edit_key"])),
+        client.put(f"{game}/0", json=MARCH_13, headers=bearer(table["edit_key"])),
+        client.delete(f"{game}/0", headers=bearer(table["edit_key"])),
     ):
         assert refused.status_code == 403 and refused.get_json()["errors"][0]["message"] == CLOSED
     # The pages: the lock said, no entry form, and a write answers the same message (no 500).
@@ -215,7 +198,7 @@ def test_after_the_close_the_scorer_is_refused_on_the_api_and_pages_and_nothing_
 def test_the_director_corrects_a_closed_table_on_its_page_with_a_reason(app, client):
     event_id, key = make(app)
     table = start(client, event_id, key)["tables"][0]
-    play(client, table, MADE_02)
+    play_table(client, table, MADE_02)
     start(client, event_id, key, close=True)
     ann, bob, cy, di = table["seats"]
     assert points(client, event_id)[ann] == 1
@@ -279,7 +262,7 @@ def test_the_director_corrects_a_closed_table_on_its_page_with_a_reason(app, cli
 def test_the_director_by_the_api_needs_a_reason_naming_the_field(app, client):
     event_id, key = make(app)
     table = start(client, event_id, key)["tables"][0]
-    play(client, table, MADE_02)
+    play_table(client, table, MADE_02)
     start(client, event_id, key, close=True)
     game = f"/api/games/{table['game']}/deals"
     before = game_state(app, table["game"])
@@ -289,15 +272,15 @@ def test_the_director_by_the_api_needs_a_reason_naming_the_field(app, client):
         {**MARCH_13, "reason": 7},
         {**MARCH_13, "reason": "x" * 201},
     ):
-        r = client.put(f"{game}/0", json=body, headers=auth(key))
+        r = client.put(f"{game}/0", json=body, headers=bearer(key))
         assert r.status_code == 422 and r.get_json()["errors"][0]["field"] == "reason"
-    r = client.delete(f"{game}/0", headers=auth(key))
+    r = client.delete(f"{game}/0", headers=bearer(key))
     assert r.status_code == 422 and r.get_json()["errors"][0]["field"] == "reason"
     assert game_state(app, table["game"]) == before
     # Deleting a deal and adding one after the close are corrections too.
-    gone = client.delete(f"{game}/0", json={"reason": "Scored at the wrong table"}, headers=auth(key))
+    gone = client.delete(f"{game}/0", json={"reason": "Scored at the wrong table"}, headers=bearer(key))
     assert gone.status_code == 200
-    added = client.post(game, json={**MARCH_13, "reason": "The right hand"}, headers=auth(key))
+    added = client.post(game, json={**MARCH_13, "reason": "The right hand"}, headers=bearer(key))
     assert added.status_code == 201, added.get_json()
     assert game_state(app, table["game"])[1] == [MARCH_13]  # the reason is no fact of the deal
     with app.app_context():
@@ -308,7 +291,7 @@ def test_the_director_by_the_api_needs_a_reason_naming_the_field(app, client):
         ]
     # A wrong key is no director.
     assert (
-        client.put(f"{game}/0", json={**MARCH_13, "reason": "r"}, headers=auth("x" * 32)).status_code == 403
+        client.put(f"{game}/0", json={**MARCH_13, "reason": "r"}, headers=bearer("x" * 32)).status_code == 403
     )
 
 
@@ -336,14 +319,14 @@ def test_the_new_routes_never_answer_500(app, client, body, rnd, table, form, wo
     if id(app) not in MADE:  # one event per test run; hypothesis's examples share it
         event_id, key = make(app, confirm=True)
         t = start(client, event_id, key)["tables"][0]
-        play(client, t, MADE_02)
+        play_table(client, t, MADE_02)
         MADE[id(app)] = (event_id, key, t)
     event_id, key, t = MADE[id(app)]
     answers = [
-        client.post(confirm_url(event_id, rnd, table), json=body, headers=auth(t["edit_key"])),
-        client.post(confirm_url(event_id, 1, 2), json=body, headers=auth(t["edit_key"])),
-        client.put(f"/api/games/{t['game']}/deals/0", json=body, headers=auth(key)),
-        client.delete(f"/api/games/{t['game']}/deals/0", json=body, headers=auth(t["edit_key"])),
+        client.post(confirm_url(event_id, rnd, table), json=body, headers=bearer(t["edit_key"])),
+        client.post(confirm_url(event_id, 1, 2), json=body, headers=bearer(t["edit_key"])),
+        client.put(f"/api/games/{t['game']}/deals/0", json=body, headers=bearer(key)),
+        client.delete(f"/api/games/{t['game']}/deals/0", json=body, headers=bearer(t["edit_key"])),
         client.post(f"/g/{t['game']}/confirm", data=form),
         client.get(f"/e/{event_id}/tables/{word}/correct"),
         client.get(f"/e/{word}/tables/{t['game']}/correct"),
@@ -372,10 +355,12 @@ def test_an_owner_of_the_events_club_corrects_by_name(app, client):
         )
         event_id, owner_key = event.id, made.key
     table = start(client, event_id, owner_key)["tables"][0]  # the owner directs the event
-    play(client, table, MADE_02)
+    play_table(client, table, MADE_02)
     start(client, event_id, owner_key, close=True)
     fixed = client.put(
-        f"/api/games/{table['game']}/deals/0", json={**MARCH_13, "reason": "Recount"}, headers=auth(owner_key)
+        f"/api/games/{table['game']}/deals/0",
+        json={**MARCH_13, "reason": "Recount"},
+        headers=bearer(owner_key),
     )
     assert fixed.status_code == 200, fixed.get_json()
     with app.app_context():
@@ -388,7 +373,7 @@ def test_an_owner_of_the_events_club_corrects_by_name(app, client):
 def test_the_director_adds_a_forgotten_hand_on_a_closed_tables_page(app, client):
     event_id, key = make(app, hands=2)
     table = start(client, event_id, key)["tables"][0]
-    play(client, table, MADE_02)
+    play_table(client, table, MADE_02)
     start(client, event_id, key, close=True)  # closed at one hand of two
     client.get(f"/e/{event_id}/direct?key={key}")
     client.get(f"/e/{event_id}/tables/{table['game']}/correct")
@@ -415,7 +400,7 @@ def test_a_directors_page_correction_with_any_reason_never_answers_500(app, clie
     if id(app) not in CLOSED_MADE:
         event_id, key = make(app)
         t = start(client, event_id, key)["tables"][0]
-        play(client, t, MADE_02)
+        play_table(client, t, MADE_02)
         start(client, event_id, key, close=True)
         client.get(f"/e/{event_id}/direct?key={key}")
         client.get(f"/e/{event_id}/tables/{t['game']}/correct")

@@ -1,27 +1,19 @@
 """The event's pages: the director's controls behind the director's link, the board, print, CSV."""
 
 import re
+from functools import partial
 
 from scorekeeper.events import service as events
+from tests.conftest import make_event
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
 
 
-def make(app, **extra):
-    with app.app_context():
-        event, key = events.create_event(
-            {
-                "name": "Euchre night",
-                "format": "progressive",
-                "game": "euchre",
-                "players": PLAYERS,
-                "hands": 1,
-                "rounds": 3,
-                **extra,
-            }
-        )
-        return event.id, key
+# A progressive Euchre night of eight, one hand a game, three rounds.
+make = partial(
+    make_event, name="Euchre night", format="progressive", game="euchre", players=PLAYERS, hands=1, rounds=3
+)
 
 
 def test_a_viewer_sees_standings_and_seating_but_no_controls(app, client):

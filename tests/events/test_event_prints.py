@@ -5,27 +5,27 @@ creation, a score card per player, and no cache keeping a director's sheets."""
 from __future__ import annotations
 
 import re
+from functools import partial
 
 import pytest
 
 from scorekeeper.events import service as events
+from tests.conftest import make_event
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 
 
-def make(app, **extra):
-    with app.app_context():
-        body = {
-            "name": "Euchre night",
-            "format": "progressive",
-            "game": "euchre",
-            "players": PLAYERS,
-            "hands": 8,
-            "rounds": 3,
-            "options": {"stick_the_dealer": True},
-        }
-        event, key = events.create_event({**body, **extra})
-        return event.id, key
+# A progressive Euchre night of nine, eight hands a game, three rounds, stick the dealer.
+make = partial(
+    make_event,
+    name="Euchre night",
+    format="progressive",
+    game="euchre",
+    players=PLAYERS,
+    hands=8,
+    rounds=3,
+    options={"stick_the_dealer": True},
+)
 
 
 def text(html: str) -> str:

@@ -1,6 +1,6 @@
 """A ladder ("king's table") evening through the JSON API (events.md, ``ladder``)."""
 
-from scorekeeper.events import service as events
+from tests.conftest import bearer, make_event, play_table
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
@@ -8,24 +8,8 @@ MARCH_13 = {"trump": "S", "maker": 1, "alone": False, "defender_alone": None, "m
 LONER_0 = {"trump": "C", "maker": 0, "alone": True, "defender_alone": None, "maker_tricks": 5}
 
 
-def make(app, **body):
-    with app.app_context():
-        event, key = events.create_event(body)
-        return event.id, key
-
-
-def auth(key):
-    return {"Authorization": f"Bearer {key}"}
-
-
-def play(client, table, deals):
-    for facts in deals:
-        r = client.post(f"/api/games/{table['game']}/deals", json=facts, headers=auth(table["edit_key"]))
-        assert r.status_code == 201, r.get_json()
-
-
 def test_a_ladder_evening_moves_winners_up_and_splits_partners(app, client):
-    event_id, key = make(
+    event_id, key = make_event(
         app, name="King's table", format="ladder", game="euchre", players=NAMES, hands=2, rounds=3
     )
     doc = client.get(f"/api/events/{event_id}").get_json()
@@ -35,18 +19,18 @@ def test_a_ladder_evening_moves_winners_up_and_splits_partners(app, client):
     assert [t["seats"] for t in first["tables"]] == [NAMES[0:4], NAMES[4:8]]
     assert first["sitting_out"] == ["Ivy"]
     assert second["tables"] == [] and third["tables"] == []
-    rnd = client.post(f"/api/events/{event_id}/rounds", json={}, headers=auth(key)).get_json()
+    rnd = client.post(f"/api/events/{event_id}/rounds", json={}, headers=bearer(key)).get_json()
     game = client.get(f"/api/games/{rnd['tables'][0]['game']}").get_json()
     assert game["options"]["hands"] == 2 and game["options"]["hands_tiebreak"] is True
     t1, t2 = rnd["tables"]
-    play(client, t1, [LONER_0, MARCH_13])  # Ann+Cy 4, Bob+Di 2: Ann & Cy win table 1
-    play(client, t2, [MARCH_13, MARCH_13])  # Fay+Hal 4, Eve+Gus 0: Fay & Hal move up
+    play_table(client, t1, LONER_0, MARCH_13)  # Ann+Cy 4, Bob+Di 2: Ann & Cy win table 1
+    play_table(client, t2, MARCH_13, MARCH_13)  # Fay+Hal 4, Eve+Gus 0: Fay & Hal move up
     doc = client.get(f"/api/events/{event_id}").get_json()
     by_name = {s["name"]: s for s in doc["standings"]}
     assert by_name["Ann"]["points"] == 4 and by_name["Ann"]["wins"] == 1 and by_name["Ann"]["loners"] == 1
     assert by_name["Bob"]["wins"] == 0 and by_name["Ivy"]["wins"] == 0
     assert by_name["Ivy"]["points"] == 3  # the round's mean: (4+2+4+2+0+4+0+4)/8 = 2.5, half up
-    rnd2 = client.post(f"/api/events/{event_id}/rounds", json={}, headers=auth(key)).get_json()
+    rnd2 = client.post(f"/api/events/{event_id}/rounds", json={}, headers=bearer(key)).get_json()
     seats = [t["seats"] for t in rnd2["tables"]]
     # Table 1: X = Ann & Cy (stay), Y = Fay & Hal (up): Ann, Fay, Hal, Cy.
     assert seats[0] == ["Ann", "Fay", "Hal", "Cy"]
@@ -58,15 +42,15 @@ def test_a_ladder_evening_moves_winners_up_and_splits_partners(app, client):
 
 
 def test_ladder_standings_explain_rounds_won(app, client):
-    event_id, key = make(
+    event_id, key = make_event(
         app, name="Ladder", format="ladder", game="euchre", players=NAMES[:4], hands=1, rounds=2
     )
-    rnd = client.post(f"/api/events/{event_id}/rounds", json={}, headers=auth(key)).get_json()
-    play(client, rnd["tables"][0], [MADE_02])  # Ann & Cy 1, Bob & Di 0
-    rnd = client.post(f"/api/events/{event_id}/rounds", json={}, headers=auth(key)).get_json()
+    rnd = client.post(f"/api/events/{event_id}/rounds", json={}, headers=bearer(key)).get_json()
+    play_table(client, rnd["tables"][0], MADE_02)  # Ann & Cy 1, Bob & Di 0
+    rnd = client.post(f"/api/events/{event_id}/rounds", json={}, headers=bearer(key)).get_json()
     # One table: the winners count as X: Ann, Bob, Di, Cy (Ann partners Di, Bob partners Cy).
     assert rnd["tables"][0]["seats"] == ["Ann", "Bob", "Di", "Cy"]
-    play(client, rnd["tables"][0], [MARCH_13])  # Bob & Cy 2
+    play_table(client, rnd["tables"][0], MARCH_13)  # Bob & Cy 2
     doc = client.get(f"/api/events/{event_id}").get_json()
     table = [(s["name"], s["points"], s["wins"]) for s in doc["standings"]]
     assert table == [("Cy", 3, 2), ("Bob", 2, 1), ("Ann", 1, 1), ("Di", 0, 0)]

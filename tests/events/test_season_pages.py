@@ -11,18 +11,10 @@ import pytest
 
 from scorekeeper.db import db
 from scorekeeper.models import Event, utcnow
-from tests.clubs.helpers import as_member, bearer, join, new_club
+from tests.clubs.helpers import as_member, bearer
 
 MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
 YEAR = utcnow().year
-
-
-@pytest.fixture
-def club(app, client):
-    made = new_club(client, "The Lodge", "Olga")
-    member = join(app.test_client(), "the-lodge", made["invite"], "Mel")
-    other = new_club(client, "Elsewhere", "Otto")
-    return {"owner": made["member_key"], "member": member["member_key"], "other": other["member_key"]}
 
 
 def play_event(client, key, body, hands_made=True):
@@ -166,7 +158,7 @@ def test_a_bad_query_is_refused_by_field(client, club, query, field):
 
 @pytest.mark.parametrize("who", ["stranger", "other club"])
 def test_only_members_see_the_season(app, client, club, season, who):
-    key = club["other"] if who == "other club" else None
+    key = club["other club"] if who == "other club" else None
     headers = bearer(key) if key else {}
     assert client.get("/api/clubs/the-lodge/season", headers=headers).status_code == 404
     browser = as_member(app, key) if key else app.test_client()

@@ -1,8 +1,12 @@
 """Seating as data: the schedules' properties (events.md, Seating), checked over many sizes."""
 
 import itertools
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -201,7 +205,23 @@ def test_a_reseat_keeps_the_rounds_played_and_avoids_their_meetings(n, done, lat
 
 
 def test_same_event_same_schedule():
-    assert seating.progressive(10) == seating.progressive(10)
+    """An event's seating is derived again from its facts (players, rounds, seed) whenever it is
+    read: the same facts seat the same tables in any process, whatever its hash seed (no set or
+    dict order leaks in), and another seed seats others (the seed is one of the facts; 13 players: no fixed design)."""
+    code = "from scorekeeper.events import seating; print(repr(seating.progressive(13, 4, seed=3)))"
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            cwd=Path(__file__).resolve().parents[2],  # this checkout's package, not another's
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for hash_seed in ("1", "2")
+    }
+    assert seen == {repr(seating.progressive(13, 4, seed=3)) + "\n"}
+    assert seating.progressive(13, 4, seed=3).rounds != seating.progressive(13, 4, seed=4).rounds
 
 
 @settings(max_examples=20, deadline=None)

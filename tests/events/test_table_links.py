@@ -3,10 +3,11 @@ game there by itself, the confirmation as the game ends, the round clock on ever
 
 import re
 from datetime import timedelta
+from functools import partial
 
 from scorekeeper.db import db
-from scorekeeper.events import service as events
 from scorekeeper.models import Event
+from tests.conftest import bearer, make_event
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 HTMX = {"HX-Request": "true"}
@@ -23,33 +24,19 @@ def entry(maker, tricks):
     }
 
 
-def make(app, **extra):
-    with app.app_context():
-        event, key = events.create_event(
-            {
-                "name": "Euchre night",
-                "format": "ladder",
-                "game": "euchre",
-                "players": PLAYERS,
-                "hands": 1,
-                "rounds": 2,
-                **extra,
-            }  # fmt: skip
-        )
-        return event.id, key
-
-
-def auth(key):
-    return {"Authorization": f"Bearer {key}"}
+# The evening these tests play: a ladder of Euchre, one hand a game, two rounds.
+make = partial(
+    make_event, name="Euchre night", format="ladder", game="euchre", players=PLAYERS, hands=1, rounds=2
+)
 
 
 def links(client, event_id, key):
-    doc = client.get(f"/api/events/{event_id}", headers=auth(key)).get_json()
+    doc = client.get(f"/api/events/{event_id}", headers=bearer(key)).get_json()
     return [t["link"].replace("http://localhost", "") for t in doc["table_links"]]
 
 
 def start(client, event_id, key, close=False):
-    r = client.post(f"/api/events/{event_id}/rounds", json={"close": close}, headers=auth(key))
+    r = client.post(f"/api/events/{event_id}/rounds", json={"close": close}, headers=bearer(key))
     assert r.status_code == 201, r.get_json()
     return r.get_json()
 
@@ -128,7 +115,7 @@ def test_no_scoring_once_the_event_is_over(app, client):
     rnd = start(client, event_id, key)
     for table in rnd["tables"]:
         r = client.post(f"/api/games/{table['game']}/deals", json={"trump": "H", "maker": 0, "alone": False,
-                        "defender_alone": None, "maker_tricks": 3}, headers=auth(key))  # fmt: skip
+                        "defender_alone": None, "maker_tricks": 3}, headers=bearer(key))  # fmt: skip
         assert r.status_code == 201
     page = app.test_client().get(one)
     html = page.get_data(as_text=True)
@@ -164,7 +151,7 @@ def test_the_round_clock_on_every_table_counts_and_stops_when_the_round_is_over(
     assert "finish the hand in progress" in client.get(f"/e/{event_id}/clock").get_data(as_text=True)
     for table in rnd["tables"]:
         client.post(f"/api/games/{table['game']}/deals", json={"trump": "H", "maker": 0, "alone": False,
-                    "defender_alone": None, "maker_tricks": 3}, headers=auth(key))  # fmt: skip
+                    "defender_alone": None, "maker_tricks": 3}, headers=bearer(key))  # fmt: skip
     html = client.get(f"/e/{event_id}/clock").get_data(as_text=True)
     assert "Round 1 is over." in html and "data-ends-at" not in html
     assert "Round 1 is over." in app.test_client().get(one).get_data(as_text=True)

@@ -20,7 +20,7 @@ from werkzeug.serving import make_server
 from scorekeeper import create_app
 from scorekeeper.db import db
 from scorekeeper.models import Club, Event, EventRound, Game, Invite, Member, MemberKey
-from tests.conftest import app_config
+from tests.conftest import app_config, bearer
 from tests.web.test_table_concurrency import all_at_once, call
 
 # A made hand of Euchre for the pair at seats 0+2.
@@ -64,10 +64,6 @@ def count(app, query) -> int:
             return db.session.scalar(query)
         finally:
             db.session.remove()
-
-
-def bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
 
 
 def new_club(port, name="Thursday Euchre"):

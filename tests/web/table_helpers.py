@@ -21,10 +21,6 @@ def hidden(html: str, name: str) -> str:
     return found.group(1)
 
 
-def auth(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
-
-
 def api_game(client, deals=(), options=None, players=("Ann", "Bob", "Cid", "Dee")) -> tuple[str, str]:
     """A Secret Agent game made through the API: (id, edit key)."""
     record = {"game": "secret_agent", "players": list(players), "options": options or {"deals": 52}}

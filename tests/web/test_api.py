@@ -2,6 +2,8 @@
 
 import pytest
 
+from tests.conftest import bearer
+
 RECORD = {
     "format": "scorekeeper-game/1",
     "game": "secret_agent",
@@ -19,10 +21,6 @@ def created(client):
     response = client.post("/api/games", json=RECORD)
     assert response.status_code == 201
     return response.json
-
-
-def auth(key):
-    return {"Authorization": f"Bearer {key}"}
 
 
 def test_create_returns_the_record_with_derived_fields_and_key(created):
@@ -86,16 +84,16 @@ def test_a_bad_deal_in_an_import_names_its_index(client):
 
 def test_append_replace_delete_with_the_key(client, created):
     gid, key = created["id"], created["edit_key"]
-    appended = client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key))
+    appended = client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=bearer(key))
     assert appended.status_code == 201 and appended.json["scores"][1] == [169, 100, 130, 100]
-    replaced = client.put(f"/api/games/{gid}/deals/0", json=SWEEP, headers=auth(key))
+    replaced = client.put(f"/api/games/{gid}/deals/0", json=SWEEP, headers=bearer(key))
     assert replaced.status_code == 200 and replaced.json["totals"] == [338, 200, 260, 200]
-    deleted = client.delete(f"/api/games/{gid}/deals/0", headers=auth(key))
+    deleted = client.delete(f"/api/games/{gid}/deals/0", headers=bearer(key))
     assert deleted.status_code == 200 and deleted.json["totals"] == [169, 100, 130, 100]
     assert len(client.get(f"/api/games/{gid}").json["deals"]) == 1
 
 
-@pytest.mark.parametrize("headers", [{}, auth("wrong"), {"Authorization": "Basic abc"}])
+@pytest.mark.parametrize("headers", [{}, bearer("wrong"), {"Authorization": "Basic abc"}])
 def test_writes_without_the_key_are_403_and_change_nothing(client, created, headers):
     gid = created["id"]
     assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=headers).status_code == 403
@@ -109,7 +107,7 @@ def test_bad_deal_is_422_and_changes_nothing(client, created):
     response = client.post(
         f"/api/games/{gid}/deals",
         json={"tricks": [4, 3, 3, 3], "agents": ["L", "L", "R", "S"]},
-        headers=auth(key),
+        headers=bearer(key),
     )
     assert response.status_code == 422
     assert response.json["errors"] == [
@@ -119,16 +117,16 @@ def test_bad_deal_is_422_and_changes_nothing(client, created):
             "message": "Left is given to both Ann and Bob: each card is dealt once.",
         }
     ]
-    bad_put = client.put(f"/api/games/{gid}/deals/0", json={"tricks": [1], "agents": []}, headers=auth(key))
+    bad_put = client.put(f"/api/games/{gid}/deals/0", json={"tricks": [1], "agents": []}, headers=bearer(key))
     assert bad_put.status_code == 422 and bad_put.json["errors"][0]["deal"] == 0
-    assert client.post(f"/api/games/{gid}/deals", json=[1, 2], headers=auth(key)).status_code == 422
+    assert client.post(f"/api/games/{gid}/deals", json=[1, 2], headers=bearer(key)).status_code == 422
     assert client.get(f"/api/games/{gid}").json["deals"] == RECORD["deals"]
 
 
 def test_missing_things_and_non_json(client, created):
     gid, key = created["id"], created["edit_key"]
     assert client.get("/api/games/nope").status_code == 404
-    assert client.put(f"/api/games/{gid}/deals/5", json=FLAT, headers=auth(key)).status_code == 404
-    assert client.delete(f"/api/games/{gid}/deals/1", headers=auth(key)).status_code == 404
+    assert client.put(f"/api/games/{gid}/deals/5", json=FLAT, headers=bearer(key)).status_code == 404
+    assert client.delete(f"/api/games/{gid}/deals/1", headers=bearer(key)).status_code == 404
     response = client.post("/api/games", data="not json", content_type="application/json")
     assert response.status_code == 400 and response.json["errors"][0]["message"]

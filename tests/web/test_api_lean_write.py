@@ -15,8 +15,8 @@ from scorekeeper.db import db
 from scorekeeper.games import GAMES
 from scorekeeper.models import Change, Deal, Game, GameHead, GameSummary
 from scorekeeper.rules import base as rules_base
-from tests.conftest import app_config
-from tests.web.table_helpers import FLAT, SWEEP, api_game, auth
+from tests.conftest import app_config, bearer
+from tests.web.table_helpers import FLAT, SWEEP, api_game
 
 SPADES = {"bids": [3, 3, 3, 3], "tricks": [4, 3, 3, 3]}
 
@@ -54,7 +54,7 @@ def test_an_api_append_stores_what_the_orm_path_stores(app, client):
     with app.app_context():
         for gid in (lean_id, orm_id):  # a half-entered deal each, which the append must clear
             service.save_draft(db.session.get(Game, gid), {"tricks": [1, 2, 3, 7]})
-    reply = client.post(f"/api/games/{lean_id}/deals", json=SWEEP, headers=auth(key))
+    reply = client.post(f"/api/games/{lean_id}/deals", json=SWEEP, headers=bearer(key))
     assert reply.status_code == 201
     with app.app_context():
         service.append_deal(db.session.get(Game, orm_id), SWEEP)
@@ -88,7 +88,7 @@ def test_an_api_append_stores_what_the_orm_path_stores(app, client):
 def test_the_answer_is_what_jsonify_writes_of_the_record(app, client):
     gid, key = spades_game(client, deals=[SPADES] * 3)
     for _ in range(3):
-        reply = client.post(f"/api/games/{gid}/deals", json=SPADES, headers=auth(key))
+        reply = client.post(f"/api/games/{gid}/deals", json=SPADES, headers=bearer(key))
         assert reply.status_code == 201
     with app.app_context():
         game = db.session.get(Game, gid)
@@ -123,14 +123,14 @@ def test_two_workers_answer_the_same_records_through_appends_corrections_and_del
                     setup = service.setup_of(game)
                     state = service.replay(game)
                 facts = kind.random_deal(setup, state.state, state.next_dealer, rng)
-                reply = client.post(f"/api/games/{gid}/deals", json=facts, headers=auth(key))
+                reply = client.post(f"/api/games/{gid}/deals", json=facts, headers=bearer(key))
                 assert reply.status_code == 201, reply.json
             elif roll < 0.85:
                 k = rng.randrange(len(deals))
-                reply = client.put(f"/api/games/{gid}/deals/{k}", json=SPADES, headers=auth(key))
+                reply = client.put(f"/api/games/{gid}/deals/{k}", json=SPADES, headers=bearer(key))
             else:
                 reply = client.delete(
-                    f"/api/games/{gid}/deals/{rng.randrange(len(deals))}", headers=auth(key)
+                    f"/api/games/{gid}/deals/{rng.randrange(len(deals))}", headers=bearer(key)
                 )
             if reply.status_code == 422:  # a later deal the change would make illegal: nothing changed
                 assert clients[0].get(f"/api/games/{gid}").json["deals"] == deals
@@ -173,7 +173,7 @@ def test_an_append_plays_one_deal_however_long_the_game(app, client, monkeypatch
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(spades, "score_deal", counted)
-    reply = client.post(f"/api/games/{gid}/deals", json=SPADES, headers=auth(key))
+    reply = client.post(f"/api/games/{gid}/deals", json=SPADES, headers=bearer(key))
     assert reply.status_code == 201 and len(reply.json["deals"]) == 31
     assert played == [1]
 
@@ -225,7 +225,7 @@ def test_a_scorers_page_reads_no_deal_row_and_the_gates_statements_are_counted(c
     assert page.status_code == 200 and 'id="entry"' in page.get_data(as_text=True)
     assert not [s for s in seen.statements if "FROM deal" in s]
     with count_queries() as seen:
-        assert client.post(f"/api/games/{gid}/deals", json=SPADES, headers=auth(key)).status_code == 201
+        assert client.post(f"/api/games/{gid}/deals", json=SPADES, headers=bearer(key)).status_code == 201
     written = " ".join(seen.statements)
     for statement in (
         "UPDATE game SET",

@@ -12,7 +12,7 @@ import pytest
 
 from scorekeeper import cache, rules
 from scorekeeper.games import GAMES
-from tests.web.table_helpers import auth
+from tests.conftest import bearer
 
 SPADES = {"bids": [3, 3, 3, 3], "tricks": [4, 3, 3, 3]}
 
@@ -49,15 +49,15 @@ def test_a_board_with_kept_rows_reads_as_one_drawn_from_nothing(app, client, kin
         roll = rng.random()
         if roll < 0.65 or len(deals) < 2:
             facts = game.random_deal(setup, result.state, result.next_dealer, rng)
-            answer = client.post(f"/api/games/{gid}/deals", json=facts, headers=auth(key))
+            answer = client.post(f"/api/games/{gid}/deals", json=facts, headers=bearer(key))
         elif roll < 0.85:
             k = rng.randrange(len(deals))
             facts = game.random_deal(
                 setup, result.deals[k - 1].state if k else None, result.deals[k].dealer, rng
             )
-            answer = client.put(f"/api/games/{gid}/deals/{k}", json=facts, headers=auth(key))
+            answer = client.put(f"/api/games/{gid}/deals/{k}", json=facts, headers=bearer(key))
         else:
-            answer = client.delete(f"/api/games/{gid}/deals/{rng.randrange(len(deals))}", headers=auth(key))
+            answer = client.delete(f"/api/games/{gid}/deals/{rng.randrange(len(deals))}", headers=bearer(key))
         assert answer.status_code in (200, 201, 422), answer.json
         # Each language its own rows: the board in Polish, then in English from the rows kept so far.
         for language in ("pl", "en"):
@@ -81,7 +81,7 @@ def test_a_rename_redraws_the_rows_with_the_new_name(app, client):
     result = rules.play(game, setup, [])
     for _ in range(3):
         facts = game.random_deal(setup, result.state, result.next_dealer, rng)
-        assert client.post(f"/api/games/{gid}/deals", json=facts, headers=auth(key)).status_code == 201
+        assert client.post(f"/api/games/{gid}/deals", json=facts, headers=bearer(key)).status_code == 201
         result = rules.play(game, setup, [*(d.facts for d in result.deals), facts])
     before = client.get(f"/g/{gid}/live?part=board").get_data(as_text=True)
     assert "Zed" not in before

@@ -17,8 +17,8 @@ from scorekeeper import create_app, rules
 from scorekeeper.cache import cache
 from scorekeeper.db import db
 from scorekeeper.rules import base as rules_base
-from tests.conftest import app_config
-from tests.web.table_helpers import FLAT, SWEEP, api_game, auth
+from tests.conftest import app_config, bearer
+from tests.web.table_helpers import FLAT, SWEEP, api_game
 
 REDIS = os.environ.get("CACHE_REDIS_URL")
 
@@ -58,7 +58,7 @@ def test_a_write_shows_at_once_in_every_cached_part(client, app):
     viewer = app.test_client()
     before = viewer.get(f"/g/{gid}").get_data(as_text=True)
     live_before = viewer.get(f"/g/{gid}/live?part=live").get_data(as_text=True)
-    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=bearer(key)).status_code == 201
     after = viewer.get(f"/g/{gid}").get_data(as_text=True)
     live_after = viewer.get(f"/g/{gid}/live?part=live").get_data(as_text=True)
     assert totals(before) != totals(after) and totals(after) == totals(live_after)
@@ -155,7 +155,7 @@ def test_a_pdf_is_printed_once_per_version_and_kept(app, client, monkeypatch):
     folder = os.path.join(app.config["PDF_FOLDER"], gid)
     assert len(os.listdir(folder)) == 3
     # A new version prints anew, and the older version's sheets are removed.
-    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=bearer(key)).status_code == 201
     assert client.get(f"/g/{gid}/sheet.pdf").data != first and len(printed) == 4
     assert len(os.listdir(folder)) == 1
 

@@ -20,6 +20,7 @@ from scorekeeper.clubs import roster as club
 from scorekeeper.db import db
 from scorekeeper.models import Game
 from scorekeeper.rules import InvalidFacts
+from tests.conftest import bearer
 
 END = {"end": True}
 
@@ -58,7 +59,8 @@ def make_club(app, client):
 
 
 def auth():
-    return {"Authorization": f"Bearer {OWNER['key']}"}
+    """The owner's credential, as the API takes it."""
+    return bearer(OWNER["key"])
 
 
 def tally(client, players, *deals, **options):

@@ -12,7 +12,8 @@ from sqlalchemy import update
 
 from scorekeeper.db import db
 from scorekeeper.models import Game, utcnow
-from tests.web.table_helpers import FLAT, api_game, auth
+from tests.conftest import bearer
+from tests.web.table_helpers import FLAT, api_game
 from tests.web.test_read_side import games_of_each_kind, route_urls
 
 HX = {"HX-Request": "true"}
@@ -45,7 +46,7 @@ def test_a_poll_is_refused_before_any_query_while_writes_and_pages_pass(app, cli
     assert 15 <= wait <= 30 and refused.headers["X-Poll-After"] == str(wait)
     assert refused.headers["Cache-Control"] == "no-store" and len(refused.data) < 100
     # The scorer's deal is served however full the process is, through the API and the page.
-    answers.append(client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)))
+    answers.append(client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)))
     answers.append(client.get(f"/g/{gid}"))
     answers.append(client.get(f"/api/games/{gid}"))
     assert [a.status_code for a in answers[1:]] == [201, 200, 200]
@@ -75,7 +76,9 @@ def test_every_poll_answer_says_when_to_poll_again(app, client):
         assert unchanged.status_code == 304 and unchanged.headers["X-Poll-After"] == "3"
     # Not a poll: no pacing header.
     assert "X-Poll-After" not in client.get(f"/g/{gid}").headers
-    assert "X-Poll-After" not in client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).headers
+    assert (
+        "X-Poll-After" not in client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).headers
+    )
 
 
 def test_after_a_refusal_followers_are_asked_to_wait_longer(app, client, busy):

@@ -6,10 +6,10 @@ from __future__ import annotations
 import html as html_lib
 import re
 
-from tests.conftest import sa_form
+from tests.conftest import bearer, sa_form
 from tests.web.pages import checked, text
 from tests.web.table_helpers import FLAT as FLAT_FACTS
-from tests.web.table_helpers import api_game, auth, hidden
+from tests.web.table_helpers import api_game, hidden
 
 HX = {"HX-Request": "true"}
 FLAT = sa_form([4, 3, 3, 3], "LORS")
@@ -128,7 +128,7 @@ def test_secrets_preselects_a_policeman_who_may_stay(client):
     assert response.status_code == 201, response.json
     path = f"/g/{response.json['id']}"
     added = client.post(
-        f"/api/games/{response.json['id']}/deals", json=turn, headers=auth(response.json["edit_key"])
+        f"/api/games/{response.json['id']}/deals", json=turn, headers=bearer(response.json["edit_key"])
     )
     assert added.status_code in (200, 201), added.json
     client.get(f"{path}?key={response.json['edit_key']}")

@@ -8,6 +8,7 @@ import re
 from scorekeeper.clubs import roster
 from scorekeeper.models import Club
 from tests.clubs.helpers import as_member, club_game, new_club
+from tests.conftest import bearer
 
 
 def datalist(html: str) -> list[str]:
@@ -54,7 +55,7 @@ def test_an_events_results_csv_neutralises_formulas_as_the_game_csv_does(app, cl
 
 
 def test_if_match_takes_a_compressed_answers_etag_whatever_the_accept_encoding(client):
-    from tests.web.table_helpers import FLAT, api_game, auth
+    from tests.web.table_helpers import FLAT, api_game
 
     gid, key = api_game(client, deals=[FLAT] * 6)
     got = client.get(f"/api/games/{gid}", headers={"Accept-Encoding": "br"})
@@ -64,10 +65,10 @@ def test_if_match_takes_a_compressed_answers_etag_whatever_the_accept_encoding(c
     written = client.post(
         f"/api/games/{gid}/deals",
         json=FLAT,
-        headers={**auth(key), "If-Match": etag, "Accept-Encoding": "gzip"},
+        headers={**bearer(key), "If-Match": etag, "Accept-Encoding": "gzip"},
     )
     assert written.status_code == 201, written.get_data(as_text=True)
-    stale = client.post(f"/api/games/{gid}/deals", json=FLAT, headers={**auth(key), "If-Match": etag})
+    stale = client.post(f"/api/games/{gid}/deals", json=FLAT, headers={**bearer(key), "If-Match": etag})
     assert stale.status_code == 409
     fresh = client.get(f"/api/games/{gid}", headers={"Accept-Encoding": "gzip"}).headers["ETag"]
     assert fresh.endswith(':gzip"')

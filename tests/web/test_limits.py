@@ -13,11 +13,14 @@ from scorekeeper import create_app, limits
 from scorekeeper.db import db
 from scorekeeper.settings import SettingError
 from scorekeeper.web.cookies import KEY_COOKIE
-from tests.conftest import app_config
-from tests.web.table_helpers import FLAT, api_game, auth
+from tests.conftest import app_config, bearer
+from tests.web.table_helpers import FLAT, api_game
 
 HALL = "203.0.113.7"  # a club hall's Wi-Fi: every phone behind this one address
 ELSEWHERE = "198.51.100.9"
+# Where a game is made when its key must be one the guesser's address never had: the key a game's
+# maker is answered is proven for the maker's address (issue 57, N1).
+MAKER = "192.0.2.44"
 # The set-up form of a Secret Agent game as a browser posts it.
 FORM = {"players_0": "Ann", "players_1": "Bob", "players_2": "Cid", "players_3": "Dee", "first_dealer": "0"}
 VALUES = [[4, 0, 0, 0, 0, 0, 0, 0, 0, 41], [0, 6, 0, 0, 0, 0, 0, 0, 0, 39], [0, 0, 8, 0, 0, 0, 0, 0, 0, 37]]
@@ -71,7 +74,7 @@ def test_the_defaults_are_the_specs(make_app):
 
 def test_the_eleventh_wrong_edit_key_is_429_and_the_right_key_still_works_from_elsewhere(make_app):
     app = make_app()
-    gid, key = api_game(phone(app))
+    gid, key = api_game(phone(app, MAKER))
     guesser = phone(app)
     for _ in range(10):
         answer = guesser.get(f"/g/{gid}?key=wrong-{uuid.uuid4().hex}")
@@ -81,7 +84,7 @@ def test_the_eleventh_wrong_edit_key_is_429_and_the_right_key_still_works_from_e
     assert "Too many wrong keys or links from this address" in refused.get_data(as_text=True)
     # The right key from that address is refused too, untested: else a refusal would mark the misses.
     assert guesser.get(f"/g/{gid}?key={key}").status_code == 429
-    api = guesser.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key))
+    api = guesser.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key))
     assert api.status_code == 429 and retry_after(api)
     assert list(api.json) == ["errors"] and len(api.json["errors"]) == 1
     assert api.json["errors"][0]["field"] is None and "try again in" in api.json["errors"][0]["message"]
@@ -92,7 +95,7 @@ def test_the_eleventh_wrong_edit_key_is_429_and_the_right_key_still_works_from_e
     # Another address is not this one's failures.
     other = phone(app, ELSEWHERE)
     assert other.get(f"/g/{gid}?key={key}").status_code == 303
-    assert other.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    assert other.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
 
 
 def test_a_right_key_never_counts(make_app):
@@ -100,7 +103,7 @@ def test_a_right_key_never_counts(make_app):
     gid, key = api_game(phone(app))
     scorer = phone(app)
     for _ in range(15):
-        assert scorer.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+        assert scorer.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
     assert scorer.get(f"/g/{gid}?key={key}").status_code == 303
     for _ in range(5):  # the page's cookie, tested on each request
         assert scorer.get(f"/g/{gid}").status_code == 200
@@ -111,8 +114,8 @@ def test_wrong_bearer_keys_on_the_api_are_throttled(make_app):
     gid, _key = api_game(phone(app))
     guesser = phone(app)
     for _ in range(3):
-        assert guesser.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth("nope")).status_code == 403
-    assert guesser.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth("nope")).status_code == 429
+        assert guesser.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer("nope")).status_code == 403
+    assert guesser.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer("nope")).status_code == 429
     # No key at all is no failed check: a write without one is the plain 403.
     assert phone(app, ELSEWHERE).post(f"/api/games/{gid}/deals", json=FLAT).status_code == 403
 
@@ -128,7 +131,7 @@ def hidden_secrets(client) -> tuple[str, str, list[dict]]:
     )
     assert created.status_code == 201, created.json
     gid, key = created.json["id"], created.json["edit_key"]
-    seats = client.get(f"/api/games/{gid}/seats", headers=auth(key)).json["seats"]
+    seats = client.get(f"/api/games/{gid}/seats", headers=bearer(key)).json["seats"]
     return gid, key, seats
 
 
@@ -148,15 +151,15 @@ def test_a_seats_token_on_its_own_route_is_no_failure_and_a_wrong_one_is(make_ap
     app = make_app(LIMIT_FAILED_CREDENTIALS="3 per minute")
     gid, _key, seats = hidden_secrets(phone(app))
     seat = phone(app)
-    own = auth(seats[1]["token"])
+    own = bearer(seats[1]["token"])
     for _ in range(6):  # the edit key's test fails, the seat's passes: no failure
         answer = seat.put(f"/api/games/{gid}/allotment/1", json={"values": VALUES[1]}, headers=own)
         assert answer.status_code == 204
     guesser = phone(app, ELSEWHERE)
     for _ in range(3):
-        wrong = guesser.put(f"/api/games/{gid}/allotment/1", json={"values": VALUES[1]}, headers=auth("x"))
+        wrong = guesser.put(f"/api/games/{gid}/allotment/1", json={"values": VALUES[1]}, headers=bearer("x"))
         assert wrong.status_code == 403
-    wrong = guesser.put(f"/api/games/{gid}/allotment/1", json={"values": VALUES[1]}, headers=auth("x"))
+    wrong = guesser.put(f"/api/games/{gid}/allotment/1", json={"values": VALUES[1]}, headers=bearer("x"))
     assert wrong.status_code == 429
 
 
@@ -241,7 +244,9 @@ def test_forty_tables_behind_one_address_play_an_evening_without_a_429(make_app)
     tags: dict[tuple, str] = {}
     for _deal in range(20):
         for gid, key, scorer, page, viewers in tables:
-            statuses.append(scorer.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code)
+            statuses.append(
+                scorer.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code
+            )
             for n, (client, url) in enumerate(
                 [(page, f"/g/{gid}/live?part=live&as=scorer")]
                 + [(v, f"/g/{gid}/live?part=live") for v in viewers]
@@ -320,7 +325,7 @@ def test_with_redis_two_app_servers_share_the_counts(make_app):
     one, two = make_app(**config), make_app(**config)
     assert one.config["RATELIMIT_STORAGE_URI"] == "redis://127.0.0.1:6379/0"
     try:
-        gid, key = api_game(phone(one))
+        gid, key = api_game(phone(one, MAKER))
         for server in (one, two, one, two):
             assert phone(server).get(f"/g/{gid}?key=wrong").status_code == 200
         assert phone(one).get(f"/g/{gid}?key=wrong").status_code == 429

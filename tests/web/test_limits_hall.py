@@ -14,9 +14,9 @@ import pytest
 from scorekeeper import create_app, limits, limitstore
 from scorekeeper.db import db
 from scorekeeper.events import service as events
-from tests.clubs.helpers import bearer, join, new_club
-from tests.conftest import app_config
-from tests.web.table_helpers import FLAT, api_game, auth
+from tests.clubs.helpers import join, new_club
+from tests.conftest import app_config, bearer
+from tests.web.table_helpers import FLAT, api_game
 
 HALL = "203.0.113.7"
 ELSEWHERE = "198.51.100.9"
@@ -60,7 +60,7 @@ def refused_untested(prankster, gid: str, key: str) -> None:
     refused is no proof: it stays refused while the address is over."""
     refused = prankster.get(f"/g/{gid}?key={key}")
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
-    api = prankster.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key))
+    api = prankster.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key))
     assert api.status_code == 429
     assert prankster.get(f"/g/{gid}?key={key}").status_code == 429
 
@@ -98,12 +98,12 @@ def test_a_forty_table_evening_with_a_prankster_and_a_removed_members_phone(make
     tags: dict[str, str] = {}
     for deal in range(20):
         for n, (gid, key, scorer, page) in enumerate(tables):
-            honest.append(scorer.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code)
+            honest.append(scorer.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code)
             headers = {"HX-Request": "true", **({"If-None-Match": tags[gid]} if gid in tags else {})}
             poll = page.get(f"/g/{gid}/live?part=live&as=scorer", headers=headers)
             honest.append(poll.status_code)
             tags[gid] = poll.headers.get("ETag", tags.get(gid, ""))
-            honest.append(scorer.get(f"/api/games/{gid}", headers=auth(key)).status_code)
+            honest.append(scorer.get(f"/api/games/{gid}", headers=bearer(key)).status_code)
             # 30 wrong keys over the evening's first minute, and Rita's phone reloading.
             if deal < 3 and n % 4 == 0:
                 guesses.append(prankster.get(f"/g/{gid}?key=guess-{deal}-{n}").status_code)
@@ -117,7 +117,7 @@ def test_a_forty_table_evening_with_a_prankster_and_a_removed_members_phone(make
     assert honest.count(201) == 40 * 20
     # A table's key keeps working from the hall.
     gid, key, scorer, _page = tables[0]
-    assert scorer.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    assert scorer.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
 
 
 def test_a_proven_credential_is_a_keyed_hash_kept_for_a_day(make_app):
@@ -189,8 +189,10 @@ def test_the_api_bearer_that_is_a_member_key_is_no_failure_and_a_wrong_one_is(ma
             caller.get(f"/api/clubs/{owner['slug']}", headers=bearer(owner["member_key"])).status_code == 200
         )
     for _ in range(2):
-        assert caller.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth("not-a-key")).status_code == 403
-    assert caller.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth("not-a-key-2")).status_code == 429
+        assert (
+            caller.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer("not-a-key")).status_code == 403
+        )
+    assert caller.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer("not-a-key-2")).status_code == 429
     assert caller.get(f"/api/clubs/{owner['slug']}", headers=bearer(owner["member_key"])).status_code == 200
 
 

@@ -9,7 +9,8 @@ import re
 import pytest
 
 from scorekeeper.web.games import table
-from tests.web.table_helpers import FLAT, SWEEP, api_game, auth
+from tests.conftest import bearer
+from tests.web.table_helpers import FLAT, SWEEP, api_game
 
 URL = "/g/{}/live?part=live&lang={}"
 HX = {"HX-Request": "true"}
@@ -89,7 +90,7 @@ def test_a_poll_after_a_write_answers_what_the_write_drew(client, where, monkeyp
     gid, key = api_game(client, deals=[FLAT])
     before = follow(client, gid)
     drawings = Drawings(monkeypatch)
-    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
     assert len(drawings.drawn) == 1, "the write draws its follower's region once"
     drawn = drawings.drawn[0]
     assert "deal-1" in drawn  # the new deal's row: the version just written
@@ -108,9 +109,9 @@ def test_a_write_draws_only_what_is_followed(client, where, monkeypatch):
     other, other_key = api_game(client, deals=[FLAT])
     follow(client, gid, "pl")
     drawings = Drawings(monkeypatch)
-    assert client.post(f"/api/games/{other}/deals", json=FLAT, headers=auth(other_key)).status_code == 201
+    assert client.post(f"/api/games/{other}/deals", json=FLAT, headers=bearer(other_key)).status_code == 201
     assert drawings.drawn == [], "nobody follows that game"
-    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
     # The one language followed, not every language the app speaks.
     assert len(drawings.drawn) == 1
     assert "lang=pl" in drawings.drawn[0] and "lang=en" not in drawings.drawn[0]
@@ -122,7 +123,7 @@ def test_each_encoding_followed_is_kept_as_sent(client, app, tmp_path, monkeypat
     follow(client, gid, encoding="gzip")
     follow(client, gid, encoding="")
     drawings = Drawings(monkeypatch)
-    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
     gzipped = client.get(URL.format(gid, "en"), headers={**HX, "Accept-Encoding": "gzip"})
     plain = client.get(URL.format(gid, "en"), headers={**HX, "Accept-Encoding": ""})
     assert gzipped.headers["Content-Encoding"] == "gzip" and "Content-Encoding" not in plain.headers
@@ -160,7 +161,7 @@ def rows_of(html: str) -> list[str]:
 def test_a_poller_one_version_behind_gets_the_new_row_totals_and_status(client, where, monkeypatch):
     gid, key = api_game(client, deals=[FLAT, FLAT])
     before = follow(client, gid, asks_changes=True)
-    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=bearer(key)).status_code == 201
     drawings = Drawings(monkeypatch)
     monkeypatch.setattr(table, "live_delta", lambda *a, **k: pytest.fail("a poll drew the changes"))
     delta = since(client, gid, before.headers["ETag"])
@@ -188,7 +189,7 @@ def test_a_poller_further_behind_gets_every_row_after_its_version(client, app, m
     gid, key = api_game(client, deals=[FLAT])
     before = follow(client, gid)
     for facts in (FLAT, SWEEP, FLAT):
-        assert client.post(f"/api/games/{gid}/deals", json=facts, headers=auth(key)).status_code == 201
+        assert client.post(f"/api/games/{gid}/deals", json=facts, headers=bearer(key)).status_code == 201
     html = since(client, gid, before.headers["ETag"]).get_data(as_text=True)
     assert rows_of(html) == ["deal-1", "deal-2", "deal-3"]
     assert 'hx-swap-oob="afterend:#deal-0"' in html
@@ -202,10 +203,10 @@ def test_the_whole_region_when_changes_will_not_do(client, where, change):
     before = follow(client, gid)
     if change == "correct":
         client.set_cookie("edit_key", key)
-        assert client.put(f"/api/games/{gid}/deals/0", json=SWEEP, headers=auth(key)).status_code == 200
+        assert client.put(f"/api/games/{gid}/deals/0", json=SWEEP, headers=bearer(key)).status_code == 200
     else:
         for _ in range(table.MAX_BEHIND + 1 if change == "far" else 1):
-            assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+            assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
     if change == "none":
         answer = client.get(URL.format(gid, "en"), headers={**HX, "If-None-Match": before.headers["ETag"]})
     else:
@@ -227,7 +228,7 @@ def test_a_poll_before_the_drawing_gets_the_version_before_only_if_it_is_on_its_
     gid, key = api_game(client, deals=[FLAT])
     before = follow(client, gid)
     app.config["LIVE_DRAW_ON_WRITE"] = False  # the write's drawing not done yet
-    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
     if on_its_way:
         version = int(before.headers["ETag"].split(".")[1]) + 1  # the deal's
         app.extensions["scorekeeper.livepoll"].answers.drawing(gid, version)
@@ -245,7 +246,7 @@ def test_a_sync_worker_leaves_the_drawing_to_the_first_poll(app, client, monkeyp
     gid, key = api_game(client, deals=[FLAT])
     before = follow(client, gid)
     drawings = Drawings(monkeypatch)
-    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
     assert drawings.drawn == []
     polled = client.get(URL.format(gid, "en"), headers={**HX, "If-None-Match": before.headers["ETag"]})
     assert polled.status_code == 200 and len(drawings.drawn) == 1
@@ -263,7 +264,7 @@ def test_a_write_draws_only_the_kind_of_answer_its_followers_ask_for(client, whe
         follow(client, gid, asks_changes=True)
     drawings = Drawings(monkeypatch)
     deltas = Deltas(monkeypatch).since
-    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=bearer(key)).status_code == 201
     assert len(drawings.drawn) == (0 if asked == "changes" else 1)
     assert len(deltas) == (0 if asked == "whole" else 1)
 
@@ -279,7 +280,7 @@ def test_a_page_first_to_ask_draws_what_changed_once_for_every_page_at_its_versi
     app.config["LIVE_ANSWERS_DIR"] = str(tmp_path / "answers")
     gid, key = api_game(client, deals=[FLAT, FLAT])
     before = follow(client, gid, asks_changes=True)
-    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=bearer(key)).status_code == 201
     drawings = Drawings(monkeypatch)
     deltas = Deltas(monkeypatch).since
     answers = [since(client, gid, before.headers["ETag"]) for _ in range(3)]
@@ -302,9 +303,9 @@ def test_pages_at_two_versions_each_keep_what_changed_since_theirs(app, client, 
     app.config["LIVE_ANSWERS_DIR"] = str(tmp_path / "answers")
     gid, key = api_game(client, deals=[FLAT])
     older = follow(client, gid, asks_changes=True)
-    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
     newer = since(client, gid, older.headers["ETag"])
-    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=SWEEP, headers=bearer(key)).status_code == 201
     tags = (older.headers["ETag"], newer.headers["ETag"])
     first = [since(client, gid, tag) for tag in tags]
     assert rows_of(first[0].get_data(as_text=True)) == ["deal-1", "deal-2"]

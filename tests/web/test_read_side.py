@@ -12,7 +12,8 @@ import pytest
 from scorekeeper import rules
 from scorekeeper.games import GAMES
 from scorekeeper.rules import base as rules_base
-from tests.web.table_helpers import FLAT, api_game, auth
+from tests.conftest import bearer
+from tests.web.table_helpers import FLAT, api_game
 from tests.web.test_i18n import create, record
 from tests.web.test_secrets_pages import (
     SECRET_FIGURES,
@@ -184,7 +185,7 @@ def test_every_route_replays_a_game_at_most_once_per_request(app, client, replay
 def test_recording_a_deal_replays_once_and_the_answer_reuses_it(client, replays):
     gid, key = api_game(client)
     replays.clear()
-    response = client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key))
+    response = client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key))
     # At most once: the shared cache (scorekeeper/cache.py) may hold the stored game's result already.
     assert response.status_code == 201 and len(replays) <= 1
     assert client.get(f"/g/{gid}?key={key}").status_code == 303

@@ -319,7 +319,7 @@ def test_the_chart_follows_a_deal_entered_with_htmx(client, new_game):
 
 
 @pytest.fixture
-def club(app):
+def four_games(app):
     """Four games of two kinds, with Ann in three of them."""
     return {
         "won": store(app, "secret_agent", deals=[FLAT, MISERE, FLAT, FLAT])[0],  # Ann 205 wins
@@ -335,11 +335,11 @@ def listed(html: str) -> list[str]:
     return re.findall(r'href="/g/([^"/?]+)"', html)
 
 
-def test_games_list_filters_by_kind_and_player(client, club):
-    assert sorted(listed(client.get("/c/rec/games").get_data(as_text=True))) == sorted(club.values())
-    assert listed(client.get("/c/rec/games?kind=euchre").get_data(as_text=True)) == [club["euchre"]]
+def test_games_list_filters_by_kind_and_player(client, four_games):
+    assert sorted(listed(client.get("/c/rec/games").get_data(as_text=True))) == sorted(four_games.values())
+    assert listed(client.get("/c/rec/games?kind=euchre").get_data(as_text=True)) == [four_games["euchre"]]
     ann = listed(client.get("/c/rec/games?player=Ann").get_data(as_text=True))
-    assert sorted(ann) == sorted([club["won"], club["lost"], club["going"]])
+    assert sorted(ann) == sorted([four_games["won"], four_games["lost"], four_games["going"]])
     assert listed(client.get("/c/rec/games?kind=euchre&player=Ann").get_data(as_text=True)) == []
     page = client.get("/c/rec/games?kind=euchre&player=Ann").get_data(as_text=True)
     assert "No game matches." in page and '<option value="euchre" selected>' in page
@@ -359,7 +359,7 @@ def test_games_list_pages(app, client, monkeypatch):
     assert "page=2" in first and "page=1" in second and set(listed(first)).isdisjoint(listed(second))
 
 
-def test_players_page_lists_everyone_with_their_game_count(client, club):
+def test_players_page_lists_everyone_with_their_game_count(client, four_games):
     page = client.get("/c/rec/players").get_data(as_text=True)
     rows = dict(re.findall(r'<strong class="names">([^<]+)</strong>\s*<span class="muted">(\d+) game', page))
     assert rows == {
@@ -375,7 +375,7 @@ def test_players_page_lists_everyone_with_their_game_count(client, club):
     assert "/c/rec/player?name=Ann" in page
 
 
-def test_player_page_numbers_checked_by_hand(client, club):
+def test_player_page_numbers_checked_by_hand(client, four_games):
     page = client.get("/c/rec/player?name=Ann").get_data(as_text=True)
     assert "3 games" in page and "won 1 of 2 finished" in page
     row = re.search(r"<tbody>(.*?)</tbody>", page, re.S).group(1)
@@ -383,16 +383,16 @@ def test_player_page_numbers_checked_by_hand(client, club):
     # Played 2 (finished), won 1, average (205 + 157) / 2 = 181, best 205.
     assert re.findall(r'<td class="num">([^<]*)</td>', row) == ["2", "1", "181", "205"]
     recent = listed(page.split("Last games", 1)[1])
-    assert recent[:3] == [club["going"], club["lost"], club["won"]]
+    assert recent[:3] == [four_games["going"], four_games["lost"], four_games["won"]]
     assert "Won with 205" in page and "Finished with 157" in page and "In progress: 12" in page
 
 
-def test_player_page_of_a_stranger_is_404_and_a_blank_name_lists_players(client, club):
+def test_player_page_of_a_stranger_is_404_and_a_blank_name_lists_players(client, four_games):
     assert client.get("/c/rec/player?name=Nobody").status_code == 404
     assert client.get("/c/rec/player?name=").headers["Location"].endswith("/c/rec/players")
 
 
-def test_player_page_loads_games_in_a_constant_number_of_queries(app, client, count_queries, club):
+def test_player_page_loads_games_in_a_constant_number_of_queries(app, client, count_queries, four_games):
     for _ in range(6):
         store(app, "secret_agent", deals=[FLAT, FLAT])
     with count_queries() as seen:
@@ -412,7 +412,7 @@ def test_player_page_loads_games_in_a_constant_number_of_queries(app, client, co
     assert len(seen) == few, seen.statements
 
 
-def test_new_game_offers_earlier_names(client, club):
+def test_new_game_offers_earlier_names(client, four_games):
     page = client.get("/new/secret_agent").get_data(as_text=True)
     known = re.search(r'<datalist id="known-players">(.*?)</datalist>', page, re.S).group(1)
     assert {"Ann", "Eve", "Hal"} <= set(re.findall(r'value="([^"]+)"', known))

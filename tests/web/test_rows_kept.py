@@ -12,7 +12,8 @@ from types import SimpleNamespace
 from scorekeeper import cache, rules, scoring
 from scorekeeper.games import GAMES
 from scorekeeper.read.redaction import redact
-from tests.web.table_helpers import FLAT, api_game, auth
+from tests.conftest import bearer
+from tests.web.table_helpers import FLAT, api_game
 
 HX = {"HX-Request": "true"}
 OTHER = {"tricks": [1, 4, 4, 4], "agents": ["L", "O", "R", "S"]}
@@ -55,7 +56,7 @@ def test_rows_are_reused_after_a_replay_and_redrawn_when_a_deal_before_them_chan
     assert sorted(before) == [0, 1, 2]
 
     # Another worker takes a deal; this one scores the whole game anew (new objects) and draws.
-    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
     forget_scored_games(app)
     assert client.get(url, headers=HX).status_code == 200
     after = kept_rows(app, gid)
@@ -63,7 +64,7 @@ def test_rows_are_reused_after_a_replay_and_redrawn_when_a_deal_before_them_chan
     assert all(after[i] is before[i] for i in range(3))  # the same drawn rows, not drawn again
 
     # The first deal corrected: its row and every later one show new totals, so all are redrawn.
-    fixed = client.put(f"/api/games/{gid}/deals/0", json=OTHER, headers=auth(key))
+    fixed = client.put(f"/api/games/{gid}/deals/0", json=OTHER, headers=bearer(key))
     assert fixed.status_code == 200, fixed.json
     forget_scored_games(app)
     page = client.get(url, headers=HX).get_data(as_text=True)
@@ -128,12 +129,12 @@ def test_kept_rows_and_results_are_nothing_the_collector_scans(app, client, monk
     rows are kept as digests and strings, and a result as bytes once others were scored since."""
     monkeypatch.setattr(scoring, "LIVELY_DEALS", 1)
     gid, key = api_game(client, deals=[FLAT, FLAT, FLAT])
-    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
     assert client.get(f"/g/{gid}/live?part=live&lang=en", headers=HX).status_code == 200
     latest = app.extensions["scorekeeper.latest_results"]
     assert isinstance(latest.get(gid)[1], rules.GameResult)  # the latest scored here: as it is
     other, other_key = api_game(client, deals=[FLAT])
-    assert client.post(f"/api/games/{other}/deals", json=FLAT, headers=auth(other_key)).status_code == 201
+    assert client.post(f"/api/games/{other}/deals", json=FLAT, headers=bearer(other_key)).status_code == 201
     gc.collect()  # a tuple of atoms is untracked by the first collection that meets it
     rows = app.extensions["scorekeeper.rows"].get(gid)
     assert len(rows) == 4
@@ -149,7 +150,7 @@ def test_kept_rows_and_results_are_nothing_the_collector_scans(app, client, monk
         raise AssertionError("replayed whole")
 
     monkeypatch.setattr(scoring, "replay", no_replay)
-    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
     assert len(client.get(f"/api/games/{gid}").json["deals"]) == 5
 
 

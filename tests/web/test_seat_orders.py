@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import bearer
 from tests.web.test_seat_api import VALUES
 
 PLAYERS = ["Ann", "Bob", "Cid"]
@@ -26,10 +27,6 @@ def new_game(client, hidden=False):
     key = created["edit_key"]
     seats = client.get(f"/api/games/{created['id']}/seats", headers=bearer(key)).json["seats"]
     return created["id"], key, [s["token"] for s in seats]
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def send(client, game_id, seat, token, body):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import re
 
-from tests.web.table_helpers import auth, hidden
+from tests.conftest import bearer
+from tests.web.table_helpers import hidden
 
 HX = {"HX-Request": "true"}
 
@@ -59,7 +60,7 @@ def test_one_more_deal_on_a_long_game_sends_one_row_and_tells_the_board_its_vers
 def test_undoing_a_correction_redraws_the_rows_from_it_on_and_no_earlier_one(client):
     gid, key = tally_game(client, [[k, 1, 2] for k in range(8)])
     assert (
-        client.put(f"/api/games/{gid}/deals/5", json={"points": [50, 0, 0]}, headers=auth(key)).status_code
+        client.put(f"/api/games/{gid}/deals/5", json={"points": [50, 0, 0]}, headers=bearer(key)).status_code
         == 200
     )
     page = scorer(client, gid, key)
@@ -75,7 +76,7 @@ def test_undoing_a_correction_redraws_the_rows_from_it_on_and_no_earlier_one(cli
 
 def test_undoing_a_delete_puts_the_row_back_and_redraws_the_ones_after(client):
     gid, key = tally_game(client, [[k, 1, 2] for k in range(6)])
-    assert client.delete(f"/api/games/{gid}/deals/4", headers=auth(key)).status_code == 200
+    assert client.delete(f"/api/games/{gid}/deals/4", headers=bearer(key)).status_code == 200
     page = scorer(client, gid, key)
     action, fields = undo_form(page)
     body = client.post(action, data=fields, headers=HX).get_data(as_text=True)
@@ -87,7 +88,7 @@ def test_a_page_drawn_before_another_devices_change_gets_the_whole_region(client
     gid, key = tally_game(client, [[1, 1, 1], [2, 2, 2]])
     page = scorer(client, gid, key)
     assert (
-        client.post(f"/api/games/{gid}/deals", json={"points": [3, 3, 3]}, headers=auth(key)).status_code
+        client.post(f"/api/games/{gid}/deals", json={"points": [3, 3, 3]}, headers=bearer(key)).status_code
         == 201
     )
     data = {"points_0": "4", "points_1": "4", "points_2": "4", "base_version": hidden(page, "base_version")}

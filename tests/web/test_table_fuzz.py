@@ -12,7 +12,8 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.web.table_helpers import FLAT, auth, games_of_every_kind
+from tests.conftest import bearer
+from tests.web.table_helpers import FLAT, games_of_every_kind
 
 EXAMPLES = 6
 # Printing a PDF takes a real Chromium a second or two: fewer tries there.
@@ -42,7 +43,7 @@ def test_no_route_answers_a_server_error_to_garbage(app, client):
     sa_id, sa_key = games["secret_agent"]
     client.get(f"/g/{sa_id}?key={sa_key}")
     for _ in range(2):
-        client.post(f"/api/games/{sa_id}/deals", json=FLAT, headers=auth(sa_key))
+        client.post(f"/api/games/{sa_id}/deals", json=FLAT, headers=bearer(sa_key))
     for gid, key in games.values():
         if key:
             client.get(f"/g/{gid}?key={key}")  # this client scores every game

@@ -16,8 +16,8 @@ from scorekeeper import DEFAULT_SECRET_KEY, create_app
 from scorekeeper.db import db
 from scorekeeper.models import Change
 from scorekeeper.web.security import InsecureConfig, ensure_secret_key, instance_secret_key
-from tests.conftest import sa_form
-from tests.web.table_helpers import FLAT, api_game, auth, games_of_every_kind, hidden, snapshot
+from tests.conftest import bearer, sa_form
+from tests.web.table_helpers import FLAT, api_game, games_of_every_kind, hidden, snapshot
 
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 # Routes whose credential is the address itself (a player's private link): a wrong one is 404.
@@ -57,7 +57,7 @@ def attackers(app: Flask, other_key: str):
     wrong_cookie = app.test_client()
     wrong_cookie.set_cookie("edit_key", other_key, path="/")
     yield "cookie", wrong_cookie, {}, ""
-    yield "bearer", app.test_client(), auth(other_key), ""
+    yield "bearer", app.test_client(), bearer(other_key), ""
     yield "query", app.test_client(), {}, "?key=" + other_key
     yield "garbage", app.test_client(), {"Authorization": "Bearer \x7f' OR 1=1 --"}, ""
 
@@ -67,7 +67,7 @@ def test_every_write_route_refuses_viewers_and_wrong_keys_and_changes_nothing(ap
     _other_id, other_key = api_game(client)
     # A deal in the Secret Agent game, so its deal routes have a deal to aim at.
     sa_id, sa_key = games["secret_agent"]
-    assert client.post(f"/api/games/{sa_id}/deals", json=FLAT, headers=auth(sa_key)).status_code == 201
+    assert client.post(f"/api/games/{sa_id}/deals", json=FLAT, headers=bearer(sa_key)).status_code == 201
     routes = list(game_write_routes(app))
     endpoints = {rule.endpoint for rule, _ in routes}
     # The routes this suite knows of are all there; any route added later is covered by itself.
@@ -112,7 +112,7 @@ def test_every_write_route_refuses_viewers_and_wrong_keys_and_changes_nothing(ap
             continue
         path = fill(app, rule, sa_id)
         if rule.endpoint.startswith("api."):
-            response = client.open(path, method=method, json=FLAT, headers=auth(sa_key))
+            response = client.open(path, method=method, json=FLAT, headers=bearer(sa_key))
         else:
             response = client.open(path, method=method, data={})
         assert response.status_code != 403, (rule.rule, method)
@@ -211,7 +211,7 @@ def test_no_page_has_inline_script_style_or_handlers(app, client):
     """Crawl every page a scorer can reach (all games' kinds): nothing the CSP would block."""
     games = games_of_every_kind(client)
     sa_id, sa_key = games["secret_agent"]
-    client.post(f"/api/games/{sa_id}/deals", json=FLAT, headers=auth(sa_key))
+    client.post(f"/api/games/{sa_id}/deals", json=FLAT, headers=bearer(sa_key))
     todo = ["/", "/new", *(f"/g/{gid}" for gid, _ in games.values()), "/nope"]
     todo += [f"/g/{sa_id}/history", f"/g/{sa_id}/handover"]
     seen: set[str] = set()
@@ -244,8 +244,8 @@ NASTY = ["<script>alert(1)</script>", '"><img src=x onerror=alert(2)>', "Ann & <
 
 def test_player_names_are_shown_as_text_everywhere(app, client):
     gid, key = api_game(client, players=NASTY, options={"deals": 4})
-    client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key))
-    client.put(f"/api/games/{gid}/deals/0", json={**FLAT, "trump": "H"}, headers=auth(key))
+    client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key))
+    client.put(f"/api/games/{gid}/deals/0", json={**FLAT, "trump": "H"}, headers=bearer(key))
     scorer = app.test_client()
     scorer.get(f"/g/{gid}?key={key}")
     pages = [

@@ -10,9 +10,9 @@ from sqlalchemy import select
 
 from scorekeeper.db import db
 from scorekeeper.models import Change
-from tests.conftest import sa_form
+from tests.conftest import bearer, sa_form
 from tests.web.pages import checked
-from tests.web.table_helpers import FLAT, SWEEP, api_game, auth, deal_count, hidden
+from tests.web.table_helpers import FLAT, SWEEP, api_game, deal_count, hidden
 
 
 def no_scoring(monkeypatch) -> None:
@@ -118,26 +118,28 @@ def test_api_etag_if_match_and_409(client):
     got = client.get(f"/api/games/{gid}")
     assert got.headers["ETag"] == '"1"'
     stale = got.headers["ETag"]
-    ok = client.post(f"/api/games/{gid}/deals", json=FLAT, headers={**auth(key), "If-Match": stale})
+    ok = client.post(f"/api/games/{gid}/deals", json=FLAT, headers={**bearer(key), "If-Match": stale})
     assert ok.status_code == 201 and ok.headers["ETag"] == '"2"'
-    refused = client.post(f"/api/games/{gid}/deals", json=SWEEP, headers={**auth(key), "If-Match": stale})
+    refused = client.post(f"/api/games/{gid}/deals", json=SWEEP, headers={**bearer(key), "If-Match": stale})
     assert refused.status_code == 409 and refused.headers["ETag"] == '"2"'
     assert "changed" in refused.json["errors"][0]["message"] and refused.json["record"]["deals"] == [FLAT]
     for call in (
         lambda h: client.put(f"/api/games/{gid}/deals/0", json=SWEEP, headers=h),
         lambda h: client.delete(f"/api/games/{gid}/deals/0", headers=h),
     ):
-        assert call({**auth(key), "If-Match": stale}).status_code == 409
+        assert call({**bearer(key), "If-Match": stale}).status_code == 409
     assert client.get(f"/api/games/{gid}").json["deals"] == [FLAT]
     # "*", several tags, none at all: as the client asks.
     assert (
-        client.post(f"/api/games/{gid}/deals", json=FLAT, headers={**auth(key), "If-Match": "*"}).status_code
+        client.post(
+            f"/api/games/{gid}/deals", json=FLAT, headers={**bearer(key), "If-Match": "*"}
+        ).status_code
         == 201
     )
-    both = {**auth(key), "If-Match": '"1", "3"'}
+    both = {**bearer(key), "If-Match": '"1", "3"'}
     assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=both).status_code == 201
-    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
-    bad = client.post(f"/api/games/{gid}/deals", json=FLAT, headers={**auth(key), "If-Match": 'W/"4"'})
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
+    bad = client.post(f"/api/games/{gid}/deals", json=FLAT, headers={**bearer(key), "If-Match": 'W/"4"'})
     assert bad.status_code == 400
     assert len(client.get(f"/api/games/{gid}").json["deals"]) == 4
 
@@ -151,7 +153,7 @@ def test_api_get_is_304_when_unchanged_without_scoring(client, count_queries, mo
     assert response.status_code == 304 and response.headers["ETag"] == etag and not response.data
     assert len(seen) == 1
     monkeypatch.undo()
-    client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key))
+    client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key))
     assert client.get(f"/api/games/{gid}", headers={"If-None-Match": etag}).status_code == 200
 
 
@@ -191,7 +193,7 @@ def test_replayed_corrections_and_deletions_apply_once(app, client, new_game):
 
 def test_an_api_idempotency_key_makes_a_retry_harmless(client):
     gid, key = api_game(client)
-    headers = {**auth(key), "Idempotency-Key": "retry-me-0001"}
+    headers = {**bearer(key), "Idempotency-Key": "retry-me-0001"}
     first = client.post(f"/api/games/{gid}/deals", json=FLAT, headers=headers)
     second = client.post(f"/api/games/{gid}/deals", json=FLAT, headers=headers)
     assert first.status_code == second.status_code == 201
@@ -199,7 +201,7 @@ def test_an_api_idempotency_key_makes_a_retry_harmless(client):
     assert second.json == first.json and len(second.json["deals"]) == 1
     assert (
         client.post(
-            f"/api/games/{gid}/deals", json=FLAT, headers={**auth(key), "Idempotency-Key": "ab"}
+            f"/api/games/{gid}/deals", json=FLAT, headers={**bearer(key), "Idempotency-Key": "ab"}
         ).status_code
         == 400
     )
@@ -241,7 +243,7 @@ def test_history_lists_every_change_with_device_and_undoes_a_correction(app, cli
     client.post(f"{path}/deals", data=FORM_FLAT, headers=phone)
     client.post(f"{path}/deals/0", data=FORM_SWEEP, headers=phone)
     key = client.get_cookie("edit_key", path=path).value
-    client.post(f"/api/games/{gid}/deals", json=FLAT, headers={**auth(key), "User-Agent": "curl/8.5.0"})
+    client.post(f"/api/games/{gid}/deals", json=FLAT, headers={**bearer(key), "User-Agent": "curl/8.5.0"})
     html = client.get(f"{path}/history").get_data(as_text=True)
     items = re.findall(r"<li>(.*?)</li>", html, re.S)
     titles = [re.search(r"<strong>(.*?)</strong>", item).group(1) for item in items]

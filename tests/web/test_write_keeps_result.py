@@ -10,12 +10,13 @@ from sqlalchemy.orm import lazyload
 from scorekeeper import rules, scoring
 from scorekeeper.games import GAMES
 from scorekeeper.rules import base as rules_base
-from tests.web.table_helpers import FLAT, api_game, auth
+from tests.conftest import bearer
+from tests.web.table_helpers import FLAT, api_game
 
 
 def test_consecutive_api_deals_replay_nothing(client, monkeypatch):
     gid, key = api_game(client, deals=[FLAT])
-    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+    assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
     replays = []
     real = rules_base.play
 
@@ -27,7 +28,7 @@ def test_consecutive_api_deals_replay_nothing(client, monkeypatch):
     monkeypatch.setattr(rules_base, "play", counted)
     monkeypatch.setattr(rules, "play", counted)
     for n in range(3):
-        reply = client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key))
+        reply = client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key))
         assert reply.status_code == 201 and len(reply.json["deals"]) == 3 + n
     assert replays == []
 
@@ -59,7 +60,7 @@ def test_a_process_that_missed_versions_scores_on_from_the_deals_it_knows(app, c
     client.get(f"/g/{gid}")  # this process scores the 5 deals
     # Another worker records two deals: here nothing is kept for those versions.
     for _ in range(2):
-        assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=auth(key)).status_code == 201
+        assert client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)).status_code == 201
     app.extensions.get("scorekeeper.objects", {}).clear()
     latest = app.extensions["scorekeeper.latest_results"]
     nothing_shared(monkeypatch)
@@ -87,7 +88,7 @@ def test_a_correction_among_the_known_deals_is_replayed_whole(app, client, monke
     gid, key = api_game(client, deals=[FLAT] * 4)
     client.get(f"/g/{gid}")
     sweep = {"tricks": [13, 0, 0, 0], "agents": ["S", "L", "O", "R"]}
-    assert client.put(f"/api/games/{gid}/deals/1", json=sweep, headers=auth(key)).status_code == 200
+    assert client.put(f"/api/games/{gid}/deals/1", json=sweep, headers=bearer(key)).status_code == 200
     app.extensions.get("scorekeeper.objects", {}).clear()
     nothing_shared(monkeypatch)
     plays = counting_plays(monkeypatch)

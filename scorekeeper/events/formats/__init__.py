@@ -1,6 +1,7 @@
 """The event formats' registry (events.md, Formats): one class per format, one file each.
 
-Adding a format: its file here (a :class:`~.base.Format` subclass and ``FORMAT``), one line below.
+Adding a format: the checklist in docs/developers.md ("Adding an event format"); here, its file
+(a :class:`~.base.Format` subclass and ``FORMAT``) and one line below.
 """
 
 from __future__ import annotations

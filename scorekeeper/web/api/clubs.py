@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
 from ... import limits, read
-from ...access import Membership, club_games
+from ...access import REFUSED, Membership, club_games
 from ...clubs import ratings, roster, service
 from ...db import db
 from ...games import GAMES
@@ -27,6 +27,14 @@ from ..jsonbody import json_body
 
 bp = Blueprint("clubs_api", __name__, url_prefix="/api/clubs")
 errors.init_api(bp)
+
+
+def by(me: Membership) -> Member:
+    """The caller's member row, which the service judges again inside its change."""
+    member = db.session.get(Member, me.member_id)
+    if member is None:
+        raise Missing(None, N_("No such club."))
+    return member
 
 
 def label() -> str:
@@ -47,6 +55,7 @@ def create() -> ResponseReturnValue:
         raise Denied(None, N_("Making a club on this server needs the operator's ADMIN_KEY as Bearer."))
     data = json_body()
     made = service.create_club(data.get("name"), data.get("player"), label())
+    limits.handed(made.key)  # the new owner's key, answered to this address
     return jsonify(
         {
             "slug": made.club.slug,
@@ -72,7 +81,9 @@ def join(slug: str) -> ResponseReturnValue:
     if presented_key() and viewer().of(club.id) is not None:
         # The caller's key is this club's already: one device joins a club once, under one name.
         raise Clash(None, N_("This device is a member of {club} already."), club=club.name)
+    limits.right_credential(token)
     member, key = service.join(club, token, data.get("name"), label())
+    limits.handed(key)  # answered to the device whose invite was just tested
     return jsonify({"member_key": key, "role": member.role, "player": member.name}), 201
 
 
@@ -92,24 +103,24 @@ def show(club: Club, me: Membership) -> ResponseReturnValue:
 
 
 @bp.post("/<slug>/invites")
-@club_route("admin")
+@club_route("admin", REFUSED["invites"])
 def make_invite(club: Club, me: Membership) -> ResponseReturnValue:
     data = json_body()
-    token = service.make_invite(club, data.get("role", "member"), data.get("expires"))
+    token = service.make_invite(club, data.get("role", "member"), data.get("expires"), by(me))
     return jsonify({"invite": token}), 201
 
 
 @bp.delete("/<slug>/invites/<token>")
-@club_route("admin")
+@club_route("admin", REFUSED["invites"])
 def revoke_invite(club: Club, me: Membership, token: str) -> ResponseReturnValue:
-    service.revoke_invite(club, token)
+    service.revoke_invite(club, token, by(me))
     return "", 204
 
 
 @bp.delete("/<slug>/members/<name>")
-@club_route("admin")
+@club_route("admin", REFUSED["remove"])
 def remove_member(club: Club, me: Membership, name: str) -> ResponseReturnValue:
-    service.remove_member(club, name, db.session.get(Member, me.member_id))
+    service.remove_member(club, name, by(me))
     return "", 204
 
 

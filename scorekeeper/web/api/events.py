@@ -7,7 +7,10 @@ abuse limit as creating games: every round makes games). Directors call with
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+import hashlib
+import hmac
+
+from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
 
 from ... import limits
@@ -20,7 +23,8 @@ from ...rules import FieldError, msg
 from ...rules.base import N_
 from ...service import house_gate
 from .. import errors
-from ..auth import club_route, may, role_for
+from ..auth import club_route, hand_event, may, presented_key, role_for
+from ..etags import if_match_versions
 from ..jsonbody import json_body
 from ..via import idempotency_key
 
@@ -44,15 +48,39 @@ def director_only(event: Event) -> None:
         )
 
 
-def if_match(event: Event) -> int | None:
-    """``If-Match: "<version>"``: the change applies only to that version of the event."""
-    if "If-Match" not in request.headers or request.if_match.star_tag:
+def scoped_idempotency(event: Event) -> str | None:
+    """The call's ``Idempotency-Key`` as the house gate records it, scoped to its caller (the
+    credential it shows) and its target (this event): the same key sent by another director or
+    about another event is a call of its own, never taken for a repeat of this one (issue 57, N4).
+    Keyed with the server's secret, so what is stored names neither the key nor the caller."""
+    given = idempotency_key()
+    if given is None:
         return None
-    tags = request.if_match.as_set()
-    if not tags or not all(t and t.isdigit() and len(t) < 10 for t in tags):
-        raise Refusal("If-Match", N_('If-Match must be the event\'s ETag, e.g. If-Match: "7".'), 400)
-    versions = {int(t) for t in tags}
+    secret = str(current_app.secret_key or "").encode()
+    scope = f"events-api:{event.id}:{presented_key() or ''}:{given}".encode()
+    return "api-ev-" + hmac.new(secret, scope, hashlib.sha256).hexdigest()[:48]
+
+
+def if_match(event: Event) -> int | None:
+    """``If-Match: "<version>"``: the change applies only to that version of the event. The ETag
+    is taken as answered, compressed or not (``"7:gzip"``), as for games (etags.if_match_versions)."""
+    try:
+        versions = if_match_versions()
+    except ValueError:
+        raise Refusal(
+            "If-Match", N_('If-Match must be the event\'s ETag, e.g. If-Match: "7".'), 400
+        ) from None
+    if not versions:
+        return None
     return event.version if event.version in versions else min(versions)
+
+
+def director_document(event: Event) -> dict:
+    """The event document with its tables' links and keys, for a director (a proven credential):
+    what it hands out is proven for the caller's address (auth.hand_event)."""
+    doc = service.document(event, director=True)
+    hand_event(event, doc)
+    return doc
 
 
 def stale(event: Event) -> ResponseReturnValue:
@@ -63,7 +91,7 @@ def stale(event: Event) -> ResponseReturnValue:
         "",
         msg(N_("The event changed at the same moment, so nothing was done: here is the event as it is now.")),
     )
-    response = errors.errors_response([problem], 409, record=service.document(event, director=True))
+    response = errors.errors_response([problem], 409, record=director_document(event))
     response.set_etag(str(event.version))
     return response
 
@@ -74,13 +102,14 @@ def stale(event: Event) -> ResponseReturnValue:
 def create(club: Club, me: Membership) -> ResponseReturnValue:
     """A member makes an event of the club; its creator directs it with the key answered once."""
     event, key = service.create_event(json_body(), club_id=club.id)
-    return jsonify({**service.document(event, director=True), "director_key": key}), 201
+    limits.handed(key)  # the key just made, answered to this address
+    return jsonify({**director_document(event), "director_key": key}), 201
 
 
 @bp.get("/events/<event_id>")
 def show(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
-    response = jsonify(service.document(event, director=may().direct_event(event)))
+    response = jsonify(director_document(event) if may().direct_event(event) else service.document(event))
     response.set_etag(str(event.version))
     return response
 
@@ -93,11 +122,17 @@ def new_round(event_id: str) -> ResponseReturnValue:
     if not isinstance(close, bool):
         raise Refusal("close", N_("close is true or false."))
     try:
-        rnd = service.start_round(event, close=close, based_on=if_match(event), token=idempotency_key())
+        rnd = service.start_round(
+            event, close=close, based_on=if_match(event), token=scoped_idempotency(event)
+        )
     except house_gate.Repeat as done:
         # The same call again (its Idempotency-Key): the round it started, as the first answer.
-        doc = service.document(event, director=True)
-        return jsonify(doc["rounds"][done.change.detail["round"] - 1]), 201
+        doc = director_document(event)
+        detail = done.change.detail if isinstance(done.change.detail, dict) else {}
+        number = detail.get("round") if done.change.event_id == event.id else None
+        if not isinstance(number, int) or not 1 <= number <= len(doc["rounds"]):
+            return stale(event)  # a change of no round of this event: never taken for this call's answer
+        return jsonify(doc["rounds"][number - 1]), 201
     except house_gate.Stale:
         return stale(event)
     except service.RoundOpen as exc:
@@ -112,10 +147,10 @@ def new_round(event_id: str) -> ResponseReturnValue:
                 n=exc.number,
             ),
         )
-        response = errors.errors_response([problem], 409, record=service.document(event, director=True))
+        response = errors.errors_response([problem], 409, record=director_document(event))
         response.set_etag(str(event.version))
         return response
-    doc = service.document(event, director=True)
+    doc = director_document(event)
     return jsonify(doc["rounds"][rnd.number - 1]), 201
 
 
@@ -132,7 +167,7 @@ def players(event_id: str) -> ResponseReturnValue:
         service.change_players(event, add, withdraw, based_on=if_match(event))
     except house_gate.Stale:
         return stale(event)
-    response = jsonify(service.document(event, director=True))
+    response = jsonify(director_document(event))
     response.set_etag(str(event.version))
     return response
 

@@ -1,4 +1,4 @@
-"""The API's record as JSON text, each deal encoded once per process (its one user: :mod:`.api`).
+"""The API's record as JSON text, each deal encoded once per process (its one user: :mod:`.games`).
 
 The API answers every write with the whole record; a long game's earlier deals are the same
 objects after an append (the scored result is carried on), so their encoded text is kept and

@@ -10,6 +10,7 @@ characters>`` is done once: repeating it answers the record, writing nothing.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -77,48 +78,71 @@ def create_game() -> ResponseReturnValue:
     except InvalidFacts as exc:
         return errors_response(exc.errors)
     # The club is part of the call: the same record for another club is another call.
-    token, key = creation_token(idempotency, {"record": data, "club": club_id})
+    token, key, game_id = creation_token(idempotency, {"record": data, "club": club_id})
     via = service.Via(token=token, device=f"API · {device_label(request.user_agent.string)}")
     try:
-        game, key = service.create_game(game_rules, setup, deals, via, result, key=key, club_id=club_id)
+        game, key = service.create_game(
+            game_rules, setup, deals, via, result, key=key, club_id=club_id, game_id=game_id
+        )
     except service.AlreadyDone as done:
-        return created_before(done, key)
+        return created_before(done, key, game_id)
     record = read.public_record(game)
     record["edit_key"] = key
+    limits.handed(key)  # answered to the address that made the game: its first deal is never refused
     return jsonify(record), 201
 
 
-def creation_token(idempotency: str | None, data: object) -> tuple[str | None, str | None]:
-    """The creation's token and the game's edit key, for a ``POST /api/games`` with an
-    ``Idempotency-Key`` (else none: a random key).
+def creation_caller() -> str:
+    """Who makes a game through the API, as its Idempotency-Key's repeat must show it again: the
+    credential it carries (``Authorization``; a club's game needs its member key), else its
+    address. The API never reads the cookies a browser sends on its own (auth.presented_key)."""
+    bearer = presented_key()
+    return f"bearer:{bearer}" if bearer else f"address:{limits.client_address()}"
 
-    The key is derived from the server's secret, the Idempotency-Key and the body, as the new-game
-    form's is from its token: a repeat of the same call finds the same key, with nothing stored to
-    find it by, and a call with another body under the same Idempotency-Key a different one. The
-    token stored is a digest of the Idempotency-Key (unique among creations in the database).
+
+def creation_token(idempotency: str | None, data: object) -> tuple[str | None, str | None, str | None]:
+    """The creation's token, the game's edit key and its id, for a ``POST /api/games`` with an
+    ``Idempotency-Key`` (else none: a random key and id).
+
+    Derived from the server's secret, as the new-game form's key is from its token, so a repeat
+    finds them with nothing stored to find them by: the id from the Idempotency-Key and the body
+    (the same call's repeat finds the game it made; another body under the same key, another
+    id: 409), the key from those and the caller too (:func:`creation_caller`), so only the one
+    who made the game is answered its key (issue 57, N3). The token stored is a digest of the
+    Idempotency-Key (unique among creations in the database): one game however many copies race.
     """
     if idempotency is None:
-        return None, None
+        return None, None, None
     body = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     secret = str(current_app.secret_key or "").encode()
-    key = hmac.new(secret, f"api-create:{idempotency}:{body}".encode(), hashlib.sha256).hexdigest()[:32]
+    caller = creation_caller()
+    key = hmac.new(secret, f"api-create:{caller}:{idempotency}:{body}".encode(), hashlib.sha256).hexdigest()[
+        :32
+    ]
+    made = hmac.new(secret, f"api-create-id:{idempotency}:{body}".encode(), hashlib.sha256).digest()[:12]
+    game_id = base64.urlsafe_b64encode(made).decode()
+    if game_id.startswith("-"):  # as service.new_id: never read as an option by a shell command
+        game_id = "A" + game_id[1:]
     token = "api-" + hashlib.blake2b(idempotency.encode(), digest_size=24).hexdigest()
-    return token, key
+    return token, key, game_id
 
 
-def created_before(done: service.AlreadyDone, key: str | None) -> ResponseReturnValue:
-    """A repeated ``POST /api/games``: the first answer (201, the record as it is now with the same
-    edit key, ``Idempotent-Replayed: true``) when the body is the same; 409 when the Idempotency-Key
-    made a game from another body."""
+def created_before(done: service.AlreadyDone, key: str | None, game_id: str | None) -> ResponseReturnValue:
+    """A repeated ``POST /api/games`` (``Idempotent-Replayed: true``): the first answer (201, the
+    record as it is now with the same edit key) when the caller and the body are the same; the
+    record without its edit key when the same call comes from another caller (it is not theirs
+    to score); 409 when the Idempotency-Key made a game from another body."""
     game = db.session.get(Game, done.change.game_id)
-    if game is None or key is None or not key_matches(game.edit_key_hash, key):
+    if game is None or key is None or game_id is None or game.id != game_id:
         problem = FieldError(
             "Idempotency-Key",
             msg(N_("This Idempotency-Key already made a game from another record: send a new key.")),
         )
         return errors_response([problem], 409)
     record = read.public_record(game)
-    record["edit_key"] = key
+    if key_matches(game.edit_key_hash, key):
+        record["edit_key"] = key
+        limits.handed(key)
     response = jsonify(record)
     response.status_code = 201
     response.headers["Idempotent-Replayed"] = "true"

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import request
 
+from ... import limits
 from ...clubs import service
 from ..cookies import MEMBER_COOKIE, MEMBER_KEYS_MAX, MEMBER_MAX_AGE, drop_cookie, keep_cookie
 from ..form_tokens import TOKEN
@@ -27,6 +28,9 @@ def keep_member_key(response: Any, key: str) -> Any:
     """Add a new membership's key to this device's cookie, dropping keys that no longer work
     (a removed member, a signed-out device), so the cookie never fills up with dead ones."""
     live = [k for k in _held() if service.memberships([k])]
+    # Handed to the device that just made the club or joined it by its (tested) invite: proven for
+    # this address, so its first page is never refused while a prankster keeps it over its failures.
+    limits.handed(key)
     return _set(response, [*live, key][-MEMBER_KEYS_MAX:])
 
 

@@ -1,7 +1,7 @@
 """The form that makes a club's event (``/c/<slug>/events/new``).
 
 Parsing is lenient, judging is the service's: the form turns what was typed into the API's
-body (events.md, "Creating") and :func:`.service.check_event` refuses it by field, so the page
+body (events.md, "Creating") and :func:`scorekeeper.events.service.check_event` refuses it by field, so the page
 and the API give the same answers. A number that is not one is passed on as typed, for the
 service to refuse by name.
 """

@@ -36,7 +36,7 @@ from wtforms.validators import InputRequired
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ... import cache, limits, pdf
-from ...access import Membership
+from ...access import REFUSED, Membership
 from ...clubs import roster
 from ...clubs.figures import SafeWriter
 from ...db import db
@@ -44,9 +44,17 @@ from ...events import formats, prints, service, table_links
 from ...games import GAMES
 from ...i18n import render
 from ...models import Club, Event, Game, utcnow
-from ...refusals import Clash, Refusal
+from ...refusals import Clash, Denied, Refusal
 from ...service import house_gate
-from ..auth import DIRECTOR_COOKIE, DIRECTOR_COOKIE_AGE, club_route, event_cookie, game_route, may
+from ..auth import (
+    DIRECTOR_COOKIE,
+    DIRECTOR_COOKIE_AGE,
+    club_route,
+    event_cookie,
+    game_route,
+    hand_event,
+    may,
+)
 from ..cookies import keep_cookie
 from ..games.pages import game_context
 from ..games.table import describe_change
@@ -137,6 +145,10 @@ def context(event: Event) -> dict[str, Any]:
         event, director=may().direct_event(event), render=render, language=str(get_locale())
     )
     current = next((r for r in doc["rounds"] if r["status"] == "playing"), None)
+    players: list[str] = []
+    if may().direct_event(event):
+        players = [service.player_token(event, e) for e in range(len(event.entrants))]
+        hand_event(event, doc, *players)
     return {
         "event": event,
         # The event's format plug-in: its title, standings columns (or fragment), whether players change.
@@ -158,19 +170,19 @@ def context(event: Event) -> dict[str, Any]:
                     ".player",
                     event_id=event.id,
                     entrant=e,
-                    token=service.player_token(event, e),
+                    token=token,
                     _external=True,
                 ),
             )
-            for e in range(len(event.entrants))
-        ]
-        if may().direct_event(event)
-        else [],
+            for e, token in enumerate(players)
+        ],
     }
 
 
 def keep_director_key(event: Event, key: str) -> ResponseReturnValue:
-    """To the director's page, the event's key kept in a cookie sent only to its pages."""
+    """To the director's page, the event's key kept in a cookie sent only to its pages (and
+    proven for this address: the key just made, or the director's link just tested)."""
+    limits.handed(key)
     response = redirect(url_for(".show", event_id=event.id), 303)
     return keep_cookie(response, event_cookie(event), key, COOKIE_AGE, f"/e/{event.id}")
 
@@ -228,7 +240,7 @@ def show(event_id: str) -> ResponseReturnValue:
 def start_round(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["start_round"])
     form = StartRoundForm()
     if not form.validate_on_submit():
         abort(400)
@@ -273,7 +285,7 @@ def start_round(event_id: str) -> ResponseReturnValue:
 def players(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["players"])
     form = players_form(event)
     if not form.validate_on_submit():
         abort(400)
@@ -502,7 +514,7 @@ def correct_table(event_id: str, game_id: str) -> ResponseReturnValue:
     club needs nothing handed over: their member cookie goes everywhere already."""
     event = event_or_404(event_id)
     if not may().direct_event(event):
-        abort(403)
+        raise Denied(None, REFUSED["correct_table"])
     if not any(t.game_id == game_id for r in event.rounds for t in r.tables):
         abort(404)
     response = redirect(url_for("games.show", game_id=game_id), 303)

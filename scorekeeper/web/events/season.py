@@ -1,7 +1,8 @@
 """A club's season (events.md, Season): its page, its JSON and its CSV, for the club's members only
 (anyone else: 404, as for a club that does not exist).
 
-Thin views: the query checked and the table made by :mod:`.season_read` and :mod:`.season`.
+Thin views: the query checked and the table made by :mod:`scorekeeper.events.season_read` and
+:mod:`scorekeeper.events.season`.
 """
 
 from __future__ import annotations
