@@ -82,6 +82,16 @@
     fillLastCard(fieldset);
   });
 
+  // Abracadabra as reported (issue 53): a bid card tapped as won is laid too (the server adds it
+  // as well), so it is ticked under "laid"; a card no longer laid is no longer won.
+  document.addEventListener("change", function (event) {
+    var input = event.target, form = input.form, match = /^bid_(won|cards)_(\d+)$/.exec(input.name || "");
+    if (!form || !match || input.type !== "checkbox" || !form.querySelector("[data-abra-won]")) { return; }
+    var other = form.querySelector('input[name="bid_' + (match[1] === "won" ? "cards" : "won") + "_" + match[2] +
+      '"][value="' + input.value + '"]');
+    if (other && (match[1] === "won" ? input.checked : !input.checked)) { other.checked = input.checked; }
+  });
+
   // Secrets' turn form from four players ([data-sx-fold], games/secrets/_macros.html): each player's
   // orders and each spy's keypads are drawn open (the page works without script); here all fold
   // but the next order to enter, and each tap moves on to the next, so six players' turn stays
@@ -95,6 +105,13 @@
 
   function sxRefused(part) { return !!part.querySelector(".error"); }
 
+  // A policeman the page placed where he may stay (issue 53): his keypad stays open, and his
+  // player's with it, so moving him is one tap, not three (the player, his line, the secret).
+  function sxPreset(item) {
+    var checked = item.querySelector('input[type=radio][name^="guards_"]:checked');
+    return !!checked && checked.defaultChecked && !item.dataset.touched;
+  }
+
   function sxFold(root) {
     var target = null;
     root.querySelectorAll("[data-sx-item]").forEach(function (item) {
@@ -105,13 +122,13 @@
       if (!target && !done) { target = item; }
     });
     root.querySelectorAll("[data-sx-item]").forEach(function (item) {
-      item.open = item === target || sxRefused(item);
+      item.open = item === target || sxRefused(item) || sxPreset(item);
     });
     root.querySelectorAll("[data-sx-player]").forEach(function (player) {
       var items = Array.prototype.slice.call(player.querySelectorAll("[data-sx-item]"));
       var said = player.querySelector("summary [data-sx-said]");
       if (said) { said.textContent = items.every(sxDone) ? "\u2713" : ""; }
-      player.open = (!!target && player.contains(target)) || sxRefused(player);
+      player.open = (!!target && player.contains(target)) || sxRefused(player) || items.some(sxPreset);
     });
   }
 
@@ -416,6 +433,22 @@
 
   document.addEventListener("input", function (event) {
     if (event.target.matches && event.target.matches(".tally-pad input.points")) { tallyTotal(event.target); }
+  });
+
+  // Hidden Secrets' allotment: the running sum toward 45 as each value is typed (issue 53).
+  document.addEventListener("input", function (event) {
+    var form = event.target.form, out = form && form.querySelector("[data-allot-sum]");
+    if (!out) { return; }
+    var sum = 0, whole = true;
+    form.querySelectorAll(".sx-allot-cell input").forEach(function (input) {
+      var text = input.value.trim();
+      if (text === "") { return; }
+      if (!/^\d+$/.test(text)) { whole = false; } else { sum += parseInt(text, 10); }
+    });
+    var said = !whole ? out.dataset.under.replace("{sum}", "?").replace("{left}", "?")
+      : sum < 45 ? out.dataset.under.replace("{sum}", sum).replace("{left}", 45 - sum)
+      : sum === 45 ? out.dataset.exact : out.dataset.over.replace("{sum}", sum).replace("{over}", sum - 45);
+    out.textContent = said;
   });
 
   // Focus that follows: a refused form puts focus (and the eye) on its summary of problems; a

@@ -10,6 +10,7 @@ web layer can translate them while this package stays free of Flask-Babel.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import unicodedata
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
@@ -82,6 +83,9 @@ class FieldError:
     message: Msg
     seat: int | None = None
     deal: int | None = None
+    # A choice still to make (a blank, a fact not given), not a fact that breaks a rule: a
+    # preview shows it in neutral words until the scorer asks to record (issue 53).
+    missing: bool = dataclasses.field(default=False, compare=False)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -335,6 +339,11 @@ def refuse(field: str, text: str | Msg, seat: int | None = None, **params: Any) 
     return FieldError(field, text if isinstance(text, Msg) else msg(text, **params), seat=seat)
 
 
+def missing(field: str, text: str, seat: int | None = None, **params: Any) -> FieldError:
+    """Like :func:`refuse`, for a choice still to make: nothing typed breaks a rule yet."""
+    return FieldError(field, msg(text, **params), seat=seat, missing=True)
+
+
 def require_keys(
     facts: Mapping[str, Any], allowed: Sequence[str], required: Sequence[str]
 ) -> list[FieldError]:
@@ -343,7 +352,7 @@ def require_keys(
     for key in facts:
         if key not in allowed and key != "dealer":
             errors.append(refuse(key, N_("“{key}” is not a fact of this game."), key=key))
-    errors += [refuse(key, N_("This is required.")) for key in required if key not in facts]
+    errors += [missing(key, N_("This is required.")) for key in required if key not in facts]
     return errors
 
 
@@ -420,7 +429,7 @@ def check_counts(
     for seat, item in enumerate(value):
         player = setup.players[seat]
         if item is None and words.blank:
-            errors.append(refuse(field, words.blank, seat, player=player, **params))
+            errors.append(missing(field, words.blank, seat, player=player, **params))
         elif not in_range(item, lo, hi):
             errors.append(refuse(field, words.wrong, seat, player=player, lo=lo, hi=hi, **params))
     if total is not None and words.total:
@@ -471,7 +480,7 @@ def check_choices(
     for seat, item in enumerate(value):
         player = setup.players[seat]
         if (item is None or item == "") and words.blank:
-            errors.append(refuse(field, words.blank, seat, player=player, **params))
+            errors.append(missing(field, words.blank, seat, player=player, **params))
         elif not valid(item):
             errors.append(refuse(field, words.wrong, seat, player=player, **params))
         elif words.repeat and item in seen:
@@ -666,7 +675,7 @@ def play(
         if not errors:
             errors = game.check_deal(setup, state, facts, dealer)
         if errors:
-            raise InvalidFacts([FieldError(e.field, e.message, e.seat, k) for e in errors])
+            raise InvalidFacts([FieldError(e.field, e.message, e.seat, k, e.missing) for e in errors])
         scored = game.score_deal(setup, state, facts, dealer)
         state = scored.state
         totals = tuple(t + s for t, s in zip(totals, scored.scores, strict=True))

@@ -14,6 +14,23 @@ VARIANTS: dict[str, dict] = {
         "players": ["Ann", "Bob", "Cid"],
         "deals": [{"bids": [5, 6, 4], "tricks": [6, 6, 6]}],
     },
+    # Abracadabra's deal as the players report it (issue 53): counts and bid cards won.
+    "abracadabra_told": {
+        "game": "abracadabra",
+        "players": ["Helen", "David", "Cid", "Dee"],
+        "deals": [
+            {
+                "trump": "D",
+                "suits": ["H", "S", "D", "C"],
+                "declarer": 3,
+                "bid": 3,
+                "bid_cards": [[5, 11], [4, 12], [1, 2], [6, 7, 8]],
+                "tricks": [7, 4, 2, 0],
+                "bid_won": [[5, 11], [4, 12], [1, 2], []],
+                "suit_cards": [6, 5, 1, 0],
+            }
+        ],
+    },
     "hidden_secrets": {
         "game": "secrets",
         "options": {

@@ -428,12 +428,20 @@ def test_constraint_is_refused(players, base, changes, field, seat, words):
     assert rules.check(GAME, setup, [facts])[0].deal == 0
 
 
-@pytest.mark.parametrize("key", ["declarer", "bid", "bid_cards", "trick_winners", "suit_cards"])
+@pytest.mark.parametrize("key", ["declarer", "bid", "bid_cards", "suit_cards"])
 def test_missing_fact_is_required(key):
     facts = with_(EXAMPLE_4)
     del facts[key]
     errors = only_error(make_setup(FOUR), facts, key)
     assert str(errors[0].message) == "This is required."
+
+
+def test_missing_tricks_name_both_forms():
+    """Issue 53: the tricks come trick by trick or as reported; missing, the message names both."""
+    facts = with_(EXAMPLE_4)
+    del facts["trick_winners"]
+    errors = only_error(make_setup(FOUR), facts, "trick_winners")
+    assert "trick_winners" in str(errors[0].message) and "bid_won" in str(errors[0].message)
 
 
 def test_trump_and_bid_suits_are_optional_and_score_the_same():

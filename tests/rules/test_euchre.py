@@ -379,11 +379,18 @@ def test_two_lone_players_on_one_side_is_refused():
     assert errors_of(deal(maker=BOB, alone=True, defender=ANN)) == []
 
 
-@pytest.mark.parametrize("tricks", [-1, 6, 13, "3", 2.5, True, None])
+@pytest.mark.parametrize("tricks", [-1, 6, 13, "3", 2.5, True])
 def test_makers_tricks_out_of_range_are_refused(tricks):
     errors = errors_of(deal(tricks=tricks))
     assert fields(errors) == {"maker_tricks"}
     assert "from 0 to 5" in text(errors, "maker_tricks")
+
+
+def test_makers_tricks_not_chosen_are_still_to_enter():
+    """Issue 53: a blank is a choice still to make (said neutrally by a preview), not a wrong number."""
+    errors = errors_of(deal(tricks=None))
+    assert fields(errors) == {"maker_tricks"} and errors[0].missing
+    assert text(errors, "maker_tricks") == "Choose the makers' tricks."
 
 
 def test_thrown_in_deal_carries_no_other_facts():

@@ -316,9 +316,9 @@ def test_an_empty_form_says_what_is_missing(app, client):
     response = client.post(f"{path}/deals", data={})
     assert response.status_code == 422
     assert errors_in(response.get_data(as_text=True)) == [
-        "Trump is one of the four suits: spades, hearts, diamonds or clubs.",
-        "The maker is one of the four players.",
-        "The makers' tricks are a whole number from 0 to 5: a deal has 5 tricks.",
+        "Choose trump.",
+        "Choose the maker.",
+        "Choose the makers' tricks.",
     ]
     assert deal_count(app) == 0
 

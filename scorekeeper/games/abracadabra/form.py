@@ -1,12 +1,17 @@
-"""The Abracadabra deal form, entered as the table plays it, in three stages.
+"""The Abracadabra deal form: as the players report it after the deal, or as the table plays it.
 
 On the game page a deal goes through stages kept on the game's draft
 (``POST /g/<id>/draft``), each a real form that works without JavaScript:
 
 - ``setup``: trump, bid suits, the Declarer and bid, each player's bid cards,
-  the Declarer's exposed cards and the exposed piles. "Start play" keeps them
-  as the draft once :func:`check_setup_facts` accepts them; "All passed"
-  records a thrown-in deal at once (``POST /g/<id>/deals``).
+  the Declarer's exposed cards and the exposed piles; and below them, by
+  default (issue 53), the tricks as the players report them after the deal
+  (``told``: each player's trick count, the bid cards whose trick he won, his
+  bid-suit cards), which "Score the deal" records at once
+  (``POST /g/<id>/deals``, facts ``tricks`` with ``bid_won``). "Start play" (or
+  trick 1's winner) keeps the set-up as the draft once
+  :func:`check_setup_facts` accepts it, for entry trick by trick; "All passed"
+  records a thrown-in deal at once.
 - ``play``: one tap per trick winner appends to the draft's ``trick_winners``;
   "undo" takes the last one back, and the list of every trick fixes any
   earlier trick or enters all winners at once.
@@ -47,6 +52,7 @@ from .rules import (
     cards_per_trick,
     check_setup_facts,
     check_trick_winners,
+    deal_layout,
     declared_by_cards,
     has_dummy,
     rank_label,
@@ -60,10 +66,11 @@ from .rules import (
 # Where each fact's group of inputs is shown, for errors that name a fact.
 SETUP_GROUPS = ("thrown_in", "trump", "suits", "declarer", "bid", "bid_cards", "exposed", "piles_exposed")
 SHOWN = {
-    "setup": set(SETUP_GROUPS),
+    # The set-up stage also takes the deal as the players report it after play (issue 53).
+    "setup": {*SETUP_GROUPS, "tricks", "bid_won", "suit_cards"},
     "play": {"trick_winners"},
     "suits": {"trick_winners", "suit_cards"},
-    "full": {*SETUP_GROUPS, "trick_winners", "suit_cards"},
+    "full": {*SETUP_GROUPS, "trick_winners", "tricks", "bid_won", "suit_cards"},
 }
 GROUP_LABELS = {
     "thrown_in": _l("All passed"),
@@ -76,6 +83,8 @@ GROUP_LABELS = {
     "piles_exposed": _l("Piles exposed"),
     "trick_winners": _l("Trick winners"),
     "suit_cards": _l("Bid-suit cards won"),
+    "tricks": _l("Tricks won"),
+    "bid_won": _l("Bid cards won"),
 }
 YES = ("y", "yes", "1", "on", "true")
 
@@ -261,6 +270,9 @@ class AbracadabraEntry(RulesForm):
             "tap": Word(),
             "trick": Word(),
             "undo": Word(),
+            # "1": the tricks are as the players report them (``tricks`` with ``bid_won``), the
+            # form's default after the deal; else trick by trick (``trick_winners``).
+            "told": Word(),
             "thrown_in": Flag(_l("All passed: the deal is thrown in")),
             # Only the trumps this table can have: no No Trump without the Joker.
             "trump": OneChoice(
@@ -275,6 +287,8 @@ class AbracadabraEntry(RulesForm):
             fields[f"suits_{seat}"] = OneChoice(name, [(k, SUIT_MARKS[k]) for k in SUITS])
             fields[f"bid_cards_{seat}"] = ManyChoices(name, [])
             fields[f"suit_cards_{seat}"] = OneChoice(name, [(c, str(c)) for c in range(suit_size(setup) + 1)])
+            fields[f"tricks_{seat}"] = OneChoice(name, [(c, str(c)) for c in range(tricks + 1)])
+            fields[f"bid_won_{seat}"] = ManyChoices(name, [])
         for trick in range(1, tricks + 1):
             fields[f"trick_{trick}"] = OneChoice(_l("Trick %(n)s", n=trick), seats)
         form = type("AbracadabraEntryForm", (cls,), fields)(data=data)
@@ -284,6 +298,7 @@ class AbracadabraEntry(RulesForm):
         form.exposed.choices = ranks
         for seat in range(n):
             form[f"bid_cards_{seat}"].choices = ranks
+            form[f"bid_won_{seat}"].choices = ranks
         return form
 
     @staticmethod
@@ -306,6 +321,11 @@ class AbracadabraEntry(RulesForm):
             data[f"trick_{trick}"] = winner
         for seat, count in enumerate(facts.get("suit_cards") or []):
             data[f"suit_cards_{seat}"] = count
+        for seat, count in enumerate(facts.get("tricks") or []):
+            data[f"tricks_{seat}"] = count
+        for seat, cards in enumerate(facts.get("bid_won") or []):
+            data[f"bid_won_{seat}"] = list(cards) if isinstance(cards, list) else []
+        data["told"] = 1 if "tricks" in facts else None
         return data
 
     def prefill(self) -> None:
@@ -333,6 +353,12 @@ class AbracadabraEntry(RulesForm):
         """
         piles = self.piles_exposed.data or []
         bid_cards = [list(self.value(f"bid_cards_{s}") or []) for s in range(setup.n)]
+        if self.told.data == 1:
+            # As reported: a bid card won was laid, so its one tap under "won" lays it too (one tap
+            # a card, won or lost; issue 53). The rules still judge a report sent by the API.
+            for seat in range(setup.n):
+                won = [r for r in self.value(f"bid_won_{seat}") or [] if r not in bid_cards[seat]]
+                bid_cards[seat] = sorted([*bid_cards[seat], *won], key=_rank_order)
         declarer, bid = self.declarer.data, self.bid.data
         implied = declared_by_cards(bid_cards)
         if declarer is None and bid is None and implied is not None:
@@ -372,7 +398,14 @@ class AbracadabraEntry(RulesForm):
                 facts["suits"] = suits
             return facts
         facts = self.pre_play(setup)
-        facts["trick_winners"] = self.winners(setup)
+        if self.told.data == 1:
+            # As the players report it after the deal: counts and bid cards won, no trick order.
+            given = [self.value(f"tricks_{s}") for s in range(setup.n)]
+            facts["tricks"] = last_count(given, tricks_per_deal(setup))
+            won = [self.value(f"bid_won_{s}") or [] for s in range(setup.n)]
+            facts["bid_won"] = [sorted(cards, key=_rank_order) for cards in won]
+        else:
+            facts["trick_winners"] = self.winners(setup)
         facts["suit_cards"] = [self.value(f"suit_cards_{s}") for s in range(setup.n)]
         return facts
 
@@ -392,6 +425,10 @@ class AbracadabraEntry(RulesForm):
         return draft.set_up(self.pre_play(setup))
 
     # -- what the page shows -----------------------------------------------------
+    def layout(self) -> dict[str, Any]:
+        """The table's deal: tricks, cards a trick, cards of a suit (for the report's chips)."""
+        return deal_layout(self.setup)
+
     def current_stage(self, draft: Mapping[str, Any] | None, live: bool, want_setup: bool = False) -> str:
         """The stage to show: the one posted when it was refused, else where the draft stands."""
         if not live:
@@ -516,6 +553,23 @@ class AbracadabraEntry(RulesForm):
             }
             for trick in range(1, tricks_per_deal(setup) + 1)
         ]
+
+
+def last_count(given: list[Any], total: int) -> list[Any]:
+    """The trick counts, one player's left out filled in when the others' are whole numbers that
+    leave 0 to ``total`` for him: they add up to the tricks in a deal, so the rules force it (as
+    static/app.js fills it in with JavaScript; the server does the same for a page without it)."""
+    counts = list(given)
+    blank = [s for s, v in enumerate(counts) if v is None]
+    known = [v for v in counts if v is not None]
+    if len(blank) == 1 and all(is_int(v) for v in known) and 0 <= total - sum(known) <= total:
+        counts[blank[0]] = total - sum(known)
+    return counts
+
+
+def _rank_order(rank: Any) -> tuple[int, Any]:
+    """Ranks in order, anything else typed (refused by the rules) after them as it came."""
+    return (0, rank) if is_int(rank) else (1, 0)
 
 
 def last_suit(suits: list[Any]) -> list[Any]:

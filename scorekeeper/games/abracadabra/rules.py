@@ -18,7 +18,11 @@ Facts per deal (``shared/spec/game-record.md``), seats are indexes 0..n-1:
 - ``exposed`` (optional, default []): ranks of the Declarer's bid cards
   moved to his right.
 - ``piles_exposed`` (optional, default all false): n bools.
-- ``trick_winners``: one seat per trick, in trick order (trick 1 first).
+- the tricks, in one of two forms (never both; both score a deal alike):
+  ``trick_winners``, one seat per trick, in trick order (trick 1 first); or, as
+  the players report them after the deal, ``tricks`` (n ints, each player's
+  trick count, adding up to the tricks in a deal) with ``bid_won`` (n lists:
+  the ranks of the player's own laid bid cards whose trick he won).
 - ``suit_cards``: n ints, each player's cards of his own bid suit among the
   tricks he won.
 
@@ -46,6 +50,7 @@ from typing import Any
 
 from ...rules.base import (
     N_,
+    TRICKS,
     Chosen,
     Counted,
     DealScore,
@@ -60,6 +65,7 @@ from ...rules.base import (
     in_range,
     is_int,
     is_seat,
+    missing,
     msg,
     one_of,
     per_seat,
@@ -83,7 +89,9 @@ PRE_PLAY_KEYS = (
     "piles_exposed",
 )
 PLAY_KEYS = ("trick_winners", "suit_cards")
-FACT_KEYS = PRE_PLAY_KEYS + PLAY_KEYS
+# The tricks as the players report them after the deal: the other form of ``trick_winners``.
+REPORTED_KEYS = ("tricks", "bid_won")
+FACT_KEYS = PRE_PLAY_KEYS + PLAY_KEYS + REPORTED_KEYS
 # Trump and the bid suits' identity change no score (only the count of own-suit cards won does)
 # and no rule in shared/rules/abracadabra.md needs them: optional, checked and kept when given
 # (issue 41). The rules that name them judge their values: no No Trump without the Joker, the
@@ -299,7 +307,7 @@ def _check_trump(setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
 def _check_declarer(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldError], int | None]:
     declarer = facts["declarer"]
     if declarer is None:
-        return [refuse("declarer", N_("Choose the Declarer: the highest bidder."))], None
+        return [missing("declarer", N_("Choose the Declarer: the highest bidder."))], None
     if not is_seat(declarer, setup.n):
         return [refuse("declarer", N_("The Declarer is one of the players: the highest bidder."))], None
     return [], declarer
@@ -309,7 +317,7 @@ def _check_bid(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldError]
     bid = facts["bid"]
     tricks = tricks_per_deal(setup)
     if bid is None:
-        return [refuse("bid", N_("Choose the bid."))], None
+        return [missing("bid", N_("Choose the bid."))], None
     if not in_range(bid, 1, tricks):
         text = N_("The bid is a whole number from 1 to {tricks}, the number of tricks in a deal.")
         return [refuse("bid", text, tricks=tricks)], None
@@ -423,7 +431,7 @@ def _check_pre_play(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldE
         text = N_("All passed: a thrown-in deal has no declarer, bid cards or play, so leave this out.")
         errors += [refuse(key, text) for key in facts if key in FACT_KEYS and key not in THROWN_IN_KEYS]
     else:
-        errors += [refuse(key, N_("This is required.")) for key in PRE_PLAY_REQUIRED if key not in facts]
+        errors += [missing(key, N_("This is required.")) for key in PRE_PLAY_REQUIRED if key not in facts]
     if "trump" in facts:
         errors += _check_trump(setup, facts)
     if "suits" in facts:
@@ -478,6 +486,80 @@ def check_trick_winners(setup: Setup, trick_winners: Any, complete: bool = True)
         if not is_seat(winner, setup.n):
             errors.append(refuse("trick_winners", text, trick=trick))
     return errors
+
+
+BID_WON_SHAPE = N_(
+    "Give one list of bid cards won per player ({n} players); a player who won none has an empty list."
+)
+
+
+def check_reported(setup: Setup, facts: Mapping[str, Any]) -> tuple[list[FieldError], tuple[int, ...] | None]:
+    """Check the tricks as reported after the deal (``tricks`` with ``bid_won``); with them
+    right, each player's trick count (for the bid-suit cards' check), else None.
+
+    The rules file's constraints: the counts add up to the tricks in a deal; a player's won bid
+    cards are among his own laid bid cards; no two players won the same trick; a player's won bid
+    cards are at most his trick count.
+    """
+    tricks = tricks_per_deal(setup)
+    errors = [missing(key, N_("This is required.")) for key in REPORTED_KEYS if key not in facts]
+    counts: list[int] | None = None
+    if "tricks" in facts:
+        found, counts = check_counts(facts["tricks"], "tricks", setup, 0, tricks, TRICKS, total=tricks)
+        errors += found
+    if "bid_won" not in facts:
+        return errors, None
+    value = facts["bid_won"]
+    if not per_seat(value, setup.n) or not all(isinstance(cards, list) for cards in value):
+        return [*errors, refuse("bid_won", BID_WON_SHAPE, n=setup.n)], None
+    given = facts.get("bid_cards")
+    laid: list[Any] | None = (
+        given if per_seat(given, setup.n) and all(isinstance(cards, list) for cards in given) else None
+    )
+    owner: dict[int, int] = {}
+    for seat, cards in enumerate(value):
+        player = setup.players[seat]
+        seen: set[int] = set()
+        for rank in cards:
+            if not in_range(rank, 1, tricks):
+                text = N_("{player}: a bid card won names a trick from 1 to {tricks}.")
+                errors.append(refuse("bid_won", text, seat, player=player, tricks=tricks))
+                continue
+            if rank in seen:
+                text = N_("{player} won the trick of rank {rank} twice: give each card won once.")
+                errors.append(refuse("bid_won", text, seat, player=player, rank=rank))
+                continue
+            seen.add(rank)
+            if laid is not None and rank not in laid[seat]:
+                text = N_(
+                    "{player} laid no {rank}: a player's bid cards won are among his own laid bid cards."
+                )
+                errors.append(refuse("bid_won", text, seat, player=player, rank=rank))
+            elif rank in owner:
+                text = N_("{player} and {other} both won trick {rank}: a trick has one winner.")
+                other = setup.players[owner[rank]]
+                errors.append(refuse("bid_won", text, seat, player=player, other=other, rank=rank))
+            else:
+                owner[rank] = seat
+        if counts is not None and len(cards) > counts[seat]:
+            text = N_("{player} won {count} of his bid cards' tricks but only {tricks} tricks in all.")
+            errors.append(refuse("bid_won", text, seat, player=player, count=len(cards), tricks=counts[seat]))
+    if errors or counts is None:
+        return errors, None
+    return errors, tuple(counts)
+
+
+def reported_form(setup: Setup, facts: Mapping[str, Any]) -> dict[str, Any]:
+    """A deal's facts with ``trick_winners`` told the way the players report it (``tricks``
+    with ``bid_won``); the other facts unchanged. Both forms score the deal alike."""
+    winners = facts["trick_winners"]
+    reported = {key: value for key, value in facts.items() if key != "trick_winners"}
+    reported["tricks"] = list(trick_counts(setup, winners))
+    reported["bid_won"] = [
+        sorted(rank for rank in cards if rank <= len(winners) and winners[rank - 1] == seat)
+        for seat, cards in enumerate(facts["bid_cards"])
+    ]
+    return reported
 
 
 def _check_suit_cards(
@@ -544,17 +626,24 @@ def score_parts(setup: Setup, facts: Mapping[str, Any]) -> list[dict[str, Any]]:
     exposed = set(facts.get("exposed") or ())
     piles = facts.get("piles_exposed") or [False] * n
     mode = setup.options.get("success", "named")
+    # Per seat: his trick count and the tricks he won among those his bid cards name. Either form
+    # of the tricks gives both; nothing scores a trick no player bid on beyond its count.
     won: list[set[int]] = [set() for _ in range(n)]
-    for trick, winner in enumerate(facts["trick_winners"], start=1):
-        won[winner].add(trick)
+    if "trick_winners" in facts:
+        for trick, winner in enumerate(facts["trick_winners"], start=1):
+            won[winner].add(trick)
+        count = [len(tricks) for tricks in won]
+    else:
+        won = [set(cards) for cards in facts["bid_won"]]
+        count = list(facts["tricks"])
     succeeded = []
     for seat, cards in enumerate(facts["bid_cards"]):
         if not cards:
             ok = False  # a player with no bid cards cannot succeed
         elif mode == "at_least":
-            ok = len(won[seat]) >= len(cards)
+            ok = count[seat] >= len(cards)
         elif mode == "exact":
-            ok = len(won[seat]) == len(cards)
+            ok = count[seat] == len(cards)
         else:
             ok = all(rank in won[seat] for rank in cards)
         succeeded.append(ok)
@@ -571,7 +660,7 @@ def score_parts(setup: Setup, facts: Mapping[str, Any]) -> list[dict[str, Any]]:
             "bid_tricks_lost": [r for r in left if r not in won[seat]],
             "right_won": [r for r in right if r in won[seat]],
             "right_lost": [r for r in right if r not in won[seat]],
-            "tricks": len(won[seat]),
+            "tricks": count[seat],
             "suit_cards": facts["suit_cards"][seat],
             "suit_factor": factor,
         }
@@ -711,13 +800,30 @@ class Abracadabra(Game):
         errors, thrown_in = _check_pre_play(setup, facts)
         if thrown_in is not False:
             return errors
-        errors += [refuse(key, N_("This is required.")) for key in PLAY_KEYS if key not in facts]
+        if "suit_cards" not in facts:
+            errors.append(missing("suit_cards", N_("This is required.")))
         counts = None
-        if "trick_winners" in facts:
+        reported = any(key in facts for key in REPORTED_KEYS)
+        if "trick_winners" in facts and reported:
+            text = N_(
+                "Give the tricks in one form: the winner of each trick (trick_winners), or each "
+                "player's tricks and bid cards won (tricks with bid_won), not both."
+            )
+            errors.append(refuse("trick_winners", text))
+        elif reported:
+            reported_errors, counts = check_reported(setup, facts)
+            errors += reported_errors
+        elif "trick_winners" in facts:
             winner_errors = check_trick_winners(setup, facts["trick_winners"])
             errors += winner_errors
             if not winner_errors:
                 counts = trick_counts(setup, facts["trick_winners"])
+        else:
+            text = N_(
+                "This is required: the winner of each trick (trick_winners), or each player's "
+                "tricks and bid cards won (tricks with bid_won)."
+            )
+            errors.append(refuse("trick_winners", text))
         if "suit_cards" in facts:
             errors += _check_suit_cards(setup, facts, counts)
         return errors

@@ -48,6 +48,7 @@ from ...rules.base import (
     is_int,
     is_seat,
     leading_seats,
+    missing,
     msg,
     nmsg,
     one_of,
@@ -259,7 +260,9 @@ class Euchre(Game):
         errors = require_keys(facts, self.fact_keys, ("trump", "maker", "alone", "maker_tricks"))
         if errors:
             return errors
-        if not one_of(facts["trump"], SUITS):
+        if facts["trump"] is None:
+            errors.append(missing("trump", N_("Choose trump.")))
+        elif not one_of(facts["trump"], SUITS):
             errors.append(
                 refuse("trump", N_("Trump is one of the four suits: spades, hearts, diamonds or clubs."))
             )
@@ -270,7 +273,9 @@ class Euchre(Game):
         errors += self._check_turned_up(facts, round_)
         maker = facts["maker"]
         maker_ok = is_seat(maker, SEATS)
-        if not maker_ok:
+        if maker is None:
+            errors.append(missing("maker", N_("Choose the maker.")))
+        elif not maker_ok:
             errors.append(refuse("maker", N_("The maker is one of the four players.")))
         alone = facts["alone"]
         lone = None
@@ -298,7 +303,9 @@ class Euchre(Game):
             )
         elif maker_ok:
             lone = alone
-        if not in_range(facts["maker_tricks"], 0, TRICKS):
+        if facts["maker_tricks"] is None:
+            errors.append(missing("maker_tricks", N_("Choose the makers' tricks.")))
+        elif not in_range(facts["maker_tricks"], 0, TRICKS):
             text = N_("The makers' tricks are a whole number from 0 to {hi}: a deal has {hi} tricks.")
             errors.append(refuse("maker_tricks", text, hi=TRICKS))
         defender = facts.get("defender_alone")

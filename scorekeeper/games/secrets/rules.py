@@ -35,6 +35,7 @@ from ...rules.base import (
     check_choices,
     is_int,
     is_seat,
+    missing,
     msg,
     one_of,
     per_seat,
@@ -472,7 +473,9 @@ class Secrets(Game):
                 "Turn {turn}: {player} gives no order to {spies}; every free spy is sent "
                 "each turn (unless the option “Spies may stay at home” is on)."
             )
-            order_error(seat, text, turn=turn, spies=join_parts([spy_name(spy) for spy in home]))
+            # An order still to give, not one that breaks a rule: a preview says it neutrally.
+            spies = join_parts([spy_name(spy) for spy in home])
+            errors.append(missing("orders", text, seat, player=setup.players[seat], turn=turn, spies=spies))
         return errors
 
     def _check_guards(self, setup: Setup, state: SecretsState, guards: Any) -> list[FieldError]:

@@ -60,6 +60,7 @@ from ...rules.base import (
     check_counts,
     in_range,
     is_int,
+    missing,
     msg,
     nmsg,
     per_seat,
@@ -142,7 +143,7 @@ def check_bids(setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
     lo, hi = bid_range(setup)
     bids = facts.get("bids")
     if "bids" not in facts:
-        errors.append(refuse("bids", N_("This is required.")))
+        errors.append(missing("bids", N_("This is required.")))
     elif not per_seat(bids, setup.n):
         errors.append(refuse("bids", N_("Give one bid per player ({n} players)."), n=setup.n))
     else:
@@ -152,7 +153,7 @@ def check_bids(setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
                 text = N_("{player}: nil (0) is only bid in the partnership game; bid from 1 to {hi}.")
                 errors.append(refuse("bids", text, seat, player=player, hi=hi))
             elif bid is None:  # a choice still to make, not a wrong number
-                errors.append(refuse("bids", N_("Choose {player}'s bid."), seat, player=player))
+                errors.append(missing("bids", N_("Choose {player}'s bid."), seat, player=player))
             elif not in_range(bid, lo, hi):
                 text = N_("{player}: a bid is a whole number from {lo} to {hi}.")
                 errors.append(refuse("bids", text, seat, player=player, lo=lo, hi=hi))
@@ -188,7 +189,7 @@ def _check_blind(setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
 def check_tricks(setup: Setup, facts: Mapping[str, Any]) -> list[FieldError]:
     """Check ``tricks``: one whole number per player, summing to the tricks per deal."""
     if "tricks" not in facts:
-        return [refuse("tricks", N_("This is required."))]
+        return [missing("tricks", N_("This is required."))]
     total = tricks_per_deal(setup)
     return check_counts(facts["tricks"], "tricks", setup, 0, total, total=total)[0]
 

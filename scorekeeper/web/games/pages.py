@@ -364,7 +364,7 @@ def preview(game: Game) -> ResponseReturnValue:
     if form.validate_on_submit():
         shown = preview_of(game, form)
     else:
-        shown = {"preview_errors": [text for text, _target in form.error_items()]}
+        shown = {"preview_errors": [text for text, _target in form.error_items()], "preview_missing": []}
     if is_htmx():
         return render_template("games/_preview.html", game=game, **shown)
     # Without JavaScript ("Check"): the page, the entry as typed, the preview in it.
@@ -377,7 +377,12 @@ def preview_of(game: Game, form: RulesForm) -> dict[str, Any]:
     try:
         return {"preview": read.preview_deal(game, form.to_facts(service.setup_of(game)))}
     except InvalidFacts as exc:
-        return {"preview_errors": [render(e.message) for e in exc.errors]}
+        # What is still to choose is said apart, in neutral words, from a fact that breaks a rule:
+        # a scorer half-way through is not told off (issue 53).
+        return {
+            "preview_errors": [render(e.message) for e in exc.errors if not e.missing],
+            "preview_missing": [render(e.message) for e in exc.errors if e.missing],
+        }
 
 
 @bp.post("/<game_id>/draft")
