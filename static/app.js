@@ -207,7 +207,8 @@
 
   document.addEventListener("htmx:sendError", function (event) {
     var form = failedForm(event);
-    if (!form) { return; }
+    // A deal kept on the phone by offline.js is sent by it, in order with the others waiting.
+    if (!form || event.detail.kept) { return; }
     var elt = event.detail.elt;
     var quiet = background(elt);
     if (quiet === "preview") { return; }

@@ -1,6 +1,7 @@
 // The service worker: static files from the cache, pages from the network (kept for when the
 // connection is down), and the offline page for a page never kept. Writes (POST) pass straight
-// through: a failed save stays in its form (app.js), which sends it again when the connection returns.
+// through: a deal recorded without a connection is kept on the phone (offline.js, IndexedDB) and
+// sent by the page when the connection returns; a kept game page opens with its waiting deals.
 "use strict";
 
 var SETTINGS = /*SETTINGS*/ {};
@@ -44,16 +45,37 @@ function offlinePage() {
   });
 }
 
+// A page followed through a redirect (a scoring link /g/<id>?key=... lands on /g/<id>) is kept
+// under where it landed, never under the link with its key, and as a plain answer: a redirected
+// one may not answer a navigation.
+function keepPage(request, answer) {
+  if (!answer.redirected) {
+    // (A link with its key that did not lead on, a key refused: not kept under the key.)
+    if (new URL(request.url).searchParams.has("key")) { return Promise.resolve(); }
+    return caches.open(PAGES).then(function (cache) { return cache.put(request, answer); });
+  }
+  return answer.blob().then(function (body) {
+    var plain = new Response(body, {status: answer.status, statusText: answer.statusText, headers: answer.headers});
+    return caches.open(PAGES).then(function (cache) { return cache.put(answer.url, plain); });
+  });
+}
+
 function pageFromNetwork(request) {
   return fetch(request).then(function (answer) {
-    if (answer.ok && answer.type === "basic") {
-      var copy = answer.clone();
-      caches.open(PAGES).then(function (cache) { cache.put(request, copy); });
-    }
+    if (answer.ok && answer.type === "basic") { keepPage(request, answer.clone()); }
     return answer;
   }).catch(function () {
+    // (ignoreVary: a page is kept once per address, whatever the request's headers.)
+    // A scoring link opened again (its QR scanned once more) opens the page it led to, kept
+    // under its address without the key.
+    var url = new URL(request.url);
+    var bare = url.searchParams.has("key") ? url.origin + url.pathname : null;
     return caches.open(PAGES)
-      .then(function (cache) { return cache.match(request); })
+      .then(function (cache) {
+        return cache.match(request, {ignoreVary: true}).then(function (kept) {
+          return kept || (bare ? cache.match(bare, {ignoreVary: true}) : undefined);
+        });
+      })
       .then(function (kept) { return kept || offlinePage(); });
   });
 }

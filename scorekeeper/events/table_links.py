@@ -21,7 +21,7 @@ from flask import current_app, has_request_context, url_for
 from sqlalchemy import func, select
 
 from ..db import db
-from ..models import Event, EventRound, EventTable, utcnow
+from ..models import Change, Event, EventRound, EventTable, utcnow
 from . import formats
 
 TOKEN_LENGTH = 24
@@ -61,6 +61,35 @@ def table_url(event: Event, table: int, external: bool = False) -> str:
         token=table_token(event.id, table),
         _external=external,
     )
+
+
+# What a table's phone sends (issue 53, "a silent table"): its deals and corrections, not the
+# game's creation at the round's start nor a director's correction with a reason.
+HEARD_KINDS = (
+    "append",
+    "replace",
+    "delete",
+    "restore",
+    "restore_end",
+    "correct_end",
+    "draft",
+    "turn",
+    "orders_in",
+)
+
+
+def last_heard(game_ids: list[str]) -> dict[str, datetime]:
+    """When each table's game was last written to by its table (naive UTC), for the director's
+    page: a table whose phone lost the hall's Wi-Fi shows as silent. A game not heard from since
+    it was created is left out."""
+    if not game_ids:
+        return {}
+    rows = db.session.execute(
+        select(Change.game_id, func.max(Change.created_at))
+        .where(Change.game_id.in_(game_ids), Change.kind.in_(HEARD_KINDS), Change.given_by.is_(None))
+        .group_by(Change.game_id)
+    )
+    return {game_id: when for game_id, when in rows if when is not None}
 
 
 def table_links(event: Event) -> list[dict[str, Any]]:

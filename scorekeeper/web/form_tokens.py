@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import request
+from flask import g, request
 
 from ..models import Game
 from ..service import new_token
@@ -32,3 +32,10 @@ def stamp_form(form: Any, game: Game, fresh: bool = False) -> Any:
     form.base_version = game.version
     form.submit_token = new_token(16) if fresh else form_token()
     return form
+
+
+def answers_version(game: Game) -> None:
+    """This request's answer says the version it leaves ``game`` at (``X-Game-Version``, added by
+    web/games/pages.py ``game_version``): a phone sending what it kept offline (static/offline.js)
+    knows from it that the deal or orders were taken, and bases the next deal on it."""
+    g.answered_version = game

@@ -22,6 +22,7 @@ bp = Blueprint("pwa", __name__)
 PRECACHE = (
     "app.css",
     "app.js",
+    "offline.js",
     "clock.js",
     "htmx.min.js",
     "favicon.svg",

@@ -145,11 +145,15 @@ def context(event: Event) -> dict[str, Any]:
         event, director=may().direct_event(event), render=render, language=str(get_locale())
     )
     current = next((r for r in doc["rounds"] if r["status"] == "playing"), None)
+    directing = may().direct_event(event)
+    playing = [t["game"] for t in current["tables"] if t["game"]] if current and directing else []
     players: list[str] = []
     if may().direct_event(event):
         players = [service.player_token(event, e) for e in range(len(event.entrants))]
         hand_event(event, doc, *players)
     return {
+        # When each table of the round being played was last heard from (directors only).
+        "heard": table_links.last_heard(playing),
         "event": event,
         # The event's format plug-in: its title, standings columns (or fragment), whether players change.
         "format": formats.of(event.format),

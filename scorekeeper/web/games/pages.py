@@ -25,6 +25,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 from sqlalchemy import bindparam, select
+from sqlalchemy.exc import SQLAlchemyError
 
 from ... import cache, limits, plugins, read, service
 from ...db import db
@@ -39,7 +40,7 @@ from ..auth import correcting, game_route, locked_out, role, role_for, table_loc
 from ..cookies import remember_key
 from ..devices import remember_opened
 from ..etags import live_etag
-from ..form_tokens import VERSION_FIELD, stamp_form
+from ..form_tokens import VERSION_FIELD, answers_version, stamp_form
 from ..loading import GAME_ID
 from ..present import lead_line, round_text
 from ..regions import is_htmx, render_region
@@ -238,6 +239,7 @@ def show_game(game: Game) -> ResponseReturnValue:
 @game_route(scorer=True)
 def add_deal(game: Game) -> ResponseReturnValue:
     """Record the next deal, or show the rules it breaks."""
+    answers_version(game)
     via = form_via()
     form = entry_form(game)
     if form.validate_on_submit():
@@ -270,6 +272,22 @@ def add_deal(game: Game) -> ResponseReturnValue:
             flash(round_text(service.game_rules(game), "Deal %(n)s recorded.", n=n), "ok")
             return redirect(url_for(".show", game_id=game.id, _anchor="entry"), 303)
     return refused(game, form)
+
+
+@bp.after_app_request
+def game_version(response: Response) -> Response:
+    """A deal's (or a seat's orders') answer names the game's version after it (``X-Game-Version``): a phone sending the
+    deals it kept while offline (static/offline.js) bases the next one on it, whatever the answer's
+    body (a small reply, a whole region, a game that ended and has no form left)."""
+    game = g.get("answered_version")
+    if game is None:
+        return response
+    try:
+        version = game.version
+    except SQLAlchemyError:  # a game deleted meanwhile: its answer already says so
+        return response
+    response.headers["X-Game-Version"] = str(version)
+    return response
 
 
 @dataclass(frozen=True)

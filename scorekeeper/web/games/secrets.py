@@ -45,7 +45,7 @@ from ...models import Game
 from ...rules import InvalidFacts
 from ..auth import game_route, private_token, role
 from ..etags import changed_at
-from ..form_tokens import stamp_form
+from ..form_tokens import answers_version, stamp_form
 from ..live.shed import CHANGED_AT
 from ..regions import is_htmx, render_region
 from ..templating import qr_svg
@@ -344,6 +344,7 @@ def private(game: Game, seat: int, token: str) -> ResponseReturnValue:
 @game_route(seat_link=True)
 def private_orders(game: Game, seat: int, token: str) -> ResponseReturnValue:
     """The player sends (or changes) his orders for the turn being collected."""
+    answers_version(game)
     private_only(game)
     console = read.seat_console(game, role())
     assert console is not None

@@ -1,0 +1,709 @@
+// A table that never loses a deal (issue 53): what the scorer records while the connection is down
+// is kept on the phone (IndexedDB: it survives a reload, a closed tab, a phone that sleeps), any
+// number of deals, in order, each with its own submission token; the page takes the next deal at
+// once. When the connection returns the waiting deals are sent by themselves, in order, one at a
+// time, each once (a repeat of a token the server has is answered "already recorded", never saved
+// twice). A deal the server refuses (the game changed meanwhile) stays on the phone with the
+// server's message, and the deals after it wait until the scorer settles it.
+//
+// What the page tells this script: the #offline box of the game's live region
+// (templates/games/_offline.html): where a deal is recorded, the version and next deal the page was
+// drawn at, whose deal it is, and every sentence shown. Pages work without any of this.
+(function () {
+  "use strict";
+
+  var DB_NAME = "scorekeeper-offline";
+  var WAITING = "waiting";  // one record per deal kept: {id, game, url, fields, token, base, ...}
+  var KNOWN = "known";  // per game: the newest version (and next deal, dealer) this phone has seen
+  var PAGES = "pages";  // the service worker's cache of pages (static/sw.js)
+  var SHOWN_SAVED = "offline-saved";  // sessionStorage: say "every waiting deal is saved" after a reload
+
+  // ---- Storage: IndexedDB, or (without it) this page's memory. -----------------------------
+  var memory = {waiting: [], known: {}, next: 1};
+  var dbPromise = null;
+
+  function database() {
+    if (dbPromise) { return dbPromise; }
+    dbPromise = new Promise(function (resolve) {
+      var request;
+      try {
+        request = window.indexedDB.open(DB_NAME, 1);
+      } catch (e) {
+        resolve(null);
+        return;
+      }
+      request.onupgradeneeded = function () {
+        var db = request.result;
+        var store = db.createObjectStore(WAITING, {keyPath: "id", autoIncrement: true});
+        store.createIndex("game", "game");
+        db.createObjectStore(KNOWN, {keyPath: "game"});
+      };
+      request.onsuccess = function () { resolve(request.result); };
+      request.onerror = function () { resolve(null); };  // private mode without storage: memory
+      request.onblocked = function () { resolve(null); };
+    });
+    return dbPromise;
+  }
+
+  function tx(store, mode, work) {
+    return database().then(function (db) {
+      if (!db) { var kept = work(null); return kept ? kept.result : undefined; }
+      return new Promise(function (resolve, reject) {
+        var t = db.transaction(store, mode);
+        var out = work(t.objectStore(store));
+        // (``out``: the request whose result is wanted, read once the transaction is done.)
+        t.oncomplete = function () { resolve(out ? out.result : undefined); };
+        t.onerror = function () { reject(t.error); };
+        t.onabort = function () { reject(t.error); };
+      });
+    });
+  }
+
+  function listWaiting(game) {
+    return tx(WAITING, "readonly", function (store) {
+      if (!store) { return {result: memory.waiting.filter(function (e) { return e.game === game; })}; }
+      return store.index("game").getAll(game);
+    }).then(function (rows) {
+      return (rows || []).slice().sort(function (a, b) { return a.id - b.id; });
+    });
+  }
+
+  function putWaiting(entry) {
+    return tx(WAITING, "readwrite", function (store) {
+      if (!store) {
+        if (!entry.id) { entry.id = memory.next++; memory.waiting.push(entry); }
+        return {result: entry.id};
+      }
+      return store.put(entry);
+    });
+  }
+
+  function dropWaiting(id) {
+    return tx(WAITING, "readwrite", function (store) {
+      if (!store) {
+        memory.waiting = memory.waiting.filter(function (e) { return e.id !== id; });
+        return {result: true};
+      }
+      return store.delete(id);
+    });
+  }
+
+  function readKnown(game) {
+    return tx(KNOWN, "readonly", function (store) {
+      return store ? store.get(game) : {result: memory.known[game]};
+    });
+  }
+
+  function writeKnown(known) {
+    return tx(KNOWN, "readwrite", function (store) {
+      if (!store) { memory.known[known.game] = known; return {result: true}; }
+      return store.put(known);
+    });
+  }
+
+  // ---- The page's box and what it knows. -----------------------------------------------------
+  function box() { return document.getElementById("offline"); }
+
+  function say(name, values) {
+    var b = document.getElementById("offline-words");
+    var text = (b && b.dataset[name]) || "";
+    Object.keys(values || {}).forEach(function (key) { text = text.split("{" + key + "}").join(values[key]); });
+    return text;
+  }
+
+  // This page's game, in memory: its waiting deals (a copy of the store, read at load and kept in
+  // step with every change) and the newest state seen.
+  var state = {game: null, entries: [], known: null, loaded: false};
+
+  function boxKnown(b) {
+    return {
+      game: b.dataset.game,
+      version: parseInt(b.dataset.version, 10),
+      deal: parseInt(b.dataset.deal, 10),
+      dealer: b.dataset.dealer === "" ? null : parseInt(b.dataset.dealer, 10),
+      players: JSON.parse(b.dataset.players || "[]"),
+    };
+  }
+
+  // A box drawn (a page load, a recorded deal's answer): the newer of it and what was kept is
+  // what the phone knows. A page the service worker kept may be older than the last deal saved.
+  function learn() {
+    var b = box();
+    if (!b) { return Promise.resolve(); }
+    var seen = boxKnown(b);
+    if (state.game !== seen.game) { state = {game: seen.game, entries: [], known: null, loaded: false}; }
+    return readKnown(seen.game).then(function (kept) {
+      var newest = kept && kept.version > seen.version ? kept : seen;
+      state.known = newest;
+      if (newest === seen) { return writeKnown(seen); }
+      return null;
+    }).catch(function () { state.known = seen; }).then(function () {
+      return listWaiting(seen.game);
+    }).then(function (rows) {
+      state.entries = rows;
+      state.loaded = true;
+      draw();
+    });
+  }
+
+  function pending() { return state.entries; }
+
+  // The newest version this page has seen: its box's, or the phone's record of the game.
+  function currentVersion() {
+    var b = box();
+    var drawn = b && b.dataset.game === state.game ? parseInt(b.dataset.version, 10) : 0;
+    return Math.max(drawn, state.known ? state.known.version : 0);
+  }
+
+  // ---- Tokens and what a deal says. ----------------------------------------------------------
+  function newToken() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    var chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    var out = "";
+    for (var i = 0; i < bytes.length; i += 1) { out += chars.charAt(bytes[i] % 64); }
+    return out;
+  }
+
+  function clean(text) { return (text || "").replace(/\s+/g, " ").trim(); }
+
+  function groupName(input) {
+    var group = input.closest("[role=radiogroup]");
+    if (group) {
+      var by = group.getAttribute("aria-labelledby");
+      var named = by && document.getElementById(by);
+      if (named) { return clean(named.textContent); }
+      if (group.getAttribute("aria-label")) { return clean(group.getAttribute("aria-label")); }
+    }
+    var seat = input.closest(".seat");
+    var who = seat && seat.querySelector(".who");
+    if (who) { return clean(who.textContent); }
+    if (input.id) {
+      var label = document.querySelector('label[for="' + input.id + '"]');
+      if (label) { return clean(label.textContent); }
+    }
+    var fieldset = input.closest("fieldset");
+    var legend = fieldset && fieldset.querySelector("legend");
+    return legend ? clean(legend.textContent) : "";
+  }
+
+  // The facts typed, in the form's own words: "Maker: Ann, Tricks won by the makers: 4"; a fact
+  // asked of every player under its heading: "Tricks won: Ann 4, Bob 3, Cid 3, Dee 3".
+  function summaryOf(form, submitter) {
+    var parts = [];
+    var perSeat = [];  // [{head, items}] in the form's order
+    function add(input, value) {
+      var seat = input.closest(".seat");
+      var who = seat && seat.querySelector(".who");
+      var fieldset = input.closest("fieldset");
+      var legend = fieldset && fieldset.querySelector("legend");
+      if (who && legend) {
+        var head = clean(legend.textContent).replace(/\s*\(.*\)$/, "");
+        var group = perSeat.filter(function (g) { return g.head === head; })[0];
+        if (!group) { group = {head: head, items: []}; perSeat.push(group); parts.push(group); }
+        group.items.push(clean(who.textContent) + " " + value);
+        return;
+      }
+      var name = groupName(input);
+      parts.push(name && name !== value ? name + ": " + value : value);
+    }
+    form.querySelectorAll("input:checked, input[type=number], input[type=text], input:not([type]), select, textarea").forEach(function (input) {
+      if (input.closest("[hidden]") || input.type === "hidden" || !input.value) { return; }
+      var value;
+      if (input.type === "radio" || input.type === "checkbox") {
+        var label = input.closest("label");
+        value = clean(label ? label.textContent : input.value);
+      } else if (input.tagName === "SELECT") {
+        value = clean(input.options[input.selectedIndex].textContent);
+      } else {
+        value = input.value;
+      }
+      add(input, value);
+    });
+    if (submitter && submitter.name && !submitter.classList.contains("primary")) {
+      parts.unshift(clean(submitter.textContent));
+    }
+    return parts.map(function (part) {
+      return typeof part === "string" ? part : part.head + ": " + part.items.join(", ");
+    }).join("; ");
+  }
+
+  // A seat's console (Secrets' private link): orders for the turn being collected, not deals.
+  function ordersMode() { var b = box(); return !!b && b.dataset.mode === "orders"; }
+
+  function dealWords(n) {
+    var known = state.known;
+    if (ordersMode()) { return say("dealLabel", {n: known ? known.deal : n}); }
+    var text = say("dealLabel", {n: n});
+    if (known && known.dealer !== null && known.players.length) {
+      var seat = (known.dealer + (n - known.deal)) % known.players.length;
+      text += " (" + say("dealerLabel", {dealer: known.players[seat]}) + ")";
+    }
+    return text;
+  }
+
+  // ---- Drawing the list in the box. ----------------------------------------------------------
+  var note = null;  // {text, link}: the last thing said (kept, saving, saved)
+  var discarding = null;
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) { node.className = cls; }
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
+  function secure() { return "serviceWorker" in navigator && window.isSecureContext; }
+
+  function draw() {
+    var b = box();
+    if (!b) { return; }
+    var live = document.getElementById("live");
+    var entries = pending();
+    b.textContent = "";
+    // What the phone cannot know while deals wait: the totals, the status line, the preview.
+    if (live) { live.classList.toggle("offline-waiting", entries.length > 0); }
+    if (!entries.length && !note) { b.hidden = true; return; }
+    b.hidden = false;
+    if (note) {
+      var said = el("p", "flash " + (note.ok ? "flash-ok" : "offline-note"), note.text);
+      said.setAttribute("role", "status");
+      if (note.link) {
+        var link = el("a", "", note.link);
+        link.href = window.location.pathname;
+        said.appendChild(document.createTextNode(" "));
+        said.appendChild(link);
+      }
+      b.appendChild(said);
+    }
+    // Without a service worker (plain HTTP on the hall's network) the page cannot open offline.
+    if ((entries.length || (note && !note.ok)) && !secure()) {
+      b.appendChild(el("p", "error offline-fragile", say("notDurable")));
+    }
+    if (!entries.length) { return; }
+    b.appendChild(el("p", "offline-head", say("waiting")));
+    var list = el("ol", "offline-list");
+    var first = state.known ? state.known.deal : 1;
+    var blocked = false;
+    entries.forEach(function (entry, i) {
+      var item = el("li", "offline-deal" + (entry.refused ? " offline-refused" : ""));
+      item.dataset.token = entry.token;
+      var head = dealWords(first + i) + (entry.summary ? ": " + entry.summary : "");
+      if (entry.refused) {
+        item.appendChild(el("strong", "", say("refused") + " "));
+        item.appendChild(document.createTextNode(head));
+        item.appendChild(el("p", "error", entry.refused));
+        var actions = el("p", "offline-actions");
+        var put = el("button", "small", say("putBack"));
+        put.type = "button";
+        put.dataset.offlinePut = String(entry.id);
+        var drop = el("button", "small danger", discarding === entry.id ? say("discardAgain") : say("discard"));
+        drop.type = "button";
+        drop.dataset.offlineDiscard = String(entry.id);
+        actions.appendChild(put);
+        actions.appendChild(document.createTextNode(" "));
+        actions.appendChild(drop);
+        item.appendChild(actions);
+        blocked = true;
+      } else {
+        item.appendChild(document.createTextNode(head));
+        if (blocked) { item.appendChild(el("span", "muted", " (" + say("held") + ")")); }
+      }
+      list.appendChild(item);
+    });
+    b.appendChild(list);
+    if (!ordersMode()) {
+      b.appendChild(el("p", "hint", say("unknown")));
+      b.appendChild(el("p", "offline-next", say("next", {deal: dealWords(first + entries.length)})));
+    }
+  }
+
+  // ---- Keeping a deal. -----------------------------------------------------------------------
+  var lastSubmitter = new WeakMap();
+
+  function submitUrl(form, submitter) {
+    var url = submitter && submitter.hasAttribute("formaction") ? submitter.formAction : form.action;
+    try { return new URL(url, window.location.href).pathname; } catch (e) { return ""; }
+  }
+
+  // A deal's own entry form, for this page's game (not a preview, a draft, a correction).
+  function isDealForm(form, submitter) {
+    var b = box();
+    return !!(b && form && form.id === "entry" && b.dataset.action && submitUrl(form, submitter) === b.dataset.action);
+  }
+
+  function fieldsOf(form, submitter) {
+    var fields = [];
+    var data;
+    try { data = new FormData(form, submitter || undefined); } catch (e) { data = new FormData(form); }
+    if (submitter && submitter.name && !data.has(submitter.name)) { data.append(submitter.name, submitter.value); }
+    data.forEach(function (value, name) { if (typeof value === "string") { fields.push([name, value]); } });
+    return fields;
+  }
+
+  function setField(fields, name, value) {
+    var found = false;
+    fields.forEach(function (pair) { if (pair[0] === name) { pair[1] = value; found = true; } });
+    if (!found) { fields.push([name, value]); }
+  }
+
+  function fieldOf(fields, name) {
+    for (var i = 0; i < fields.length; i += 1) { if (fields[i][0] === name) { return fields[i][1]; } }
+    return null;
+  }
+
+  // ``sent``: the request went out and failed on its way (its answer may have been lost after the
+  // server saved it): the deal keeps the token it was sent with, so a repeat is recognised. Not
+  // sent: a new token of its own (the page may be a copy kept from before its own token was used).
+  function keep(form, submitter, sent) {
+    var fields = fieldsOf(form, submitter);
+    var token = sent ? fieldOf(fields, "submit_token") : null;
+    if (!token || !/^[A-Za-z0-9_-]{8,64}$/.test(token)) { token = newToken(); }
+    setField(fields, "submit_token", token);
+    var entry = {
+      game: state.game,
+      url: submitUrl(form, submitter),
+      fields: fields,
+      token: token,
+      // The first deal waiting is based on the newest version seen; each after it on the one
+      // before it, as the server answers (X-Game-Version).
+      base: pending().length ? null : (state.known ? state.known.version : parseInt(fieldOf(fields, "base_version"), 10)),
+      summary: summaryOf(form, submitter),
+      at: Date.now(),
+      refused: null,
+    };
+    var replaced = [];
+    if (ordersMode()) {
+      // Orders changed again before the first were sent: only the newest go (as online, where
+      // each change replaces the last). A refused one stays until the player settles it.
+      replaced = state.entries.filter(function (e) { return !e.refused; });
+      state.entries = state.entries.filter(function (e) { return e.refused; });
+    }
+    state.entries.push(entry);
+    keptAt = Date.now();
+    tappedSince = false;
+    note = {text: say(ordersMode() ? "keptOrders" : "kept")};
+    // A deal's form is emptied for the next deal; orders stay shown as sent.
+    if (!ordersMode()) { ready(form); } else { fresh_token(form); }
+    draw();
+    return Promise.all(replaced.map(function (e) { return e.id ? dropWaiting(e.id) : null; }))
+      .then(function () { return putWaiting(entry); })
+      .then(function (id) { entry.id = id; }).catch(function () { /* kept in memory */ })
+      .then(function () { draw(); later(0); });
+  }
+
+  function fresh_token(form) {
+    var token = form.querySelector("input[name=submit_token]");
+    if (token) { token.value = newToken(); }
+  }
+
+  // The form, emptied for the next deal, with a token of its own.
+  function ready(form) {
+    form.reset();
+    form.querySelectorAll("[data-touched], [data-filled]").forEach(function (seat) {
+      delete seat.dataset.touched;
+      delete seat.dataset.filled;
+    });
+    form.querySelectorAll(".send-error, .error-summary").forEach(function (n) { n.remove(); });
+    var token = form.querySelector("input[name=submit_token]");
+    if (token) { token.value = newToken(); }
+    var first = form.querySelector("input:not([type=hidden]), select, button");
+    if (first) { first.focus({preventScroll: true}); }
+    form.scrollIntoView({block: "start"});
+  }
+
+  // A double tap on Record: the second tap finds the form already emptied for the next deal.
+  // Within a moment of a deal kept, with nothing tapped since, it records nothing.
+  var keptAt = 0;
+  var tappedSince = false;
+  document.addEventListener("change", function (event) {
+    if (event.target.closest && event.target.closest("#entry")) { tappedSince = true; }
+  });
+  function doubleTap() { return Date.now() - keptAt < 1500 && !tappedSince; }
+
+  document.addEventListener("submit", function (event) {
+    if (event.submitter) { lastSubmitter.set(event.target, event.submitter); }
+    var form = event.target;
+    if (!state.loaded || !isDealForm(form, event.submitter)) { return; }
+    if (doubleTap() && !ordersMode()) { event.preventDefault(); event.stopImmediatePropagation(); return; }
+    var token = form.querySelector("input[name=submit_token]");
+    var entries = pending();
+    // A refused deal put back in the form and sent again goes first, online, as any deal.
+    var settling = entries.length && entries[0].refused && token && token.value === entries[0].token;
+    if (navigator.onLine !== false && (!entries.length || settling)) { return; }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    keep(form, event.submitter, false);
+  }, true);
+
+  // A deal recorded by a button of its own (Spades' Record: hx-post on the button, so htmx sends
+  // it on the click, not on the form's submit).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#entry button[hx-post]");
+    if (!button || !state.loaded || button.disabled) { return; }
+    var form = button.closest("form");
+    if (!isDealForm(form, button)) { return; }
+    if (doubleTap() && !ordersMode()) { event.preventDefault(); event.stopImmediatePropagation(); return; }
+    var token = form.querySelector("input[name=submit_token]");
+    var entries = pending();
+    var settling = entries.length && entries[0].refused && token && token.value === entries[0].token;
+    if (navigator.onLine !== false && (!entries.length || settling)) { return; }
+    if (!form.checkValidity()) { return; }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    keep(form, button, false);
+  }, true);
+
+  // Sent, and failed on the way with the phone offline (cut mid-request). Online (a server that
+  // did not answer), the entry stays in its form and app.js says to try again: the same token.
+  document.addEventListener("htmx:sendError", function (event) {
+    var elt = event.detail && event.detail.elt;
+    var form = elt && elt.closest ? elt.closest("form") : null;
+    if (!form || !state.loaded || navigator.onLine !== false) { return; }
+    if (elt.getAttribute("data-background") === "save" && form.id === "entry" && box()) {
+      // The first part of a deal kept as the game's draft (Spades' bids): it goes with the deal,
+      // kept here when recorded; sent alone later it would only race the deal.
+      event.detail.kept = true;
+      note = {text: say("offline")};
+      draw();
+      return;
+    }
+    var submitter = elt.matches && elt.matches("button[type=submit]") ? elt : lastSubmitter.get(form);
+    if (!isDealForm(form, submitter) || elt.hasAttribute("data-background")) { return; }
+    event.detail.kept = true;  // (app.js: not also retried from the form)
+    keep(form, submitter, true);
+  });
+
+  // ---- Sending the waiting deals. ------------------------------------------------------------
+  var sending = false;
+  var timer = null;
+
+  function later(ms) {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(send, ms);
+  }
+
+  function csrf() {
+    var input = document.querySelector("input[name=csrf_token]");
+    return input ? input.value : null;
+  }
+
+  // The server's own words for a refusal: the conflict's sentence, the rules' list, an error page.
+  function refusalOf(status, text) {
+    var doc;
+    try { doc = new DOMParser().parseFromString(text || "", "text/html"); } catch (e) { doc = null; }
+    var said = [];
+    if (doc) {
+      var conflict = doc.querySelector(".conflict");
+      if (conflict) { said.push(clean(conflict.textContent)); }
+      doc.querySelectorAll("#error-summary li, .error-page p").forEach(function (n) { said.push(clean(n.textContent)); });
+      if (!said.length) {
+        doc.querySelectorAll(".error").forEach(function (n) { if (clean(n.textContent)) { said.push(clean(n.textContent)); } });
+      }
+    }
+    return said.length ? said.join(" ") : say("serverError", {code: status});
+  }
+
+  function send() {
+    if (sending || !state.loaded || navigator.onLine === false) { return; }
+    var entries = pending();
+    if (!entries.length || entries[0].refused) { return; }
+    sending = true;
+    note = {text: say("sending")};
+    draw();
+    var version = null;
+    var sentAny = false;
+    function next() {
+      var entries = pending();
+      var entry = entries[0];
+      if (!entry || entry.refused) { return finish(true, sentAny); }
+      var fields = entry.fields.map(function (pair) { return pair.slice(); });
+      var base = entry.base !== null && entry.base !== undefined ? entry.base : (version !== null ? version : currentVersion());
+      setField(fields, "base_version", String(base));
+      var token = csrf();
+      if (token) { setField(fields, "csrf_token", token); }
+      var body = new URLSearchParams();
+      fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+      return window.fetch(entry.url, {
+        method: "POST",
+        body: body,
+        credentials: "same-origin",
+        headers: {"HX-Request": "true", "HX-Current-URL": window.location.href},
+      }).then(function (answer) {
+        var saved = answer.headers.get("X-Game-Version");
+        if (answer.ok && saved) {
+          version = parseInt(saved, 10);
+          sentAny = true;
+          state.entries.shift();
+          // The next deal waiting (if any) follows this one: based on the version it left.
+          if (state.entries.length && (state.entries[0].base === null || state.entries[0].base === undefined)) {
+            state.entries[0].base = version;
+            putWaiting(state.entries[0]);
+          }
+          if (state.known) { state.known.version = version; state.known.deal += 1; writeKnown(state.known); }
+          draw();
+          return dropWaiting(entry.id).then(next);
+        }
+        if (answer.status >= 400 && answer.status < 500 && answer.status !== 408 && answer.status !== 429) {
+          return answer.text().then(function (text) {
+            entry.refused = refusalOf(answer.status, text);
+            return putWaiting(entry).then(function () { finish(false, true); });
+          });
+        }
+        return finish(false, false, true);  // the server could not answer now: again later
+      }, function () {
+        return finish(false, false, true);  // no connection after all
+      });
+    }
+    // ``allSaved``: nothing left to send; ``changed``: something was saved or refused (the page
+    // then shows the game as it is now); ``again``: no answer, look again in a while.
+    function finish(allSaved, changed, again) {
+      sending = false;
+      note = allSaved && changed ? {text: say("saved"), ok: true} : null;
+      draw();
+      if (again) { later(5000); return; }
+      if (changed) { fresh(allSaved); }
+    }
+    next().catch(function () { sending = false; later(5000); });
+  }
+
+  // Is anything typed in the entry form? Then the page is not reloaded under the scorer's fingers.
+  function typing() {
+    var form = document.getElementById("entry");
+    if (!form) { return false; }
+    var typed = false;
+    form.querySelectorAll("input, select, textarea").forEach(function (input) {
+      if (input.type === "hidden") { return; }
+      if (input.type === "radio" || input.type === "checkbox") {
+        if (input.checked !== input.defaultChecked) { typed = true; }
+      } else if (input.tagName === "SELECT") {
+        Array.prototype.forEach.call(input.options, function (o) { if (o.selected !== o.defaultSelected) { typed = true; } });
+      } else if (input.value !== input.defaultValue) {
+        typed = true;
+      }
+    });
+    return typed;
+  }
+
+  // Deals sent: the page shows the game as the server has it now (and an event table's next round
+  // once its game is over), unless the scorer is typing the next deal: then a link says so.
+  function fresh(allSaved) {
+    keepPage();
+    if (typing()) {
+      if (allSaved) { note = {text: say("saved"), ok: true, link: say("newest")}; draw(); }
+      return;
+    }
+    try { window.sessionStorage.setItem(SHOWN_SAVED, allSaved ? say("saved") : ""); } catch (e) { /* said once only */ }
+    window.location.reload();
+  }
+
+  // The service worker's copy of this page follows the game: opened offline later, it shows the
+  // deals the phone has seen saved, not the page as it first came.
+  var keepTimer = null;
+  function keepPage(soon) {
+    if (!("caches" in window) || !window.isSecureContext) { return; }
+    window.clearTimeout(keepTimer);
+    keepTimer = window.setTimeout(function () {
+      var here = window.location.pathname;
+      // Only where the service worker serves the kept pages (static/sw.js).
+      var worker = navigator.serviceWorker;
+      Promise.resolve(worker && worker.controller).then(function (has) {
+        if (!has) { return null; }
+        return window.fetch(here, {credentials: "same-origin"}).then(function (answer) {
+          if (!answer.ok || answer.redirected) { return null; }
+          return window.caches.open(PAGES).then(function (cache) { return cache.put(here, answer); });
+        });
+      }).catch(function () { /* kept as it was */ });
+    }, soon === true ? 0 : 1500);
+  }
+
+  // ---- The scorer settles a refused deal. ----------------------------------------------------
+  function putBack(entry) {
+    var form = document.getElementById("entry");
+    if (!form) { return; }
+    form.reset();
+    var skip = {csrf_token: 1, base_version: 1};
+    entry.fields.forEach(function (pair) {
+      var name = pair[0], value = pair[1];
+      if (skip[name]) { return; }
+      form.querySelectorAll('[name="' + name.replace(/"/g, '\\"') + '"]').forEach(function (input) {
+        if (input.type === "radio" || input.type === "checkbox") {
+          if (input.value === value) { input.checked = true; }
+        } else if (input.tagName !== "BUTTON") {
+          input.value = value;
+        }
+      });
+    });
+    // Its own token: once saved from the form, it is no longer waiting.
+    var token = form.querySelector("input[name=submit_token]");
+    if (token) { token.value = entry.token; }
+    form.scrollIntoView({block: "start"});
+  }
+
+  document.addEventListener("click", function (event) {
+    var put = event.target.closest && event.target.closest("[data-offline-put]");
+    var drop = event.target.closest && event.target.closest("[data-offline-discard]");
+    if (!put && !drop) { return; }
+    var id = parseInt((put || drop).dataset.offlinePut || (put || drop).dataset.offlineDiscard, 10);
+    var entry = pending().filter(function (e) { return e.id === id; })[0];
+    if (!entry) { return; }
+    if (put) { putBack(entry); return; }
+    if (discarding !== id) { discarding = id; draw(); return; }
+    discarding = null;
+    state.entries = state.entries.filter(function (e) { return e.id !== id; });
+    dropWaiting(id).then(function () { draw(); later(0); });
+  });
+
+  // A deal sent from the form (online) whose token is a waiting one's: it is saved, no longer waiting.
+  var tokens = new WeakMap();
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    var form = elt && elt.closest ? elt.closest("form") : null;
+    var token = form && form.querySelector("input[name=submit_token]");
+    if (token && event.detail.xhr) { tokens.set(event.detail.xhr, token.value); }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var xhr = event.detail.xhr;
+    var token = xhr && tokens.get(xhr);
+    if (!token || !xhr.getResponseHeader("X-Game-Version") || xhr.status < 200 || xhr.status >= 300) { return; }
+    keepPage();
+    var done = pending().filter(function (e) { return e.token === token; })[0];
+    if (!done) { return; }
+    state.entries = state.entries.filter(function (e) { return e !== done; });
+    dropWaiting(done.id).then(function () { draw(); later(0); });
+  });
+
+  // ---- When to look. -------------------------------------------------------------------------
+  function start() {
+    try {
+      var saved = window.sessionStorage.getItem(SHOWN_SAVED);
+      if (saved) { note = {text: saved, ok: true}; }
+      window.sessionStorage.removeItem(SHOWN_SAVED);
+    } catch (e) { /* nothing to say */ }
+    // A page opened from the worker's copy may carry a token already used: a new one for the form.
+    var form = document.getElementById("entry");
+    var token = form && isDealForm(form, null) && form.querySelector("input[name=submit_token]");
+    if (token && !form.querySelector(".error-summary")) { token.value = newToken(); }
+    learn().then(function () { later(0); });
+    // The first visit (before the worker was installed) is not kept by it: kept once it serves.
+    if (box() && secure() && !navigator.serviceWorker.controller) {
+      navigator.serviceWorker.addEventListener("controllerchange", function () { keepPage(true); });
+    }
+  }
+  document.addEventListener("DOMContentLoaded", start);
+  // A region swapped in (a recorded deal, a poll's redraw): its box is drawn empty again.
+  document.addEventListener("htmx:load", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.querySelector && (elt.id === "offline" || elt.id === "live" || elt.querySelector("#offline"))) { learn(); }
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (target && target.id === "offline") { learn(); }
+  });
+  window.addEventListener("online", function () { later(0); });
+  // In case the "online" event is missed (a phone waking up): look again now and then.
+  window.setInterval(function () { if (pending().length && !sending) { send(); } }, 5000);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { later(0); }
+  });
+})();
