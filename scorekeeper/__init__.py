@@ -171,9 +171,10 @@ def _configure_blueprints(app: Flask) -> None:
 
 def _configure_security(app: Flask) -> None:
     """Request limits, no NUL in any input, the security headers, the device cookie."""
-    from .web import security
+    from .web import jsonbody, security
 
     security.init_app(app)
+    jsonbody.init_app(app)  # an /api body that is not a JSON object: 400 before any view runs
 
 
 def _configure_pages(app: Flask) -> None:

@@ -40,6 +40,13 @@ REFUSED = {
     "sign_out": N_("A device is signed out by its member or by the club's owner and admins."),
     "sign_out_admin": N_("Only the owner signs out an admin's devices."),
     "start_round": N_("Only the event's director starts a round. Open the director's link on this device."),
+    "close_round": N_("Only the event's director closes a round. Open the director's link on this device."),
+    "confirm_table": N_(
+        "Only the event's director confirms for a table. Open the director's link on this device."
+    ),
+    "remove_arrival": N_(
+        "Only the event's director takes a player off tonight's list. Open the director's link on this device."
+    ),
     "players": N_("Only the event's director changes its players. Open the director's link on this device."),
     "correct_table": N_(
         "Only the event's director corrects a table after its round. Open the director's link on this device."

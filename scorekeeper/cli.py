@@ -104,9 +104,13 @@ run = click.Command(
 @click.option(
     "--threads", type=click.IntRange(min=1), default=2, show_default=True, help="Threads per worker."
 )
-def serve(host: str, port: int, workers: int | None, threads: int) -> None:
+@click.option("-v", "--verbose", is_flag=True, help="Also print the database migrations' lines at start.")
+def serve(host: str, port: int, workers: int | None, threads: int, verbose: bool) -> None:
     """Serve the app for real: gunicorn, several workers, one access-log line per request."""
     from .serve import server
+
+    if verbose:  # in the environment: the workers start the app too
+        os.environ["SCOREKEEPER_VERBOSE"] = "1"
 
     server.serve(host=host, port=port, workers=workers or server.default_workers(), threads=threads)
 

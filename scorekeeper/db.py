@@ -95,9 +95,17 @@ def one_writer() -> Iterator[None]:
 
 
 def upgrade_schema(app: Flask) -> None:
-    """Bring the schema to the newest revision, creating it on first start."""
-    with app.app_context():
-        alembic_upgrade(directory=MIGRATIONS)
+    """Bring the schema to the newest revision, creating it on first start.
+
+    Quietly: a first start's dozen lines of Alembic's INFO stood before the address a host was
+    waiting for. ``scorekeeper serve -v`` (``SCOREKEEPER_VERBOSE=1``) shows them; ``scorekeeper
+    db upgrade``, a host's own step, always does (migrations/env.py reads the flag)."""
+    app.config["QUIET_MIGRATIONS"] = not os.environ.get("SCOREKEEPER_VERBOSE")
+    try:
+        with app.app_context():
+            alembic_upgrade(directory=MIGRATIONS)
+    finally:
+        app.config.pop("QUIET_MIGRATIONS", None)
 
 
 class Prepared:

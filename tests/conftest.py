@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
+from pathlib import Path
 
 import pytest
-from flask import Flask
+from flask import Flask, request
 from jinja2 import BytecodeCache
+from jsonschema import Draft202012Validator
 from sqlalchemy import MetaData, event
 from werkzeug.routing.rules import Rule
 
@@ -127,6 +130,7 @@ def app_config(database_url: str, **extra) -> dict:
 def app(database_url, tmp_path):
     # Printed sheets are kept per version: each test its own folder.
     app = create_app(app_config(database_url, PDF_FOLDER=str(tmp_path / "pdf")))
+    app.after_request(errors_as_published)
     yield app
     with app.app_context():
         db.session.remove()
@@ -168,6 +172,26 @@ def count_queries(app):
             return len(self.statements)
 
     return Counter
+
+
+_ERRORS = Draft202012Validator(
+    {
+        **json.loads(
+            (Path(__file__).resolve().parents[1] / "docs" / "game-record.schema.json").read_text("utf-8")
+        ),
+        "$ref": "#/$defs/Errors",
+    }
+)
+
+
+def errors_as_published(response):
+    """Every refusal under /api/ that any test provokes is the published one (issue 56): the
+    ``Errors`` schema of docs/game-record.schema.json, the one the OpenAPI description names."""
+    if request.path.startswith("/api/") and 400 <= response.status_code < 500:
+        body = response.get_json(silent=True)
+        problems = [e.message for e in _ERRORS.iter_errors(body)] if body is not None else ["not JSON"]
+        assert not problems, f"{request.method} {request.path} {response.status_code}: {problems} in {body}"
+    return response
 
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]

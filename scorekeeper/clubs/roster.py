@@ -190,7 +190,7 @@ def regular_names(club_id: int | None, limit: int = 300) -> list[str]:
     return sorted(seated | kept, key=str.casefold)[:limit]
 
 
-def _players_change(club_id: int, kind: str, write: Callable[[], Any]) -> None:
+def _players_change(club_id: int, kind: str, write: Callable[[], Any], by: str = "") -> None:
     """A change to the club's kept players list, through the house gate (the club's version):
     two admins marking one name at once make one row."""
     club = db.session.get(Club, club_id)
@@ -200,10 +200,10 @@ def _players_change(club_id: int, kind: str, write: Callable[[], Any]) -> None:
     def plan() -> house_gate.Step[None]:
         return house_gate.Step(None, write, kind)
 
-    house_gate.change(club, plan)
+    house_gate.change(club, plan, by=by)
 
 
-def set_private(club_id: int, name: str, private: bool) -> None:
+def set_private(club_id: int, name: str, private: bool, by: str = "") -> None:
     def write() -> Any:
         row = db.session.scalar(select(Player).where(Player.club_id == club_id, Player.name == name))
         if row is None:
@@ -212,7 +212,7 @@ def set_private(club_id: int, name: str, private: bool) -> None:
         row.private = private
         return {"player": name, "private": private}
 
-    _players_change(club_id, "private", write)
+    _players_change(club_id, "private", write, by)
 
 
 class NameClash(Exception):
@@ -240,7 +240,7 @@ def games_with(club_id: int, name: str) -> list[Game]:
     )
 
 
-def rename_everywhere(club_id: int, old: str, new: str, via: service.Via) -> Renamed:
+def rename_everywhere(club_id: int, old: str, new: str, via: service.Via, by: str = "") -> Renamed:
     """Rename ``old`` to ``new`` in every game, through the write gate: one change per game,
     all carrying one group token. When ``new`` is already a player this merges two spellings.
 
@@ -280,7 +280,7 @@ def rename_everywhere(club_id: int, old: str, new: str, via: service.Via) -> Ren
                 rows[old].name = new
         return {"old": old, "new": new, "games": len(games)}
 
-    _players_change(club_id, "rename", write)
+    _players_change(club_id, "rename", write, by)
     return Renamed(group, len(games))
 
 
@@ -307,7 +307,7 @@ def rename_groups(club_id: int, limit: int = 1) -> list[tuple[str, str, str, int
     return out
 
 
-def undo_rename(club_id: int, group: str, via: service.Via) -> int:
+def undo_rename(club_id: int, group: str, via: service.Via, by: str = "") -> int:
     """Put back every club game's name that the rename ``group`` changed; returns how many games."""
     changes = db.session.scalars(
         of_club(select(Change).join(Game, Game.id == Change.game_id), club_id).where(
@@ -340,5 +340,5 @@ def undo_rename(club_id: int, group: str, via: service.Via) -> int:
                 db.session.add(Player(club_id=club_id, name=old, private=True))
             return {"undone": group}
 
-        _players_change(club_id, "undo_rename", write)
+        _players_change(club_id, "undo_rename", write, by)
     return undone

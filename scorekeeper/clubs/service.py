@@ -213,7 +213,8 @@ def acting(club: Club, by: Member) -> Access:
 
 
 def _name(by: Member | None) -> str:
-    return by.name if by is not None else ""
+    # No member acting: the operator's command line (the history names who did it, issue 56).
+    return by.name if by is not None else "operator"
 
 
 def _run_club(club: Club, by: Member | None, message: str) -> None:

@@ -47,7 +47,7 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
             check_size(per * len(data[field]), field, most)
     known = {
         "name", "format", "game", "players", "pairs", "pairing", "rounds", "hands", "minutes",
-        "sit_out", "confirm", "seed", "options", "table_size", "shuffle",
+        "sit_out", "confirm", "seed", "options", "table_size", "shuffle", "late", "check_in",
     }  # fmt: skip
     unknown = sorted(set(data) - known)
     if unknown:
@@ -103,6 +103,14 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
         not isinstance(sit_out, int) or isinstance(sit_out, bool) or abs(sit_out) > 10_000
     ):
         raise refuse("sit_out", N_('A sit-out scores "average" or a whole number of points.'))
+    late = data.get("late", "sit_out")
+    if late not in ("sit_out", "zero"):
+        raise refuse("late", N_('A late arrival scores "sit_out" (what a sit-out scores) or "zero".'))
+    check_in = data.get("check_in", False)
+    if not isinstance(check_in, bool):
+        raise refuse("check_in", N_("Check-in is true or false."))
+    if check_in and not fmt.accepts_players:
+        raise refuse("check_in", N_("Check-in at the door is for events of players, not of pairs."))
     confirm = data.get("confirm", False)
     if not isinstance(confirm, bool):
         raise refuse("confirm", N_("Confirm is true or false."))
@@ -114,8 +122,10 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
         raise refuse("seed", N_("Seeding by ratings is for Swiss and knockout pairs only."))
     minutes = int_field(data, "minutes", 1, 600)
     rounds = int_field(data, "rounds", 1, MAX_ROUNDS)
+    # With check-in and no rounds given, the length follows tonight's list until round 1 starts.
+    rounds_auto = check_in and rounds is None
     if rounds is None:
-        rounds = fmt.default_rounds(count, entry)
+        rounds = fmt.default_rounds(max(count, entry.table_size), entry)
     rounds = fmt.fixed_rounds(count, entry) or rounds
     return {
         "name": name.strip(),
@@ -133,6 +143,9 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
             "seed": seed,
             "table_size": entry.table_size,
             "shuffle": shuffle,
+            "late": late,
+            "check_in": check_in,
+            "rounds_auto": rounds_auto,
         },
     }
 
@@ -143,5 +156,8 @@ def plan(
     """Every round's seating as data (entrant numbers), made when the event is created.
 
     Swiss, knockout and ladder rounds after the first depend on results: only round 1 is planned.
+    Fewer players than a table (an event filled by check-in at the door): nothing yet.
     """
+    if FORMATS[fmt].accepts_players and count < table_size:
+        return []
     return FORMATS[fmt].plan(count, rounds, Entry([None] * count, table_size, pairing, shuffle))

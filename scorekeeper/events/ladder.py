@@ -146,22 +146,37 @@ class RoundScores:
 
 
 def ladder_standings(
-    names: Sequence[str], rounds: Sequence[RoundScores], sit_out: str | int = "average"
+    names: Sequence[str],
+    rounds: Sequence[RoundScores],
+    sit_out: str | int = "average",
+    late: str = "sit_out",
+    withdrawn: frozenset[int] = frozenset(),
 ) -> list[standings.Standing]:
-    """Total points, then rounds won, then lone hands made, then shared rank (events.md)."""
+    """Total points, then rounds won, then lone hands made, then shared rank (events.md). A late
+    arrival scores ``late`` for each round he missed (:func:`.standings.late_points`)."""
     by_round: dict[int, list[standings.Number | None]] = {p: [] for p in range(len(names))}
     loners = dict.fromkeys(range(len(names)), 0)
     wins = dict.fromkeys(range(len(names)), 0)
-    for rnd in rounds:
+    present = [frozenset(r.played) | r.sitting_out for r in rounds]
+    missed = standings.missed_rounds(list(by_round), present, withdrawn)
+    for number, rnd in enumerate(rounds, start=1):
         resting = standings.sit_out_points([p.points for p in rnd.played.values()], sit_out)
         for player in by_round:
             played = rnd.played.get(player)
-            by_round[player].append(
-                played.points if played else resting if player in rnd.sitting_out else None
+            late_here = number in missed[player]
+            absent = (
+                resting
+                if player in rnd.sitting_out
+                else standings.late_points(late, resting)
+                if late_here
+                else None
             )
+            by_round[player].append(played.points if played else absent)
             loners[player] += played.loners if played else 0
             wins[player] += player in rnd.won
     totals = {p: sum(v for v in by_round[p] if v is not None) for p in by_round}
     keys = {p: (("points", totals[p]), ("wins", wins[p]), ("loners", loners[p])) for p in by_round}
-    figures = {p: {"wins": wins[p], "loners": loners[p]} for p in by_round}
+    figures = {
+        p: {"wins": wins[p], "loners": loners[p], **standings.late_figure(missed[p])} for p in by_round
+    }
     return standings.ranked(list(enumerate(names)), keys, totals, by_round, figures)

@@ -62,11 +62,24 @@ def compute_standings(
             for seat, entrant in enumerate(table.seats):
                 played[entrant] = standings.Played(view.result.totals[seat] or 0, loners[seat])
             first = first_pair_won(view)
-            # A round won is a table won: a finished game's, or the higher total of a closed round.
-            if view.finished or rnd.closed_at is not None or _left_behind(event, rnd):
+            # A round won is a table won: a finished game's, or the higher total of a closed round
+            # (equal totals there are a tie: nobody won it, events.md, Rounds).
+            tied = not view.finished and _level(view)
+            if (view.finished or rnd.closed_at is not None or _left_behind(event, rnd)) and not tied:
                 won.update(table.seats[s] for s in ((0, 2) if first else (1, 3)))
         rounds.append(ladder.RoundScores(played, frozenset(won), frozenset(rnd.sitting_out)))
-    return ladder.ladder_standings(names, rounds, event.settings.get("sit_out", "average"))
+    return ladder.ladder_standings(
+        names,
+        rounds,
+        event.settings.get("sit_out", "average"),
+        event.settings.get("late", "sit_out"),
+        frozenset(event.withdrawn or ()),
+    )
+
+
+def _level(view: read.GameView) -> bool:
+    a, b = (t or 0 for t in view.result.totals[:2])
+    return a == b
 
 
 def _left_behind(event: Event, rnd: EventRound) -> bool:

@@ -7,6 +7,7 @@ the day its first round started (an event made in advance counts on the evening 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -67,11 +68,17 @@ def parse(args: Mapping[str, str], club_id: int, today: date | None = None) -> Q
     return Query(game, start, end, best)
 
 
+ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def _day(args: Mapping[str, str], field: str, default: date) -> date:
     raw = (args.get(field) or "").strip()
     if not raw:
         return default
     try:
+        # Only 2026-01-31 (the API's "date" format): Python also reads 20260131 and 2026-W05-6.
+        if not ISO_DAY.fullmatch(raw):
+            raise ValueError(raw)
         return date.fromisoformat(raw)
     except ValueError:
         raise refuse(field, N_("{what} is a date written as 2026-01-31."), what=field) from None

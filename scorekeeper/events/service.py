@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from flask import current_app
+from flask import current_app, has_request_context, request
 from sqlalchemy import func, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -24,8 +24,8 @@ from ..clubs import ratings, roster
 from ..db import db
 from ..games import GAMES
 from ..keys import hash_key, key_matches
-from ..models import Change, Event, EventRound, EventTable, Game, utcnow
-from ..refusals import Clash, Refusal, refuse
+from ..models import Change, Event, EventRound, EventTable, Game, HouseChange, folded, utcnow
+from ..refusals import Clash, Missing, Refusal, refuse
 from ..rules import N_, Msg, Setup, msg
 from ..service import house_gate
 from . import formats, seating, standings, table_links
@@ -102,7 +102,8 @@ def most_players() -> int:
     return int(current_app.config.get("EVENT_MAX_PLAYERS") or MAX_ENTRANTS)
 
 
-def create_event(data: Any, club_id: int | None = None) -> tuple[Event, str]:
+def create_event(data: Any, club_id: int | None = None, by: str = "") -> tuple[Event, str]:
+    """A new event (``by``: its creator, as the history names them)."""
     checked = check_event(data, most_players())
     settings = checked["settings"]
     if settings["seed"] == "ratings":
@@ -135,7 +136,7 @@ def create_event(data: Any, club_id: int | None = None) -> tuple[Event, str]:
         db.session.add(event)
         return event, event
 
-    house_gate.make(build, "create_event")
+    house_gate.make(build, "create_event", by=by)
     return event, key
 
 
@@ -250,7 +251,20 @@ def start_round(
         number = len(event.rounds) + 1
         if number > event.settings["rounds"]:
             raise event_over()
-        seats_plan = next_seating(event, number, games)
+        planned_now: list[dict[str, Any]] | None = None
+        if number == 1 and not event.schedule:  # filled at the door
+            here, size = active(event), event.settings["table_size"]
+            if not event.settings.get("check_in") or len(here) < size:  # not a table's worth yet
+                raise Clash(
+                    "round",
+                    msg(N_("At least {n} players must be here to start: {m} so far."), n=size, m=len(here)),
+                )
+            # A format planned only now (a mixer: too dear to plan again at every arrival).
+            fmt = formats.of(event.format)
+            shuffle = event.settings.get("shuffle", False)
+            made = fmt.reseat(len(event.entrants), here, [], event.settings["rounds"], size, shuffle)
+            planned_now = [round_data(r) for r in made]
+        seats_plan = planned_now[0] if planned_now else next_seating(event, number, games)
         rules = GAMES[event.kind]
         setups = []
         for seats in seats_plan["tables"]:
@@ -263,6 +277,8 @@ def start_round(
 
         def apply() -> Any:
             now = utcnow()
+            if planned_now is not None:
+                event.schedule = planned_now
             if closing and current is not None:
                 current.closed_at = now
             minutes = event.settings.get("minutes")
@@ -286,19 +302,63 @@ def start_round(
     return house_gate.change(event, step, based_on=seen, token=token, by=by)
 
 
-def close_round(event: Event, by: str = "") -> None:
-    def step() -> house_gate.Step[None]:
+def not_open(event: Event, number: int) -> Clash:
+    """A close asked of a round that is not the one being played: 409 with the event as it is
+    (the API's ``record``), so the director sees which round is being played now."""
+    return house_gate.Stale(
+        event,
+        None,
+        "round",
+        N_("Round {n} is not the round being played: only that one can be closed."),
+        n=number,
+    )
+
+
+def close_round(
+    event: Event,
+    number: int | None = None,
+    based_on: int | None = None,
+    token: str | None = None,
+    by: str = "",
+) -> EventRound:
+    """The director closes the round being played (events.md, Rounds): its unfinished games
+    count as they stand, and from then on only a director corrects its tables, with a reason.
+    Any round can be closed, the last one too: closing the last round finishes the event.
+
+    ``number`` None: the latest round. A round that is not the latest started one, or was
+    closed already (or left behind by a later round), is refused with a 409 (:func:`not_open`).
+    Through the house gate: of two closes at once one closes; the other is judged again and
+    refused. A repeated submission (``token``) raises :class:`~.house_gate.Repeat`.
+    """
+
+    def step() -> house_gate.Step[EventRound]:
         current = event.rounds[-1] if event.rounds else None
+        wanted = current.number if number is None and current is not None else number
+        if current is None or wanted != current.number or current.closed_at is not None:
+            raise not_open(event, wanted or 1)
 
         def apply() -> Any:
-            if current is not None and current.closed_at is None:
-                current.closed_at = utcnow()
-            return {"round": current.number if current is not None else None}
+            current.closed_at = utcnow()
+            return {"round": current.number}
 
-        return house_gate.Step(None, apply, "close_round")
+        return house_gate.Step(current, apply, "close_round")
 
-    if event.rounds and event.rounds[-1].closed_at is None:
-        house_gate.change(event, step, by=by)
+    return house_gate.change(event, step, based_on=based_on, token=token, by=by)
+
+
+def closable(event: Event, doc: Mapping[str, Any], clock: Mapping[str, Any] | None) -> int | None:
+    """The round the director's page offers to close (events.md: as soon as its clock has run
+    out or any of its tables has finished), or None: the latest round, not closed, and not
+    followed by another, with a table still playing."""
+    current = event.rounds[-1] if event.rounds else None
+    if current is None or current.closed_at is not None:
+        return None
+    shown = doc["rounds"][current.number - 1]
+    if shown["status"] == "done":
+        return None  # every table finished: nothing is left to close (the last round is locked)
+    tables = shown["tables"]
+    time_up = bool(clock and clock.get("over"))
+    return current.number if time_up or any(t["finished"] for t in tables) else None
 
 
 def active(event: Event) -> list[int]:
@@ -324,12 +384,10 @@ def change_players(
     with :class:`~scorekeeper.service.house_gate.Stale`."""
 
     def step() -> house_gate.Step[None]:
-        entrants, withdrawn, schedule = _players_plan(event, add, withdraw)
+        entrants, withdrawn, schedule, settings = _players_plan(event, add, withdraw)
 
         def apply() -> Any:
-            event.entrants = entrants
-            event.withdrawn = withdrawn
-            event.schedule = schedule
+            _keep_players(event, entrants, withdrawn, schedule, settings)
             return {"add": list(add), "withdraw": list(withdraw)}
 
         return house_gate.Step(None, apply, "players")
@@ -337,9 +395,23 @@ def change_players(
     house_gate.change(event, step, based_on=based_on, by=by)
 
 
+def _keep_players(
+    event: Event,
+    entrants: list[Any],
+    withdrawn: list[int],
+    schedule: list[dict[str, Any]],
+    settings: dict[str, Any],
+) -> None:
+    event.entrants = entrants
+    event.withdrawn = withdrawn
+    event.schedule = schedule
+    if settings != event.settings:
+        event.settings = settings
+
+
 def _players_plan(
     event: Event, add: Sequence[str], withdraw: Sequence[str]
-) -> tuple[list[Any], list[int], list[dict[str, Any]]]:
+) -> tuple[list[Any], list[int], list[dict[str, Any]], dict[str, Any]]:
     fmt = formats.of(event.format)
     if not fmt.accepts_players:
         raise refuse("add", N_("A pairs event keeps its pairs: players cannot be added or withdrawn."))
@@ -359,18 +431,154 @@ def _players_plan(
     players = [e for e in range(len(entrants)) if e not in withdrawn]
     check_size(len(players), "add", most)  # before any re-seating: a late arrival for a leaver fits
     size = event.settings["table_size"]
-    if len(players) < size:
-        raise refuse("withdraw", N_("At least {n} players must stay: one full table."), n=size)
     started = len(event.rounds)
-    remaining = event.settings["rounds"] - started
+    filling = bool(event.settings.get("check_in")) and not started  # the door still fills the list
+    if len(players) < size and not filling:
+        raise refuse("withdraw", N_("At least {n} players must stay: one full table."), n=size)
+    settings = dict(event.settings)
+    if filling and settings.get("rounds_auto"):
+        # No length was given: the format's usual one for tonight's list, until round 1 starts.
+        entry = formats.Entry([None] * max(len(players), size), size, settings.get("pairing"))
+        settings["rounds"] = fmt.fixed_rounds(len(players), entry) or fmt.default_rounds(
+            max(len(players), size), entry
+        )
+    remaining = settings["rounds"] - started
     schedule = list(event.schedule[:started])
-    if remaining > 0:
+    later = filling and not fmt.plans_at_the_door  # planned when round 1 starts
+    if remaining > 0 and len(players) >= size and not later:
+        before = [_as_round(i + 1, s) for i, s in enumerate(schedule)]
+        made = fmt.reseat(len(entrants), players, before, remaining, size, settings.get("shuffle", False))
+        schedule += [round_data(r) for r in made]
+    return entrants, withdrawn, schedule, settings
+
+
+# -- check-in at the door ---------------------------------------------------------------------
+
+
+def check_in_token(event: Event) -> str:
+    """The check-in link's token (events.md, Seating): derived from the server's secret, nothing
+    stored, so the door card printed at the creation stays valid all evening."""
+    secret = str(current_app.secret_key or "").encode()
+    return hmac.new(secret, f"event-arrive:{event.id}".encode(), hashlib.sha256).hexdigest()[:24]
+
+
+def check_in_token_matches(event: Event, token: str) -> bool:
+    return bool(event.settings.get("check_in")) and hmac.compare_digest(
+        check_in_token(event).encode(),
+        token.encode(),  # bytes: any text a URL may carry
+    )
+
+
+def tonight(event: Event) -> list[str]:
+    """Tonight's list: the players in the event now (arrived, or given), in the order they came."""
+    return [entrant_name(event, e) for e in active(event)]
+
+
+def _folded_entrant(event: Event, name: str) -> int | None:
+    wanted = folded(name)
+    return next((e for e, n in enumerate(event.entrants) if isinstance(n, str) and folded(n) == wanted), None)
+
+
+def arrive(event: Event, name: Any, by: str = "") -> dict[str, Any]:
+    """A player checks in at the door (events.md, Seating: ``"check_in": true``): on tonight's
+    list, seated in round 1 before it starts, later from the next round as a late arrival.
+    Answers ``{"name", "from_round"}``. A name already on the list (NFKC + casefold) or an event
+    that has finished: :class:`~scorekeeper.refusals.Clash` (409). One who was removed after the
+    rounds began comes back (his played rounds stand). Through the house gate."""
+    if not isinstance(name, str):
+        raise refuse("name", N_("Give your name."))
+
+    def step() -> house_gate.Step[dict[str, Any]]:
+        if finished(event, table_games(event)):
+            raise Clash("name", msg(N_("The event has finished: the check-in is closed.")))
+        clean = player_names([name], "name", most_players())[0]
+        found = _folded_entrant(event, clean)
+        if found is not None and found not in event.withdrawn:
+            raise Clash("name", msg(N_("{name} is on tonight's list already."), name=event.entrants[found]))
+        if found is not None:  # removed by mistake after the rounds began: back from the next one
+            entrants, withdrawn = list(event.entrants), [e for e in event.withdrawn if e != found]
+            plan_from = _replan(event, entrants, withdrawn)
+            shown = event.entrants[found]
+        else:
+            entrants, withdrawn, schedule, settings = _players_plan(event, [clean], [])
+            plan_from = (schedule, settings)
+            shown = clean
+        answer = {"name": shown, "from_round": len(event.rounds) + 1}
+
+        def apply() -> Any:
+            _keep_players(event, entrants, withdrawn, plan_from[0], plan_from[1])
+            return answer
+
+        return house_gate.Step(answer, apply, "arrive")
+
+    return house_gate.change(event, step, by=by[:80])
+
+
+def _replan(
+    event: Event, entrants: list[Any], withdrawn: list[int]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The rounds not started, seated again for these players (as :func:`_players_plan` does)."""
+    fmt = formats.of(event.format)
+    players = [e for e in range(len(entrants)) if e not in withdrawn]
+    started = len(event.rounds)
+    schedule = list(event.schedule[:started])
+    remaining = event.settings["rounds"] - started
+    size = event.settings["table_size"]
+    if remaining > 0 and len(players) >= size:
         before = [_as_round(i + 1, s) for i, s in enumerate(schedule)]
         made = fmt.reseat(
             len(entrants), players, before, remaining, size, event.settings.get("shuffle", False)
         )
         schedule += [round_data(r) for r in made]
-    return entrants, withdrawn, schedule
+    return schedule, dict(event.settings)
+
+
+def remove_arrival(event: Event, name: str, by: str = "") -> None:
+    """The director removes a wrong or doubled arrival (events.md, Seating). Before round 1 he
+    leaves tonight's list altogether; once rounds have started he is withdrawn (a round he
+    played stands; one who never played shows in no standings). Through the house gate."""
+
+    def step() -> house_gate.Step[None]:
+        found = _folded_entrant(event, name.strip()) if isinstance(name, str) else None
+        if found is None or found in event.withdrawn:
+            raise Missing("name", N_("{name} is not on tonight's list."), name=str(name)[:80])
+        gone = event.entrants[found]
+        if event.rounds:
+            entrants, withdrawn, schedule, settings = _players_plan(event, [], [gone])
+        else:
+            entrants = [n for e, n in enumerate(event.entrants) if e != found]
+            withdrawn = [e - (e > found) for e in event.withdrawn if e != found]
+            schedule, settings = _replan_fresh(event, entrants, withdrawn)
+
+        def apply() -> Any:
+            _keep_players(event, entrants, withdrawn, schedule, settings)
+            return {"removed": gone}
+
+        return house_gate.Step(None, apply, "arrival_removed")
+
+    house_gate.change(event, step, by=by[:80])
+
+
+def _replan_fresh(
+    event: Event, entrants: list[Any], withdrawn: list[int]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Before round 1: the whole evening planned again for tonight's list."""
+    fmt = formats.of(event.format)
+    settings = dict(event.settings)
+    players = [e for e in range(len(entrants)) if e not in withdrawn]
+    size = settings["table_size"]
+    if settings.get("rounds_auto"):
+        entry = formats.Entry([None] * max(len(players), size), size, settings.get("pairing"))
+        settings["rounds"] = fmt.fixed_rounds(len(players), entry) or fmt.default_rounds(
+            max(len(players), size), entry
+        )
+    schedule: list[dict[str, Any]] = []
+    if len(players) >= size and fmt.plans_at_the_door:
+        made = fmt.reseat(
+            len(entrants), players, [], settings["rounds"], size, settings.get("shuffle", False)
+        )
+        schedule = [round_data(r) for r in made]
+    return schedule, settings
 
 
 def _as_round(number: int, data: Mapping[str, Any]) -> seating.Round:
@@ -395,21 +603,78 @@ def find_table(event: Event, number: int, table_number: int) -> tuple[EventRound
     return (rnd, table) if rnd is not None and table is not None else None
 
 
-def confirm_table(event: Event, table: EventTable, name: Any) -> str:
-    """A player at the table confirms its result (events.md, Rounds: "a tap on the table's phone,
-    naming who"), once its game has finished or its round closed. From then on only a director
-    may correct the table. Returns the name as the table spells it; confirming again by the same
-    player changes nothing. Through the house gate: of confirms at once by different players one
-    is kept, the others are judged again and refused (:class:`~scorekeeper.refusals.Clash`, 409)."""
+REASON_LENGTH = 200
+
+
+def confirmers(event: Event, table: EventTable, game: Game) -> list[str]:
+    """Who may confirm the table's result (events.md, Rounds): the players of the side that did
+    not win, or every player after a tie. A finished game's winners say who won; a game counted
+    as it stands (its round closed) is won by the best total. A total nobody may know yet
+    (hidden): everyone."""
+    players = seat_names(event, table.seats)
+    result = read.game_view(game).result
+    if any(t is None for t in result.totals):
+        won: tuple[int, ...] = ()
+    elif result.finished:
+        won = tuple(result.winners)
+    else:
+        won = result.leaders
+    beaten = [s for s in range(len(players)) if s not in won]
+    seats = beaten if won and beaten else range(len(players))  # nobody beaten: a tie
+    return list(dict.fromkeys(players[s] for s in seats))
+
+
+def confirm_table(
+    event: Event,
+    table: EventTable,
+    name: Any,
+    director: str | None = None,
+    reason: Any = None,
+) -> str:
+    """A player of the side that did not win confirms the table's result (events.md, Rounds: "a
+    tap on the table's phone, naming who"), once its game has finished or its round closed; an
+    earlier round's result may still be confirmed until the event finishes (the last round's
+    after it too: its tables end the event). From then on only a director may correct the table.
+
+    ``director`` (their name, as the history names them) confirms for the table, with a
+    ``reason`` kept in the history, at any time once the table has finished or its round closed.
+
+    Returns the name kept as ``confirmed_by``; confirming again by the same player changes
+    nothing. Through the house gate: of confirms at once by different players one is kept, the
+    others are judged again and refused (:class:`~scorekeeper.refusals.Clash`, 409)."""
     if not event.settings.get("confirm"):
         raise not_now(msg(N_("This event does not ask for confirmed results.")))
+    why = reason.strip() if isinstance(reason, str) else ""
+    if director is not None:
+        if not why:
+            raise refuse("reason", N_("Give a reason: a director confirms for a table with one."))
+        if len(why) > REASON_LENGTH:
+            raise refuse("reason", N_("The reason is at most {n} characters."), n=REASON_LENGTH)
 
     def step() -> house_gate.Step[str]:
-        players = seat_names(event, table.seats)
-        given = name.strip().casefold() if isinstance(name, str) else None
-        match = next((p for p in players if p.casefold() == given), None)
-        if match is None:
-            raise refuse("by", N_("Choose who confirms: one of {names}."), names=", ".join(players))
+        game = db.session.get(Game, table.game_id)
+        state = read.table_state(table.game_id)  # the one rule of a closed round, the gate's too
+        over = state is not None and state.closed
+        if game is None or not (over or read.game_view(game).finished):
+            raise not_now(
+                msg(
+                    N_("Table {table} is still playing: its result is confirmed once its game has finished."),
+                    table=table.number,
+                )
+            )
+        match: str | None
+        if director is not None:
+            match = (director or "director")[:40]
+        else:
+            allowed = confirmers(event, table, game)
+            given = name.strip().casefold() if isinstance(name, str) else None
+            match = next((p for p in allowed if p.casefold() == given), None)
+            if match is None:
+                raise refuse(
+                    "by",
+                    N_("Who did not win confirms the result: choose one of {names}."),
+                    names=", ".join(allowed),
+                )
         if table.confirmed_by is not None:
             if table.confirmed_by == match:
                 raise _Already(match)
@@ -420,14 +685,11 @@ def confirm_table(event: Event, table: EventTable, name: Any) -> str:
                     name=table.confirmed_by,
                 )
             )
-        game = db.session.get(Game, table.game_id)
-        state = read.table_state(table.game_id)  # the one rule of a closed round, the gate's too
-        over = state is not None and state.closed
-        if game is None or not (over or read.game_view(game).finished):
+        last = event.settings["rounds"]
+        if director is None and table.round.number < last and finished(event, table_games(event)):
             raise not_now(
                 msg(
-                    N_("Table {table} is still playing: its result is confirmed once its game has finished."),
-                    table=table.number,
+                    N_("The event has finished: only its director can confirm an earlier round's result now.")
                 )
             )
 
@@ -441,12 +703,14 @@ def confirm_table(event: Event, table: EventTable, name: Any) -> str:
             if kept != 1:
                 raise house_gate.Retry
             set_committed_value(table, "confirmed_by", match)
-            return {"round": table.round.number, "table": table.number, "by": match}
+            done = {"round": table.round.number, "table": table.number, "by": match}
+            return {**done, "reason": why} if director is not None else done
 
         return house_gate.Step(match, apply, "confirm")
 
+    by = director if director is not None else name if isinstance(name, str) else ""
     try:
-        return house_gate.change(event, step, by=name if isinstance(name, str) else "")
+        return house_gate.change(event, step, by=by[:80])
     except _Already as same:
         return same.name
 
@@ -482,6 +746,15 @@ def corrections(event: Event) -> list[dict[str, Any]]:
         }
         for c in changes
     ]
+
+
+def history(event: Event) -> list[HouseChange]:
+    """Every change the house gate recorded for the event, oldest first: what, when, who."""
+    return list(
+        db.session.scalars(
+            select(HouseChange).where(HouseChange.event_id == event.id).order_by(HouseChange.id)
+        )
+    )
 
 
 # -- standings --------------------------------------------------------------------------------
@@ -547,11 +820,19 @@ def document(event: Event, director: bool = False, render=None, language: str = 
         return made
     doc = copy.deepcopy(made)
     doc["table_links"] = table_links.table_links(event)  # one per table, the whole event
+    if event.settings.get("check_in"):
+        doc["check_in_link"] = check_in_url(event)
     for rnd in doc["rounds"]:
         for table in rnd["tables"]:
             if table["game"]:
                 table["edit_key"] = table_key(table["game"])
     return doc
+
+
+def check_in_url(event: Event) -> str:
+    """The check-in link, ``/e/<id>/arrive/<token>`` (whole when a request names the host)."""
+    path = f"/e/{event.id}/arrive/{check_in_token(event)}"
+    return request.host_url.rstrip("/") + path if has_request_context() else path
 
 
 def _document(event: Event, render=None) -> dict[str, Any]:
@@ -613,8 +894,20 @@ def _document(event: Event, render=None) -> dict[str, Any]:
         "withdrawn": [entrant_name(event, e) for e in event.withdrawn],
         "rounds": rounds,
         "finished": finished(event, games),
-        "standings": [_standing_json(event, s, render) for s in compute_standings(event, games)],
+        "standings": [
+            _standing_json(event, s, render)
+            for s in compute_standings(event, games)
+            if s.entrant not in _never_played(event)
+        ],
     }
+
+
+def _never_played(event: Event) -> set[int]:
+    """Withdrawn players who were in no started round (an arrival removed by the director):
+    they have no standing."""
+    present = {e for r in event.rounds for t in r.tables for e in t.seats}
+    present |= {e for r in event.rounds for e in r.sitting_out}
+    return {e for e in event.withdrawn or () if e not in present}
 
 
 def _entrant_players(event: Event, entrant: int) -> list[str]:

@@ -137,6 +137,33 @@ def sit_out_points(scores: Sequence[Number], rule: str | int) -> Number:
     return int(rule)
 
 
+def missed_rounds(
+    players: Sequence[int], present: Sequence[frozenset[int]], withdrawn: frozenset[int] = frozenset()
+) -> dict[int, tuple[int, ...]]:
+    """Per player, the rounds (numbered from 1) he missed by joining late: every round before the
+    first one he was in (seated, or sitting out). A player in none of the started rounds joined
+    after them all, unless he withdrew (a leaver who never played missed nothing: he left)."""
+    out: dict[int, tuple[int, ...]] = {}
+    for player in players:
+        first = next((i for i, members in enumerate(present) if player in members), None)
+        if first is None:
+            first = 0 if player in withdrawn else len(present)
+        out[player] = tuple(range(1, first + 1))
+    return out
+
+
+def late_points(rule: str, resting: Number) -> Number:
+    """What a late arrival scores for a round he missed (events.md, Seating): what a sit-out of
+    that round scores (``"sit_out"``, the default), or 0 (``"zero"``)."""
+    return 0 if rule == "zero" else resting
+
+
+def late_figure(missed: Sequence[int]) -> dict[str, list[int]]:
+    """A late arrival's standings row says which rounds he missed (``"missed": [1, 2]``); nobody
+    else's carries the key."""
+    return {"missed": list(missed)} if missed else {}
+
+
 # -- progressive -----------------------------------------------------------------------------
 
 
@@ -158,25 +185,38 @@ class RoundScores:
 
 
 def progressive(
-    names: Sequence[str], rounds: Sequence[RoundScores], sit_out: str | int = "average"
+    names: Sequence[str],
+    rounds: Sequence[RoundScores],
+    sit_out: str | int = "average",
+    late: str = "sit_out",
+    withdrawn: frozenset[int] = frozenset(),
 ) -> list[Standing]:
     """Individual standings: total points, then lone hands made, then shared rank.
 
-    ``rounds[r]`` is round r+1 (a round not yet started is left out).
+    ``rounds[r]`` is round r+1 (a round not yet started is left out). A player who joined late
+    scores ``late`` (:func:`late_points`) for each round he missed; his figures list them.
     """
     by_round: dict[int, list[Number | None]] = {p: [] for p in range(len(names))}
     loners = dict.fromkeys(range(len(names)), 0)
-    for rnd in rounds:
+    present = [frozenset(r.played) | r.sitting_out for r in rounds]
+    missed = missed_rounds(list(by_round), present, withdrawn)
+    for number, rnd in enumerate(rounds, start=1):
         resting = sit_out_points([p.points for p in rnd.played.values()], sit_out)
         for player in range(len(names)):
             played = rnd.played.get(player)
             by_round[player].append(
-                played.points if played else resting if player in rnd.sitting_out else None
+                played.points
+                if played
+                else resting
+                if player in rnd.sitting_out
+                else late_points(late, resting)
+                if number in missed[player]
+                else None
             )
             loners[player] += played.loners if played else 0
     totals = {p: sum(v for v in by_round[p] if v is not None) for p in by_round}
     keys = {p: (("points", totals[p]), ("loners", loners[p])) for p in by_round}
-    figures = {p: {"loners": loners[p]} for p in by_round}
+    figures = {p: {"loners": loners[p], **late_figure(missed[p])} for p in by_round}
     return ranked(list(enumerate(names)), keys, totals, by_round, figures)
 
 
@@ -223,6 +263,8 @@ def mixer(
     rounds: Sequence[Sequence[TableResult]],
     sit_out: str | int = "average",
     sitting_out: Sequence[frozenset[int]] | None = None,
+    late: str = "sit_out",
+    withdrawn: frozenset[int] = frozenset(),
 ) -> list[Standing]:
     """Individual standings: the sum of placing points, then the game points, then shared rank.
 
@@ -231,6 +273,12 @@ def mixer(
     """
     by_round: dict[int, list[Number | None]] = {p: [] for p in range(len(names))}
     game_points = dict.fromkeys(range(len(names)), 0)
+    present = [
+        frozenset(p for t in tables for p in t.seats)
+        | (sitting_out[n] if sitting_out is not None else frozenset())
+        for n, tables in enumerate(rounds)
+    ]
+    missed = missed_rounds(list(by_round), present, withdrawn) if sitting_out is not None else {}
     for number, tables in enumerate(rounds):
         placed: dict[int, Fraction] = {}
         for table in tables:
@@ -240,10 +288,12 @@ def mixer(
         resting = sit_out_points(list(placed.values()), sit_out)
         out = sitting_out[number] if sitting_out is not None else frozenset(by_round) - set(placed)
         for player in by_round:
-            by_round[player].append(placed.get(player, resting if player in out else None))
+            late_here = number + 1 in missed.get(player, ())
+            absent = resting if player in out else late_points(late, resting) if late_here else None
+            by_round[player].append(placed.get(player, absent))
     totals = {p: sum(v for v in by_round[p] if v is not None) for p in by_round}
     keys = {p: (("placing", totals[p]), ("game_points", game_points[p])) for p in by_round}
-    figures = {p: {"game_points": game_points[p]} for p in by_round}
+    figures = {p: {"game_points": game_points[p], **late_figure(missed.get(p, ()))} for p in by_round}
     return ranked(list(enumerate(names)), keys, totals, by_round, figures)
 
 

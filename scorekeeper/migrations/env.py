@@ -24,6 +24,10 @@ class OnlyMigrations(logging.Filter):
 
 
 logging.getLogger("alembic.runtime.migration").addFilter(OnlyMigrations())
+# The app's own upgrade at start (db.upgrade_schema) is quiet unless asked (serve -v).
+logging.getLogger("alembic").setLevel(
+    logging.WARNING if current_app.config.get("QUIET_MIGRATIONS") else logging.INFO
+)
 
 
 def get_engine():

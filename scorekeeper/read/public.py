@@ -8,12 +8,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import aliased
 
 from .. import rules, scoring, stores
 from ..db import db
-from ..models import AnyGame, Event, EventRound, EventTable, Game
+from ..models import AnyGame, Event, EventRound, EventTable, Game, GameSummary
 from ..rules import GameResult
 from .pending import who_sent
 
@@ -104,7 +104,8 @@ class TableState:
     event_id: str
     round: int
     table: int
-    # The director closed the round, or started a later one (the round ended and was left behind).
+    # The director closed the round, or started a later one (the round ended and was left
+    # behind), or it is the event's last round and every table of it finished: the event is over.
     closed: bool
     # The event asks an opponent to confirm each table's result.
     confirm: bool
@@ -132,6 +133,7 @@ def table_state(game_id: str) -> TableState | None:
             EventRound.closed_at,
             EventTable.confirmed_by,
             Event.settings,
+            EventRound.id,
             select(func.max(_LATER.number)).where(_LATER.event_id == EventRound.event_id).scalar_subquery(),
         )
         .join(EventRound, EventRound.id == EventTable.round_id)
@@ -140,15 +142,34 @@ def table_state(game_id: str) -> TableState | None:
     ).first()
     if row is None:
         return None
-    event_id, number, table, closed_at, confirmed_by, settings, last = row
+    event_id, number, table, closed_at, confirmed_by, settings, round_id, last = row
+    closed = closed_at is not None or (last is not None and number < last)
+    if not closed and number == (settings or {}).get("rounds"):
+        closed = _every_table_finished(round_id)  # the event has finished: its last round locks
     return TableState(
         event_id=event_id,
         round=number,
         table=table,
-        closed=closed_at is not None or (last is not None and number < last),
+        closed=closed,
         confirm=bool((settings or {}).get("confirm")),
         confirmed_by=confirmed_by,
     )
+
+
+def _every_table_finished(round_id: int) -> bool:
+    """Whether every table game of the round has finished, as the games' summaries (kept by the
+    write gate at each game's version) say: one count, whatever the number of tables."""
+    playing = db.session.scalar(
+        select(func.count())
+        .select_from(EventTable)
+        .join(Game, Game.id == EventTable.game_id)
+        .outerjoin(GameSummary, and_(GameSummary.game_id == Game.id, GameSummary.version == Game.version))
+        .where(
+            EventTable.round_id == round_id,
+            or_(GameSummary.finished.is_(None), GameSummary.finished.is_(False)),
+        )
+    )
+    return not playing
 
 
 # A message worded in plain English depends on no database: one map for the process.

@@ -95,11 +95,49 @@ class FieldError:
         }
 
 
-class InvalidFacts(ValueError):
-    """Raised by :func:`play` when facts break the rules; carries every error."""
+class Refusal(Exception):
+    """The root of the house's one refusal family (:mod:`scorekeeper.refusals` holds the rest of
+    it): a request refused, nothing it asked for done. Each problem names its field (and the deal
+    or seat where one is meant) with a translatable :class:`Msg`; ``status`` is the HTTP status it
+    answers (422 unless said otherwise). Defined here, with the rules' vocabulary, so that the
+    rules' own refusal (:class:`InvalidFacts`) belongs to the family while this package stays pure.
+    """
+
+    status = 422
+
+    def __init__(
+        self,
+        field: str | None = None,
+        message: Msg | str = "",
+        status: int | None = None,
+        *,
+        seat: int | None = None,
+        deal: int | None = None,
+        errors: Sequence[FieldError] = (),
+        **params: Any,
+    ):
+        if isinstance(message, str):
+            message = msg(message, **params)
+        # A refusal of no one field is field "" in the rules' vocabulary, null in the API's.
+        self.errors: Sequence[FieldError] = list(errors) or [FieldError(field or "", message, seat, deal)]
+        if status is not None:
+            self.status = status
+        super().__init__("; ".join(f"{e.field}: {e.message.render()}" for e in self.errors))
+
+    @property
+    def field(self) -> str | None:
+        return self.errors[0].field or None
+
+    @property
+    def message(self) -> Msg:
+        return self.errors[0].message
+
+
+class InvalidFacts(Refusal, ValueError):
+    """Raised by :func:`play` when facts break the rules; carries every error (422)."""
 
     def __init__(self, errors: Sequence[FieldError]):
-        super().__init__("; ".join(f"{e.field}: {e.message}" for e in errors))
+        super().__init__(errors=errors)
         self.errors = tuple(errors)
 
 

@@ -26,6 +26,10 @@ from ..db import Prepared, db, one_writer
 from ..models import ORDERS, AnyGame, Change, Deal, Game, GameSummary, PendingEntry, utcnow
 from ..read import summarize
 from ..read.pending import orders_row
+from ..refusals import CannotUndo as CannotUndo
+from ..refusals import DealGone as DealGone
+from ..refusals import GameGone as GameGone
+from ..refusals import Repeat, Retry, Stale
 from ..rules import FieldError, GameResult, InvalidFacts, Setup, msg
 from ..rules.base import N_, check_setup
 from ..scoring import game_rules, known_result, remember, replay
@@ -56,33 +60,12 @@ class Via:
     reason: str | None = None
 
 
-class Conflict(Exception):
-    """The game changed since the version the write was based on; nothing was written."""
-
-    def __init__(self, game: AnyGame, based_on: int | None):
-        super().__init__(f"game {game.id} is at version {game.version}, not {based_on}")
-        self.game = game
-        self.based_on = based_on
-
-
-class AlreadyDone(Exception):
-    """This submission's token is already recorded: it was saved once, and is not saved again."""
-
-    def __init__(self, change: Change):
-        super().__init__(f"change {change.id} has this token")
-        self.change = change
-
-
-class GameGone(LookupError):
-    """The game is deleted (or was deleted while the write was on its way)."""
-
-
-class DealGone(LookupError):
-    """The deal a write names is not there (any more)."""
-
-
-class CannotUndo(Exception):
-    """The change can no longer be undone as it was: the game has moved on."""
+# The gate's outcomes are of the house's one refusal family (scorekeeper.refusals): a stale write
+# (Conflict, 409), a game or deal gone (404), an undo the game moved past (409), and the two that
+# are no refusal: a repeated submission (AlreadyDone) and a lost race (_Raced).
+Conflict = Stale
+AlreadyDone = Repeat
+_Raced = Retry
 
 
 # A write without a version retries on a newer state; each round one writer wins.
@@ -129,10 +112,6 @@ class Plan(NamedTuple, Generic[R]):
 
 # A planner gets the highest deal position the game's history has used (read by ``_guard``).
 Planner = Callable[[int | None], Plan[R]]
-
-
-class _Raced(Exception):
-    pass
 
 
 # The hot path's statements, built once: a write executes them with its values as parameters

@@ -27,6 +27,9 @@ from sqlalchemy.orm.exc import ObjectDeletedError
 
 from ..db import db, one_writer
 from ..models import Club, Event, HouseChange
+from ..refusals import Gone, Repeat, Retry, Stale
+
+__all__ = ["Gone", "Repeat", "Retry", "Stale", "Step", "change", "keep", "make", "recorded"]
 
 R = TypeVar("R")
 Aggregate = Club | Event
@@ -42,32 +45,6 @@ class Step(Generic[R]):
     result: R
     apply: Callable[[], Any]
     kind: str
-
-
-class Stale(Exception):
-    """The club or event changed since the version the change was based on: nothing written."""
-
-    def __init__(self, aggregate: Aggregate, based_on: int | None):
-        super().__init__(f"{type(aggregate).__name__} is at version {aggregate.version}, not {based_on}")
-        self.aggregate = aggregate
-        self.based_on = based_on
-
-
-class Repeat(Exception):
-    """This submission's token is recorded: it was done once (``change.detail``: its answer)."""
-
-    def __init__(self, change: HouseChange):
-        super().__init__(f"house change {change.id} has this token")
-        self.change = change
-
-
-class Gone(LookupError):
-    """The club or event was deleted while the change was on its way."""
-
-
-class Retry(Exception):
-    """Raised by a step's ``apply`` (or the claim) when another writer got there first: the
-    transaction is rolled back and the change judged again on the newer state."""
 
 
 _Raced = Retry

@@ -5,46 +5,46 @@ from __future__ import annotations
 
 from .. import rules
 from ..read import TableState, table_state
+from ..refusals import Denied
 from ..rules import FieldError, InvalidFacts, msg
 from ..rules.base import N_
 
 
-class TableLocked(Exception):
+class TableLocked(Denied):
     """An event's table whose round is closed (or whose result is confirmed): only a director
-    may change it, giving a reason (events.md, Rounds). Nothing was written."""
+    may change it, giving a reason (events.md, Rounds). Nothing was written (403, saying who may
+    and how)."""
 
     def __init__(self, state: TableState, act: str | None = None):
-        super().__init__(f"table {state.table} of round {state.round} is locked")
+        super().__init__(None, _locked(state, act))
         self.state = state
         self.act = act  # "delete" or "archive": the director's alone (:func:`directors_act`)
 
-    @property
-    def message(self) -> rules.Msg:
-        if self.act == "delete":
-            return msg(
-                N_("This game is table {table} of an event: only the event's director can delete it."),
-                table=self.state.table,
-            )
-        if self.act == "archive":
-            return msg(
-                N_("Table {table}'s result stands in the event: only the event's director can archive it."),
-                table=self.state.table,
-            )
-        if self.state.closed:
-            return msg(
-                N_(
-                    "Round {round} is closed: only the event's director can correct this table, giving a reason."
-                ),
-                round=self.state.round,
-            )
+
+def _locked(state: TableState, act: str | None) -> rules.Msg:
+    if act == "delete":
         return msg(
-            N_(
-                "Table {table}'s result was confirmed by {name}: only the event's director can correct it, "
-                "giving a reason."
-            ),
-            table=self.state.table,
-            name=self.state.confirmed_by,
+            N_("This game is table {table} of an event: only the event's director can delete it."),
+            table=state.table,
         )
+    if act == "archive":
+        return msg(
+            N_("Table {table}'s result stands in the event: only the event's director can archive it."),
+            table=state.table,
+        )
+    if state.closed:
+        return msg(
+            N_("Round {round} is closed: only the event's director can correct this table, giving a reason."),
+            round=state.round,
+        )
+    return msg(
+        N_(
+            "Table {table}'s result was confirmed by {name}: only the event's director can correct it, "
+            "giving a reason."
+        ),
+        table=state.table,
+        name=state.confirmed_by,
+    )
 
 
 REASON_LENGTH = 200

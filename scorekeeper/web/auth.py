@@ -136,6 +136,12 @@ def director_name(event: Event, key: str | None, judged: bool = True) -> str | N
     return memo[event.id]
 
 
+def directing(event: Event) -> str:
+    """Who directs ``event`` in this request, as its history names them (a view that asked
+    ``may().direct_event`` first): a member's name, else "director" for the event's key."""
+    return director_name(event, event_key(event)) or "director"
+
+
 def hand_event(event: Event, doc: dict[str, Any], *more: str) -> None:
     """A director's event document (``doc``) hands its caller, a proven director, every table's
     link and every started table's scoring key (and ``more``: the players' links a page shows):
@@ -188,6 +194,13 @@ def locked_out() -> bool:
     """Whether this request's scorer may no longer change its locked table (the pages then offer
     no entry, correction or undo; a write would be refused by the gate all the same)."""
     return table_lock() is not None and g.get("correction_by") is None
+
+
+def may_delete_game() -> bool:
+    """Whether this request's scorer is offered deleting its game: any game of no event; an
+    event table's only by the event's director (service.locks.directors_act refuses it to the
+    table's phone: offering it there asked for a confirmation and then did nothing)."""
+    return g.get("table") is None or g.get("correction_by") is not None
 
 
 def resolve_table(game: Any, role: Role) -> None:

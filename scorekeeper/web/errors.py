@@ -1,9 +1,11 @@
 """Every error answer in one place: styled pages (or an htmx fragment) for pages, JSON for /api/.
 
-The API blueprint has its own handlers (:func:`init_api`). An address under
-/api/ that matches no route never reaches a blueprint, so the app-wide
-handler answers those in JSON too. A deal or game that went away while a
-write was on its way (``DealGone``/``GameGone``) is a 404 wherever it surfaces.
+Registered once, on the app (:func:`init_app`): every refusal of the house's one family
+(:mod:`scorekeeper.refusals`, the rules' ``InvalidFacts`` and the write gates' outcomes
+included) and every HTTP error is answered here, so a view raises and never translates. Under
+/api/ the answer is ``{"errors": [{"field", "message"}]}`` (``deal`` where a deal is meant; a
+stale write's 409 adds ``record``); an address under /api/ that matches no route is answered
+in JSON too. A 405 names the methods the address takes (``Allow``).
 """
 
 from __future__ import annotations
@@ -11,19 +13,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from flask import Blueprint, Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, jsonify, make_response, render_template, request
 from flask.typing import ResponseReturnValue
-from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.exceptions import HTTPException
 
+from .. import read
+from ..db import db
+from ..events import service as events
 from ..i18n import render
-from ..refusals import Refusal
-from ..rules import FieldError, InvalidFacts
+from ..models import Club, Event
+from ..refusals import Refusal, Stale
+from ..rules import FieldError
 from ..rules.base import N_
-from ..service import DealGone, GameGone, TableLocked
 from .regions import is_htmx
 
 PAGE_CODES = (400, 403, 404, 405, 409, 413, 422, 500)
-GONE = N_("This game or deal is not there any more.")
 # What an error says when nothing more particular is known (the pages' words, in the catalogs).
 GENERIC = {
     400: N_("The page was out of date or the request was malformed. Go back, reload and try again."),
@@ -44,10 +48,12 @@ def is_api() -> bool:
 
 
 def error_json(error: FieldError) -> dict[str, Any]:
-    """One problem as the API lists it, in the caller's language: its field, and its deal."""
-    # "deal" always, as game-record.md has it since version 1 (null: no deal is meant); a
-    # rule's seat is named in its message already.
-    return {"deal": error.deal, "field": error.field or None, "message": render(error.message)}
+    """One problem as the API lists it, in the caller's language: its field (null: none), and
+    its deal only where one is meant (game-record.md; a rule's seat is named in its message)."""
+    item: dict[str, Any] = {"field": error.field or None, "message": render(error.message)}
+    if error.deal is not None:
+        item["deal"] = error.deal
+    return item
 
 
 def errors_response(errors: Iterable[FieldError], status: int = 422, **extra: Any) -> Response:
@@ -59,20 +65,42 @@ def errors_response(errors: Iterable[FieldError], status: int = 422, **extra: An
     return response
 
 
-def refused(
-    exc: Refusal | InvalidFacts, page: Callable[[str], ResponseReturnValue] | None = None
-) -> ResponseReturnValue:
+def refused(exc: Refusal, page: Callable[[str], ResponseReturnValue] | None = None) -> ResponseReturnValue:
     """Answer a refusal: the API's JSON errors, or a page. ``page(message)`` draws the page the
     user was on with the message where the eye is (a form keeps what was typed); without one, the
     error page says it."""
-    status = getattr(exc, "status", 422)
     if is_api():
-        return errors_response(exc.errors, status)
+        if isinstance(exc, Stale):
+            return stale(exc)
+        return errors_response(exc.errors, exc.status)
     message = " ".join(render(e.message) for e in exc.errors)
     if page is not None:
         return page(message)
     template = "_error.html" if is_htmx() else "error.html"
-    return render_template(template, code=status, error=None, message=message), status
+    return render_template(template, code=exc.status, error=None, message=message), exc.status
+
+
+def stale(exc: Stale) -> Response:
+    """409 for a change based on a version that is gone: nothing of it was done. With the game's
+    record or the event's document as it is now (and its ETag), to send the change again on."""
+    thing = exc.aggregate
+    if isinstance(thing, Club):
+        return errors_response(exc.errors, 409)
+    if isinstance(thing, Event):
+        # The transaction that lost is over: the event as the winner left it.
+        db.session.rollback()
+        db.session.refresh(thing)
+        from .auth import hand_event, may  # auth reads this module's answers: asked when drawn
+
+        director = may().direct_event(thing)
+        record = events.document(thing, director=director)
+        if director:
+            hand_event(thing, record)  # what a director's document hands out is proven for them
+    else:
+        record = read.public_record(thing)
+    response = errors_response(exc.errors, 409, record=record)
+    response.set_etag(str(thing.version))
+    return response
 
 
 def _described(error: HTTPException) -> str:
@@ -83,45 +111,35 @@ def _described(error: HTTPException) -> str:
     return render(GENERIC.get(getattr(error, "code", 500) or 500, ""))
 
 
+def _with_headers(response: Response, error: HTTPException) -> Response:
+    """The error's own headers on the answer drawn for it: a 405's ``Allow``, a 429's ``Retry-After``."""
+    for name, value in error.get_headers():
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
+
+
 def json_error(error: HTTPException) -> ResponseReturnValue:
     """API clients get JSON in the one shape, never a page to parse."""
     code = getattr(error, "code", 500) or 500
     response = jsonify({"errors": [{"field": None, "message": _described(error)}]})
     response.status_code = code
-    return response
+    response.headers["Cache-Control"] = "no-store"
+    return _with_headers(response, error)
 
 
-def page_error(error) -> ResponseReturnValue:
+def page_error(error: HTTPException) -> ResponseReturnValue:
     if is_api():
         return json_error(error)
     code = getattr(error, "code", 500) or 500
+    if code not in PAGE_CODES:
+        return error
     template = "_error.html" if is_htmx() else "error.html"
-    return render_template(template, code=code, error=error), code
-
-
-def gone(error: LookupError) -> ResponseReturnValue:
-    """A deal or game that went away while a write was on its way: 404, as if it never was."""
-    return page_error(NotFound(GONE))
-
-
-def locked(error: TableLocked) -> ResponseReturnValue:
-    """A write at an event's table whose round closed (or whose result was confirmed), from
-    someone who is not its director: 403, saying who may and how (the write gate's rule)."""
-    return refused(Refusal(None, error.message, 403))
+    response = make_response(render_template(template, code=code, error=error), code)
+    return _with_headers(response, error)
 
 
 def init_app(app: Flask) -> None:
-    for code in PAGE_CODES:
-        app.register_error_handler(code, page_error)
-    app.register_error_handler(DealGone, gone)
-    app.register_error_handler(GameGone, gone)
-    app.register_error_handler(TableLocked, locked)
+    """The one registration: every HTTP error and every refusal, pages and API alike."""
+    app.register_error_handler(HTTPException, page_error)
     app.register_error_handler(Refusal, lambda exc: refused(exc))
-
-
-def init_api(bp: Blueprint) -> None:
-    bp.register_error_handler(HTTPException, json_error)
-    bp.register_error_handler(TableLocked, locked)
-    bp.register_error_handler(Refusal, lambda exc: refused(exc))
-    bp.register_error_handler(DealGone, lambda error: json_error(NotFound(GONE)))
-    bp.register_error_handler(GameGone, lambda error: json_error(NotFound(GONE)))

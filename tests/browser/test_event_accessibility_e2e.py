@@ -59,7 +59,29 @@ def evening_pages(page: Page, base: str) -> list[str]:
     # A table's phone for the whole evening (its link from the director's page), mid-round.
     table = page.locator(".ev-table-link").first.get_attribute("href")
     assert table and "/table/1/" in table
+    # An evening filled at the door (issue 54): its check-in page, and tonight's list on the
+    # director's page with a name to remove.
+    door = page.request.post(
+        base + "/api/clubs/club/events",
+        data={**body, "players": [], "check_in": True, "rounds": 2},
+        headers=bearer,
+    ).json()
+    token = door["check_in_link"].rsplit("/", 1)[1]
+    page.request.post(f"{base}/api/events/{door['id']}/arrivals", data={"name": "Zoë", "token": token})
+    # A table's phone between rounds (issue 54): round 1 closed, round 2 not started.
+    between = page.request.post(
+        base + "/api/clubs/club/events",
+        data={**body, "players": ["Ann", "Bob", "Cy", "Di"], "rounds": 2, "confirm": True},
+        headers=bearer,
+    ).json()
+    director = {"Authorization": f"Bearer {between['director_key']}"}
+    page.request.post(f"{base}/api/events/{between['id']}/rounds", data={}, headers=director)
+    page.request.post(f"{base}/api/events/{between['id']}/rounds/1/close", data={}, headers=director)
+    waiting = between["table_links"][0]["link"]
     return [
+        waiting.removeprefix(base),
+        door["check_in_link"].removeprefix(base),
+        f"/e/{door['id']}",
         "/c/club/events/new",
         "/c/club/season?game=euchre",
         f"/e/{live['id']}",

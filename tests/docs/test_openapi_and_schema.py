@@ -101,3 +101,53 @@ def test_the_schema_refuses_what_the_app_refuses(client, change, where):
     assert problems("GameRecord", record), f"the schema let a bad {where} through"
     if where != "turns":  # a key the rules do not read for this game: the app ignores it
         assert client.post("/api/games", json=record).status_code == 422
+
+
+# -- the description is made from the code (issue 56) -------------------------------------------
+
+
+def test_the_repository_file_is_what_the_code_makes():
+    from scorekeeper.web.api import describe
+
+    written = json.loads((DOCS / "openapi.json").read_text("utf-8"))
+    assert written == describe.document(written), (
+        "docs/openapi.json is behind the code: python -m scorekeeper.web.api.describe writes it again"
+    )
+    # ...and is what /api/openapi.json serves.
+    assert describe.document() == written
+
+
+def test_the_repository_file_validates_alone():
+    document = json.loads((DOCS / "openapi.json").read_text("utf-8"))
+    validate(document)  # every referenced schema is in the file itself
+    assert "Problem" not in document["components"]["schemas"]
+
+
+def test_kinds_options_and_formats_come_from_the_registries(client):
+    from scorekeeper.events.formats import FORMATS
+    from scorekeeper.games import GAMES
+
+    schemas = client.get("/api/openapi.json").get_json()["components"]["schemas"]
+    assert schemas["GameKind"]["enum"] == list(GAMES)
+    assert schemas["EventInput"]["properties"]["format"]["enum"] == list(FORMATS)
+    euchre = schemas["EuchreOptions"]["properties"]
+    assert list(euchre) == [o.key for o in GAMES["euchre"].options]
+    assert euchre["lone_maker_euchred"]["enum"] == [2, 4]
+    assert schemas["SpadesOptions"]["properties"]["lose_at"]["type"] == ["integer", "null"]
+
+
+def test_every_call_lists_its_refusals_with_the_one_error_body(client):
+    document = client.get("/api/openapi.json").get_json()
+    for path, item in document["paths"].items():
+        for method in ("get", "put", "post", "delete"):
+            if method not in item:
+                continue
+            responses = item[method]["responses"]
+            assert "400" in responses, (method, path)  # a NUL anywhere, a bad header or body
+            for status, response in responses.items():
+                if status.startswith("4"):
+                    assert response["$ref"].startswith("#/components/responses/"), (method, path, status)
+    join = document["paths"]["/api/clubs/{slug}/join"]["post"]["responses"]
+    assert "409" in join and "403" in document["paths"]["/api/events/{id}/rounds"]["post"]["responses"]
+    by_round = document["components"]["schemas"]["Event"]["properties"]["standings"]["items"]
+    assert by_round["properties"]["by_round"]["items"]["type"] == ["number", "null"]

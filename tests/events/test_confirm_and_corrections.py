@@ -120,7 +120,11 @@ def test_the_table_confirms_on_its_page_and_the_director_sees_who_has_not(app, c
     assert "NOT CONFIRMED" in director and "1 table's result is not confirmed yet." in director
     table_page = phone.get(f"/g/{game_id}").get_data(as_text=True)
     assert "Confirm the result" in table_page
-    assert all(f'name="by" value="{name}"' in table_page for name in seats)
+    # Only the side that did not win is offered (seats 1 and 3: seats 0 and 2 made their hand).
+    assert all(f'name="by" value="{seats[s]}"' in table_page for s in (1, 3))
+    assert not any(f'name="by" value="{seats[s]}"' in table_page for s in (0, 2))
+    winner = phone.post(f"/g/{game_id}/confirm", data={"by": seats[0]})
+    assert winner.status_code == 422 and 'id="by-error"' in winner.get_data(as_text=True)
     # A name not at the table: refused at the field, nothing confirmed.
     wrong = phone.post(f"/g/{game_id}/confirm", data={"by": "Zed"})
     assert wrong.status_code == 422 and 'id="by-error"' in wrong.get_data(as_text=True)

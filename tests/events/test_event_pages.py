@@ -34,7 +34,9 @@ def test_the_director_starts_a_round_and_a_table_scores_it(app, client):
     assert "Start round 1" in html
     started = client.post(f"/e/{event_id}/rounds", data={}, follow_redirects=True)
     html = started.get_data(as_text=True)
-    assert "Round 1 has started." in html and "Table 2" in html and "not started" in html
+    assert "Round 1 has started." in html and "Table 2" in html
+    # Issue 54, item 2: a table just started is not late: nothing red until the clock runs out.
+    assert "not started" not in html and "ev-late" not in html
     assert "Round 1: time left" in html and re.search(r">(30:00|29:5\d)<", html)  # not "29 minutes"
     links = re.findall(r'href="(http://localhost/g/[^"]+\?key=[^"]+)"', html)
     assert len(links) == 2

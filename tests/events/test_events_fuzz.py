@@ -28,6 +28,8 @@ FIELDS = [
     "seed",
     "options",
     "table_size",
+    "late",
+    "check_in",
 ]
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 BASE = {"name": "N", "format": "progressive", "game": "euchre", "players": PLAYERS}
@@ -102,3 +104,41 @@ def test_a_name_listed_twice_is_named_as_typed():
         checks.player_names(["Ann", "Bob", "ANN"], "players")
     assert refused.value.errors[0].field == "players"
     assert "Ann is listed twice" in refused.value.errors[0].message.render()
+
+
+@pytest.fixture
+def door(app):
+    with app.app_context():
+        made, key = events.create_event({**BASE, "hands": 1, "rounds": 2, "check_in": True, "confirm": True})
+        return made.id, key, events.check_in_token(made)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    body=json_values,
+    name=st.text(max_size=50),
+    round_number=st.integers(0, 10**12),
+    which=st.sampled_from(["arrive", "arrive-token", "remove", "close", "confirm", "page"]),
+)
+def test_the_evenings_new_calls_never_fail_with_a_500(app, client, door, body, name, round_number, which):
+    """Issue 54's calls: arrivals, their removal, closing a round, a director's confirmation, the
+    door's page; with any body, name and number, they answer a named refusal or succeed."""
+    event_id, key, token = door
+    director = {"Authorization": f"Bearer {key}"}
+    if which == "arrive":
+        r = client.post(f"/api/events/{event_id}/arrivals", json=body)
+    elif which == "arrive-token":
+        r = client.post(f"/api/events/{event_id}/arrivals", json={"name": body, "token": token})
+    elif which == "remove":
+        r = client.delete(f"/api/events/{event_id}/arrivals/{name.replace('/', '')}", headers=director)
+    elif which == "close":
+        r = client.post(f"/api/events/{event_id}/rounds/{round_number}/close", json=body, headers=director)
+    elif which == "confirm":
+        r = client.post(
+            f"/api/events/{event_id}/rounds/{round_number}/tables/1/confirm", json=body, headers=director
+        )
+    else:
+        r = client.post(f"/e/{event_id}/arrive/{token}", data={"name": name})
+    assert r.status_code < 500, (which, body, name, r.get_data(as_text=True)[:300])
+    if r.status_code >= 400 and r.is_json:
+        assert r.get_json()["errors"]

@@ -197,7 +197,10 @@ def test_a_reseat_keeps_the_rounds_played_and_avoids_their_meetings(n, done, lat
         assert sorted(seated + list(rnd.sitting_out)) == sorted(players)
     every = [*first, *made]
     partners = Counter(pair(*p) for r in every for t in r.tables for p in seating.partners_of(t))
-    if done + later <= len(players) - 1 and len(players) >= 12:
+    # No partner twice while there is room: each player late to the evening takes a round of
+    # slack (9 players for 5 rounds, then 3 more for 6: the 12 cannot all meet new partners in
+    # 11 rounds, a case Hypothesis found).
+    if done + later <= len(players) - 1 - added and len(players) >= 12:
         assert max(partners.values()) == 1
     outs = Counter(p for r in every for p in r.sitting_out)
     playing_all_along = [p for p in players if p < n]

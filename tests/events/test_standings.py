@@ -52,14 +52,48 @@ def test_shared_place_golf_style():
     assert texts(table[0]) == ["shares place 1"] and texts(table[1]) == ["shares place 1"]
 
 
-def test_a_withdrawn_player_scores_nothing_after_leaving_and_a_late_one_nothing_before():
+def test_a_withdrawn_player_scores_nothing_after_leaving_and_a_late_one_a_sit_outs_points_before():
+    # events.md, Seating: a late arrival scores, for each round before he joined, what a sit-out
+    # of that round scores (the round's average, 4 here: 16 / 4), or 0 with "late": "zero"; his
+    # row says which rounds he missed. A leaver scores nothing after leaving (issue 54, item 7).
     rounds = [
         RoundScores({ANN: Played(5), BOB: Played(3), CY: Played(5), DI: Played(3)}),  # Eve not yet in
         RoundScores({ANN: Played(4), BOB: Played(4), CY: Played(6), EVE: Played(6)}),  # Di withdrew
     ]
-    table = {x.name: x for x in s.progressive(NAMES, rounds)}
-    assert table["Eve"].by_round == (None, 6) and table["Eve"].points == 6
+    table = {x.name: x for x in s.progressive(NAMES, rounds, withdrawn=frozenset({DI}))}
+    assert table["Eve"].by_round == (4, 6) and table["Eve"].points == 10
+    assert table["Eve"].figures["missed"] == [1]
     assert table["Di"].by_round == (3, None) and table["Di"].points == 3
+    assert "missed" not in table["Di"].figures and "missed" not in table["Ann"].figures
+    zero = {x.name: x for x in s.progressive(NAMES, rounds, late="zero", withdrawn=frozenset({DI}))}
+    assert zero["Eve"].by_round == (0, 6) and zero["Eve"].figures["missed"] == [1]
+    # A fixed sit-out score is what a late arrival gets too.
+    fixed = {x.name: x for x in s.progressive(NAMES, rounds, sit_out=3)}
+    assert fixed["Eve"].by_round == (3, 6)
+
+
+def test_a_late_arrival_in_a_mixer_and_a_ladder_scores_a_sit_outs_points_for_missed_rounds():
+    from scorekeeper.events import ladder
+
+    mixed = [
+        [TableResult((ANN, BOB, CY), (30, 10, 20))],  # Di sits out (2 placing points); Eve not in yet
+        [TableResult((DI, EVE, ANN), (5, 6, 1))],  # Bob and Cy sit out
+    ]
+    table = {x.name: x for x in s.mixer(NAMES, mixed, sitting_out=[frozenset({DI}), frozenset({BOB, CY})])}
+    assert table["Eve"].by_round == (2, 3) and table["Eve"].figures["missed"] == [1]
+    assert table["Di"].by_round == (2, 2) and "missed" not in table["Di"].figures
+    ladder_rounds = [
+        ladder.RoundScores(
+            {ANN: Played(5), BOB: Played(3), CY: Played(5), DI: Played(3)}, frozenset({ANN, CY})
+        ),
+        ladder.RoundScores(
+            {ANN: Played(4), BOB: Played(4), CY: Played(6), EVE: Played(6)}, frozenset({CY, EVE})
+        ),
+    ]
+    rows = {x.name: x for x in ladder.ladder_standings(NAMES, ladder_rounds, withdrawn=frozenset({DI}))}
+    assert rows["Eve"].by_round == (4, 6) and rows["Eve"].figures["missed"] == [1]
+    rows = {x.name: x for x in ladder.ladder_standings(NAMES, ladder_rounds, late="zero")}
+    assert rows["Eve"].by_round == (0, 6)
 
 
 def test_placing_points_share_the_mean():

@@ -70,12 +70,14 @@ def test_bad_orders_are_refused_with_the_rule_and_nothing_kept(client):
         ({"orders": orders(0), "guard": 12}, "guards one of Ann's own secrets"),
         ({"orders": [*orders(0)[:3], {**orders(0)[0], "target": 0}], "guard": 5}, "cannot spy on Ann"),
         ({"orders": orders(0)}, "send your orders and your policeman's guard"),
-        ("nonsense", "send your orders and your policeman's guard"),
     ]
     for body, rule in cases:
         refused = send(client, game_id, 0, tokens[0], body)
         assert refused.status_code == 422, body
         assert any(rule in e["message"] for e in refused.json["errors"]), refused.json
+    # A body that is not a JSON object is no orders at all: 400, before anything (issue 56).
+    refused = send(client, game_id, 0, tokens[0], "nonsense")
+    assert refused.status_code == 400 and "JSON object" in refused.json["errors"][0]["message"]
     assert client.get(f"/api/games/{game_id}").get_data() == before
 
 

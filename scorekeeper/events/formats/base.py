@@ -58,6 +58,10 @@ class Format:
     unseated_note = N_("Paired from the standings when it starts.")
     # Its entrants are pairs typed "Ann & Bob" (a pairs event), not players.
     takes_pairs = False
+    # With check-in, its seating is planned again at every arrival before round 1 (shown on the
+    # board as the list fills); False: planned once, when round 1 starts (a mixer's plan costs
+    # seconds at 60 players: every arrival would wait for it).
+    plans_at_the_door = True
 
     def entrants_a_table(self, settings: Mapping[str, Any]) -> int:
         """How many entrants one table seats: its players (a mixer chooses its table size)."""
@@ -70,10 +74,10 @@ class Format:
         """The entrants (and table size, pairing) this format takes, refusing what it does not."""
         if "pairs" in data:
             raise refuse("pairs", N_("Only a pairs event gives pairs; give players instead."))
-        entrants = player_names(data.get("players"), "players")
+        entrants = player_names(data.get("players", [] if data.get("check_in") is True else None), "players")
         if "table_size" in data:
             raise refuse("table_size", N_("Only a mixer chooses its table size."))
-        if len(entrants) < 4:
+        if len(entrants) < 4 and data.get("check_in") is not True:  # check-in: the door fills it
             raise refuse("players", N_("At least {n} players: one full table."), n=4)
         return Entry(entrants)
 

@@ -20,6 +20,7 @@ class Mixer(Format):
     key = "mixer"
     label = N_("Mixer (everyone for themselves, new tables each round)")
     partnership = False
+    plans_at_the_door = False
 
     def title(self, pairing: str | None) -> str:
         return N_("Mixer")
@@ -27,7 +28,7 @@ class Mixer(Format):
     def check(self, data: Mapping[str, Any], kind: str, rules: Rules, options: dict[str, Any]) -> Entry:
         if "pairs" in data:
             raise refuse("pairs", N_("Only a pairs event gives pairs; give players instead."))
-        entrants = player_names(data.get("players"), "players")
+        entrants = player_names(data.get("players", [] if data.get("check_in") is True else None), "players")
         allowed = rules.allowed_player_counts({o.key: options.get(o.key, o.default) for o in rules.options})
         default = 4 if 4 in allowed else max(allowed)
         table_size = int_field(data, "table_size", min(allowed), max(allowed), default)
@@ -38,7 +39,7 @@ class Mixer(Format):
                 game=msg(rules.title),
                 counts=", ".join(str(n) for n in allowed),
             )
-        if len(entrants) < table_size:
+        if len(entrants) < table_size and data.get("check_in") is not True:  # the door fills it
             raise refuse("players", N_("At least {n} players: one full table."), n=table_size)
         return Entry(entrants, table_size)
 
@@ -85,7 +86,12 @@ class Mixer(Format):
             tables_by_round.append(results)
         sit_out = event.settings.get("sit_out", "average")
         return standings.mixer(
-            names, tables_by_round, sit_out, [frozenset(r.sitting_out) for r in event.rounds]
+            names,
+            tables_by_round,
+            sit_out,
+            [frozenset(r.sitting_out) for r in event.rounds],
+            event.settings.get("late", "sit_out"),
+            frozenset(event.withdrawn or ()),
         )
 
     def columns(self, pairing: str | None) -> list[Column]:

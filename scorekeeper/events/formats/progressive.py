@@ -55,7 +55,13 @@ class Progressive(Format):
                 for seat, entrant in enumerate(table.seats):
                     played[entrant] = standings.Played(view.result.totals[seat] or 0, loners[seat])
             scores.append(standings.RoundScores(played, frozenset(rnd.sitting_out)))
-        return standings.progressive(names, scores, event.settings.get("sit_out", "average"))
+        return standings.progressive(
+            names,
+            scores,
+            event.settings.get("sit_out", "average"),
+            event.settings.get("late", "sit_out"),
+            frozenset(event.withdrawn or ()),
+        )
 
     def columns(self, pairing: str | None) -> list[Column]:
         return [Column("points", N_("Points"), True), Column("loners", N_("Loners"))]

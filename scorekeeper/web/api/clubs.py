@@ -19,14 +19,12 @@ from ...games import GAMES
 from ...models import Club, Game, Member
 from ...refusals import Clash, Denied, Missing
 from ...rules.base import N_
-from .. import errors
 from ..auth import club_route, presented_key, viewer
 from ..clubs.pages import creation_allowed
 from ..devices import device_label
 from ..jsonbody import json_body
 
 bp = Blueprint("clubs_api", __name__, url_prefix="/api/clubs")
-errors.init_api(bp)
 
 
 def by(me: Membership) -> Member:

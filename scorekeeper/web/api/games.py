@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import json
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import replace
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
@@ -25,24 +26,22 @@ from ... import limits, read, service
 from ...db import db
 from ...keys import key_matches
 from ...models import AnyGame, Game
-from ...refusals import Missing
-from ...rules import N_, FieldError, GameResult, InvalidFacts, msg
-from .. import errors, jsonbody
+from ...refusals import Clash, Missing, Refusal
+from ...rules import N_, GameResult
+from .. import jsonbody
 from ..auth import game_route, presented_key, private_token, role, seat_link_ok, viewer
 from ..devices import device_label
-from ..errors import errors_response
 from ..etags import bare_etag
 from ..loading import GAME_ID
 from ..via import api_via, idempotency_key
 from .game_json import record_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-errors.init_api(bp)
 NEEDS_KEY = N_("This call needs the game's edit key: Authorization: Bearer <edit_key>.")
 
 
-def json_body() -> object:
-    return jsonbody.json_body(object_only=False, required=True)
+def json_body() -> dict:
+    return jsonbody.json_body(required=True)
 
 
 @bp.post("/games")
@@ -54,29 +53,20 @@ def create_game() -> ResponseReturnValue:
     # Read before anything is judged: a malformed key is refused whatever the body.
     idempotency = idempotency_key()
     club_id = None
-    if isinstance(data, dict) and "club" in data:
+    if "club" in data:
         data = dict(data)
         slug = data.pop("club")
         membership = viewer().in_club(slug) if isinstance(slug, str) else None
         if membership is None:
             # viewer() tested the Bearer as a member key: a wrong one counted there.
             # Not a member (or no such club): the same answer either way.
-            return errors_response(
-                [
-                    FieldError(
-                        "club",
-                        msg(N_("No such club among yours: its member_key goes in the Authorization header.")),
-                    )
-                ],
-                404,
+            raise Missing(
+                "club", N_("No such club among yours: its member_key goes in the Authorization header.")
             )
         club_id = membership.club_id
-    try:
-        # A Hidden Secrets game may come without values: turn 1 then waits for every seat's
-        # allotment (spec "Seat entry"), sent from the seats' phones.
-        game_rules, setup, deals, result = service.check_record(data, waiting_ok=True)
-    except InvalidFacts as exc:
-        return errors_response(exc.errors)
+    # A Hidden Secrets game may come without values: turn 1 then waits for every seat's
+    # allotment (spec "Seat entry"), sent from the seats' phones.
+    game_rules, setup, deals, result = service.check_record(data, waiting_ok=True)
     # The club is part of the call: the same record for another club is another call.
     token, key, game_id = creation_token(idempotency, {"record": data, "club": club_id})
     via = service.Via(token=token, device=f"API · {device_label(request.user_agent.string)}")
@@ -134,11 +124,10 @@ def created_before(done: service.AlreadyDone, key: str | None, game_id: str | No
     to score); 409 when the Idempotency-Key made a game from another body."""
     game = db.session.get(Game, done.change.game_id)
     if game is None or key is None or game_id is None or game.id != game_id:
-        problem = FieldError(
+        raise Clash(
             "Idempotency-Key",
-            msg(N_("This Idempotency-Key already made a game from another record: send a new key.")),
+            N_("This Idempotency-Key already made a game from another record: send a new key."),
         )
-        return errors_response([problem], 409)
     record = read.public_record(game)
     if key_matches(game.edit_key_hash, key):
         record["edit_key"] = key
@@ -182,7 +171,8 @@ def record_of(game: AnyGame) -> Response:
 
 
 def write(game: AnyGame, status: int, change: Callable[[service.Via], GameResult]) -> ResponseReturnValue:
-    """Run one write with the request's If-Match and Idempotency-Key; answer the record."""
+    """Run one write with the request's If-Match and Idempotency-Key; answer the record. (A
+    refusal, a stale If-Match's 409 with the newer record included, is web.errors' to answer.)"""
     via = api_via(game)
     try:
         change(via)
@@ -190,21 +180,6 @@ def write(game: AnyGame, status: int, change: Callable[[service.Via], GameResult
         response = record_response(game, status)
         response.headers["Idempotent-Replayed"] = "true"
         return response
-    except service.Conflict:
-        problem = FieldError(
-            "",
-            msg(
-                N_(
-                    "The game has changed since the version in If-Match, so nothing was written. "
-                    "Here is the newer record: send the write again with its ETag if it still applies."
-                )
-            ),
-        )
-        response = errors_response([problem], 409, record=read.public_record(game))
-        response.set_etag(str(game.version))
-        return response
-    except InvalidFacts as exc:
-        return errors_response(exc.errors)
     return record_response(game, status)
 
 
@@ -212,10 +187,7 @@ def write(game: AnyGame, status: int, change: Callable[[service.Via], GameResult
 @game_route(scorer=True, message=NEEDS_KEY, lean=True)
 def append_deal(game: AnyGame) -> ResponseReturnValue:
     """Append one deal's (or turn's) facts."""
-    try:
-        facts = deal_body(game)
-    except InvalidFacts as exc:
-        return errors_response(exc.errors)
+    facts = deal_body(game)
     return write(game, 201, lambda via: service.append_deal(game, facts, via))
 
 
@@ -224,10 +196,7 @@ def append_deal(game: AnyGame) -> ResponseReturnValue:
 def replace_deal(game: Game, k: int) -> ResponseReturnValue:
     """Replace deal k's facts; later deals are rescored."""
     existing(game, k)
-    try:
-        facts = deal_body(game)
-    except InvalidFacts as exc:
-        return errors_response(exc.errors)
+    facts = deal_body(game)
     return write(game, 200, lambda via: service.replace_deal(game, k, facts, via))
 
 
@@ -241,8 +210,6 @@ def delete_deal(game: Game, k: int) -> ResponseReturnValue:
 
 def deal_body(game: AnyGame) -> dict:
     body = json_body()
-    if not isinstance(body, dict):
-        raise InvalidFacts([FieldError("deals", msg(N_("A deal's facts must be a JSON object.")))])
     if "reason" in body and read.event_of(game.id) is not None:
         # At an event's table, a director's reason for a correction (api_via takes it): no fact.
         body = {k: v for k, v in body.items() if k != "reason"}
@@ -291,11 +258,7 @@ def put_orders(game: Game, seat: int) -> ResponseReturnValue:
     seat_or_scorer(game, seat)
     if not service.game_rules(game).takes_seat_orders(service.setup_of(game)):
         abort(404)
-    body = json_body()
-    try:
-        turn, waiting = service.send_orders(game, seat, body, replace(api_via(game), version=None))
-    except InvalidFacts as exc:
-        return errors_response(exc.errors)
+    turn, waiting = service.send_orders(game, seat, json_body(), replace(api_via(game), version=None))
     response = jsonify({"turn": turn, "waiting": waiting})
     response.status_code = 202
     response.headers["Cache-Control"] = "no-store"
@@ -313,13 +276,9 @@ def put_allotment(game: Game, seat: int) -> ResponseReturnValue:
     if not service.game_rules(game).takes_seat_allotments(service.setup_of(game)):
         abort(404)
     body = json_body()
-    if not isinstance(body, dict) or not isinstance(body.get("values"), list):
-        return errors_response([FieldError("values", msg(N_("Send the ten values of secrets A to J.")))])
-    try:
-        # The seat's own row only: another seat's write meanwhile is no conflict.
+    if not isinstance(body.get("values"), list):
+        raise Refusal("values", N_("Send the ten values of secrets A to J."))
+    # The seat's own row only: another seat's write meanwhile is no conflict.
+    with suppress(service.AlreadyDone):
         service.set_allotment(game, seat, body["values"], replace(api_via(game), version=None))
-    except service.AlreadyDone:
-        pass
-    except InvalidFacts as exc:
-        return errors_response(exc.errors)
     return Response(status=204)

@@ -539,7 +539,7 @@ def rename(club: Club, me: Membership) -> ResponseReturnValue:
     if new == old:
         return to_tidy(club)
     try:
-        done = roster.rename_everywhere(club.id, old, new, form_via())
+        done = roster.rename_everywhere(club.id, old, new, form_via(), by=me.name)
     except roster.NameClash as clash:
         return refuse(
             counted(
@@ -572,7 +572,7 @@ def rename(club: Club, me: Membership) -> ResponseReturnValue:
 @club_route("admin", REFUSED["tidy"])
 def undo_rename(club: Club, me: Membership) -> ResponseReturnValue:
     group = request.form.get("group", "")
-    undone = roster.undo_rename(club.id, group, form_via()) if group and len(group) <= 64 else 0
+    undone = roster.undo_rename(club.id, group, form_via(), by=me.name) if group and len(group) <= 64 else 0
     if not undone:
         return refuse(_("That rename cannot be undone any more: the games have moved on."), 409)
     flash(counted("Rename undone in %(num)s game.", "Rename undone in %(num)s games.", undone), "ok")
@@ -591,5 +591,5 @@ def set_private(club: Club, me: Membership) -> ResponseReturnValue:
     )
     if not known:
         return refuse(_("Nobody called %(name)s has played: nothing was changed.", name=name))
-    roster.set_private(club.id, name, request.form.get("private") == "1")
+    roster.set_private(club.id, name, request.form.get("private") == "1", by=me.name)
     return to_tidy(club)

@@ -8,6 +8,7 @@ service to refuse by name.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask_babel import gettext as _
@@ -90,7 +91,14 @@ class EventForm(FlaskForm):
         filters=[strip],
         description=_l("Empty: the round's average; or a whole number of points."),
     )
-    confirm = BooleanField(_l("An opponent confirms each table's result"))
+    confirm = BooleanField(_l("The side that did not win confirms each table's result"))
+    late = SelectField(
+        _l("A player who arrives late scores, for each round missed"),
+        choices=choices([("sit_out", _l("what a player sitting out scores")), ("zero", _l("nothing (0)"))]),
+        default="sit_out",
+        validate_choice=False,
+    )
+    check_in = BooleanField(_l("Players check in at the door (a QR code card to print)"))
     shuffle = BooleanField(_l("Shuffle the players for the first round (ladder)"))
     seed = BooleanField(_l("Seed by the club's ratings (Swiss and knockout pairs)"))
 
@@ -139,9 +147,13 @@ class EventForm(FlaskForm):
             data["shuffle"] = True
         if self.seed.data:
             data["seed"] = "ratings"
+        if self.check_in.data:
+            data["check_in"] = True
+        if self.late.data and self.late.data != "sit_out":
+            data["late"] = self.late.data  # anything else is the service's to refuse, by name
         return data
 
-    def show_errors(self, errors: list[FieldError]) -> None:
+    def show_errors(self, errors: Sequence[FieldError]) -> None:
         for error in errors:
             name = SHOWN_AT.get(error.field, error.field)
             field = getattr(self, name, None) if name in self._fields else None

@@ -27,11 +27,11 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
+from flask_babel import format_datetime, get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, RadioField, SelectMultipleField, TextAreaField
+from wtforms import BooleanField, RadioField, SelectMultipleField, StringField, TextAreaField
 from wtforms.validators import InputRequired
 from wtforms.widgets import CheckboxInput, ListWidget
 
@@ -43,13 +43,14 @@ from ...db import db
 from ...events import formats, prints, service, table_links
 from ...games import GAMES
 from ...i18n import render
-from ...models import Club, Event, Game, utcnow
+from ...models import Club, Event, Game, folded, utcnow
 from ...refusals import Clash, Denied, Refusal
 from ...service import house_gate
 from ..auth import (
     DIRECTOR_COOKIE,
     DIRECTOR_COOKIE_AGE,
     club_route,
+    directing,
     event_cookie,
     game_route,
     hand_event,
@@ -80,6 +81,20 @@ def event_or_404(event_id: str) -> Event:
 
 class StartRoundForm(FlaskForm):
     close = BooleanField(_l("Close the round being played first (unfinished tables count as they stand)"))
+    # Asked while tables' results are unconfirmed (events.md, Rounds): starting anyway is a choice.
+    unconfirmed = BooleanField(_l("Start anyway: a table may still confirm until the event finishes"))
+
+
+class CloseRoundForm(FlaskForm):
+    """The director closes the round being played (events.md, Rounds); nothing to type."""
+
+
+class CheckInForm(FlaskForm):
+    name = StringField(_l("Your name"), filters=[lambda v: v.strip() if isinstance(v, str) else v])
+
+
+class DirectorConfirmForm(FlaskForm):
+    reason = StringField(_l("Reason"), filters=[lambda v: v.strip() if isinstance(v, str) else v])
 
 
 class PlayersForm(FlaskForm):
@@ -140,17 +155,38 @@ def who(given_by: str | None) -> str:
     return _("the director") if given_by == "director" else (given_by or "")
 
 
+def history_rows(event: Event) -> list[dict[str, Any]]:
+    """The event's history as its director reads it: when, what, and who (issue 56)."""
+    rows = []
+    for change in service.history(event):
+        detail = change.detail or {}
+        number = detail.get("round") if isinstance(detail, dict) else None
+        what = {
+            "create_event": _("The event was made"),
+            "start_round": _("Round %(n)s started", n=number),
+            "close_round": _("Round %(n)s closed", n=number),
+            "players": _("The players changed"),
+            "confirm": _("A table's result was confirmed"),
+        }.get(change.kind, change.kind)
+        rows.append(
+            {"when": format_datetime(change.created_at, "medium"), "what": what, "by": who(change.by)}
+        )
+    return rows
+
+
 def context(event: Event) -> dict[str, Any]:
     doc = service.document(
         event, director=may().direct_event(event), render=render, language=str(get_locale())
     )
     current = next((r for r in doc["rounds"] if r["status"] == "playing"), None)
+    clock = table_links.round_clock(event, doc)
     directing = may().direct_event(event)
     playing = [t["game"] for t in current["tables"] if t["game"]] if current and directing else []
     players: list[str] = []
     if may().direct_event(event):
         players = [service.player_token(event, e) for e in range(len(event.entrants))]
-        hand_event(event, doc, *players)
+        door = [service.check_in_token(event)] if event.settings.get("check_in") else []
+        hand_event(event, doc, *players, *door)
     return {
         # When each table of the round being played was last heard from (directors only).
         "heard": table_links.last_heard(playing),
@@ -160,8 +196,15 @@ def context(event: Event) -> dict[str, Any]:
         "doc": doc,
         "current": current,
         "unconfirmed": unconfirmed(event, doc),
+        # A card has been played (or a round ended): before that every place is a shared first
+        # and says nothing (issue 54, item 8).
+        "scored": any(t["hands_played"] or t["finished"] for r in doc["rounds"] for t in r["tables"])
+        or any(r["status"] == "done" for r in doc["rounds"]),
         "corrections": correction_rows(event),
-        "clock": table_links.round_clock(event, doc),
+        "history": history_rows(event) if may().direct_event(event) else [],
+        "clock": clock,
+        # The round the director may close now: its clock ran out or a table of it finished.
+        "closable": service.closable(event, doc, clock),
         "hands": event.settings.get("hands"),
         "directing": may().direct_event(event),
         "next_number": len(event.rounds) + 1,
@@ -181,6 +224,22 @@ def context(event: Event) -> dict[str, Any]:
             for e, token in enumerate(players)
         ],
     }
+
+
+def director_forms(event: Event) -> dict[str, Any]:
+    """The director's page's small forms: closing the round, confirming for a table."""
+    return {"close_form": CloseRoundForm(formdata=None), "confirm_form": DirectorConfirmForm(formdata=None)}
+
+
+def director_page(event: Event, status: int, **extra: Any) -> ResponseReturnValue:
+    """The director's page again (a refused form), with what was typed and the message at it."""
+    page = context(event)
+    page.update(director_forms(event), hall_tag=hall_tag(event, True))
+    page.update(start_form=StartRoundForm(formdata=None), players_form=players_form(event, {}))
+    page.update(extra)
+    response = make_response(render_template("events/show.html", **page), status)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def keep_director_key(event: Event, key: str) -> ResponseReturnValue:
@@ -204,7 +263,7 @@ def new(club: Club, me: Membership) -> ResponseReturnValue:
         status = 422
         if form.validate_on_submit():
             try:
-                event, key = service.create_event(form.body(), club_id=club.id)
+                event, key = service.create_event(form.body(), club_id=club.id, by=me.name)
             except Refusal as exc:
                 form.show_errors(exc.errors)
             else:
@@ -227,7 +286,8 @@ def direct(event_id: str) -> ResponseReturnValue:
 def show(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
     page = context(event)
-    page.update(start_form=StartRoundForm(), players_form=players_form(event))
+    page.update(director_forms(event), start_form=StartRoundForm(), players_form=players_form(event))
+    page["hall_tag"] = hall_tag(event, page["directing"])
     # A member who plays: their own "where I sit" at the top (events.md, Screens).
     entrant = may().plays_in(event)
     if entrant is not None:
@@ -240,6 +300,36 @@ def show(event_id: str) -> ResponseReturnValue:
     return response
 
 
+def hall_tag(event: Event, directing: bool) -> str | None:
+    """What the hall's region (events/_hall.html) depends on: what the round clock's does (a
+    round started or closed, a table's every write, a confirmation, the time up, the language),
+    and whose page it is (a director's has the close and the confirmations)."""
+    clock = table_pages.clock_tag(event.id)
+    return None if clock is None else f"hall-{'d' if directing else 'v'}-{clock}"
+
+
+@bp.get("/e/<event_id>/hall")
+def hall(event_id: str) -> ResponseReturnValue:
+    """The hall's region of /e/<id>, as it polls it: a 304 while nothing it shows changed."""
+    event = event_or_404(event_id)
+    directing = may().direct_event(event)
+    tag = hall_tag(event, directing)
+    if request.headers.get("HX-Request") != "true":
+        return redirect(url_for(".show", event_id=event.id), 303)
+    if tag is not None and request.if_none_match.contains(tag):
+        response = make_response("", 304)
+    else:
+        page = context(event)
+        page.update(director_forms(event), hall_tag=tag)
+        response = make_response(render_template("events/_hall.html", **page))
+    if tag is not None:
+        response.set_etag(tag)
+    # A director's region carries scorer links and a form's token: kept by nobody.
+    response.headers["Cache-Control"] = "no-store" if directing else "no-cache"
+    response.vary.add("Cookie")
+    return response
+
+
 @bp.post("/e/<event_id>/rounds")
 def start_round(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
@@ -249,6 +339,19 @@ def start_round(event_id: str) -> ResponseReturnValue:
     if not form.validate_on_submit():
         abort(400)
     via = form_via()
+    doc = service.document(event, director=True, render=render, language=str(get_locale()))
+    waiting = unconfirmed(event, doc)
+    if waiting and not form.unconfirmed.data and not form.close.data:
+        # Asked first (events.md, Rounds): which tables have not confirmed, and start anyway?
+        # Closing the round being played first is itself the director's choice to move on.
+        form.unconfirmed.errors = [
+            _(
+                "Not confirmed yet: %(tables)s. Tick \u201cStart anyway\u201d to start round %(n)s now.",
+                tables=", ".join(_("round %(r)s table %(t)s", r=r, t=t) for r, t in waiting),
+                n=len(event.rounds) + 1,
+            )
+        ]
+        return director_page(event, 409, start_form=form, ask_unconfirmed=True)
     # The form names the round it starts, not the event's version: the tables' confirmations and
     # hands change the event all evening while the director's page stays open, and must not
     # refuse its button. Two directors starting round n at once still start one: the later one
@@ -258,7 +361,9 @@ def start_round(event_id: str) -> ResponseReturnValue:
     if meant is not None:  # the version as this request read it; -1 (none): a repeat, else Stale
         based_on = event.version if meant == len(event.rounds) + 1 else -1
     try:
-        rnd = service.start_round(event, close=form.close.data, based_on=based_on, token=via.token)
+        rnd = service.start_round(
+            event, close=form.close.data, based_on=based_on, token=via.token, by=directing(event)
+        )
     except house_gate.Repeat as done:
         # The same form sent again (a double tap): the round it started.
         flash(_("Round %(n)s has started.", n=done.change.detail["round"]), "ok")
@@ -285,6 +390,57 @@ def start_round(event_id: str) -> ResponseReturnValue:
     return redirect(url_for(".show", event_id=event.id, _anchor="round"), 303)
 
 
+@bp.post("/e/<event_id>/rounds/<int:number>/close")
+def close_round(event_id: str, number: int) -> ResponseReturnValue:
+    """The director closes the round being played, the last one too: its unfinished tables count
+    as they stand, and the last round's close finishes the event (events.md, Rounds)."""
+    event = event_or_404(event_id)
+    if not may().direct_event(event):
+        raise Denied(None, REFUSED["close_round"])
+    if not CloseRoundForm().validate_on_submit():
+        abort(400)
+    try:
+        service.close_round(event, number, token=form_via().token, by=directing(event))
+    except house_gate.Repeat:
+        pass  # the same form sent twice: closed once
+    except (Clash, house_gate.Stale):
+        db.session.rollback()
+        flash(_("Round %(n)s is not the round being played: nothing was closed.", n=number), "error")
+        return redirect(url_for(".show", event_id=event.id), 303)
+    if number >= event.settings["rounds"]:
+        flash(_("Round %(n)s is closed: the event has finished.", n=number), "ok")
+    else:
+        flash(_("Round %(n)s is closed: its tables count as they stand.", n=number), "ok")
+    return redirect(url_for(".show", event_id=event.id, _anchor="round"), 303)
+
+
+@bp.post("/e/<event_id>/rounds/<int:number>/tables/<int:table_number>/confirm")
+def director_confirm(event_id: str, number: int, table_number: int) -> ResponseReturnValue:
+    """The director confirms a table's result for it, giving a reason kept in the history."""
+    event = event_or_404(event_id)
+    if not may().direct_event(event):
+        raise Denied(None, REFUSED["confirm_table"])
+    found = service.find_table(event, number, table_number) if number < 10_000 else None
+    if found is None:
+        abort(404)
+    form = DirectorConfirmForm()
+    if not form.validate_on_submit():
+        abort(400)
+    who_confirms = directing(event)
+    try:
+        service.confirm_table(event, found[1], None, director=who_confirms, reason=form.reason.data)
+    except Clash as exc:
+        flash(render(exc.message), "error")
+        return redirect(url_for(".show", event_id=event.id), 303)
+    except Refusal as exc:
+        errors = {(number, table_number): render(exc.message)}
+        return director_page(
+            event, 422, confirm_errors=errors, confirm_typed={(number, table_number): form.reason.data}
+        )
+    flash(_("Table %(t)s of round %(r)s is confirmed by you.", t=table_number, r=number), "ok")
+    return redirect(url_for(".show", event_id=event.id, _anchor="round"), 303)
+
+
 @bp.post("/e/<event_id>/players")
 def players(event_id: str) -> ResponseReturnValue:
     event = event_or_404(event_id)
@@ -296,11 +452,12 @@ def players(event_id: str) -> ResponseReturnValue:
     typed = [line.strip() for line in (form.add.data or "").splitlines() if line.strip()]
     add = merge_names(form.join.data or [], typed)
     try:
-        service.change_players(event, add, form.withdraw.data or [])
+        service.change_players(event, add, form.withdraw.data or [], by=directing(event))
     except Refusal as exc:
         page = context(event)
         form.add.errors = [render(e.message) for e in exc.errors]
-        page.update(start_form=StartRoundForm(formdata=None), players_form=form)
+        page.update(director_forms(event), start_form=StartRoundForm(formdata=None), players_form=form)
+        page["hall_tag"] = hall_tag(event, True)
         return render_template("events/show.html", **page), 422
     flash(_("The players are changed: the rounds not yet started are seated again."), "ok")
     return redirect(url_for(".show", event_id=event.id, _anchor="players"), 303)
@@ -544,7 +701,7 @@ def confirm(game: Game) -> ResponseReturnValue:
         abort(404)
     event, _rnd, table = found
     form = ConfirmForm()
-    form.by.choices = [(n, n) for n in dict.fromkeys(service.seat_names(event, table.seats))]
+    form.by.choices = [(n, n) for n in service.confirmers(event, table, game)]
     if not form.validate_on_submit():  # (a stale CSRF token was refused before any view)
         error = next(iter(form.by.errors), None) or _("Choose who confirms the result.")
         return confirm_refused(game, str(error))
@@ -557,6 +714,39 @@ def confirm(game: Game) -> ResponseReturnValue:
         return confirm_refused(game, render(exc.message))
     flash(_("Table %(n)s's result is confirmed by %(name)s.", n=table.number, name=name), "ok")
     return redirect(after_confirm(event, table.number, game), 303)
+
+
+@bp.app_template_global()
+def table_confirmers(game: Game) -> list[str]:
+    """Who the table's phone offers to confirm its result: the side that did not win (either
+    side after a tie), as the service accepts them (events.md, Rounds)."""
+    found = service.table_of_game(game.id)
+    if found is None:
+        return []
+    event, _rnd, table = found
+    return service.confirmers(event, table, game)
+
+
+@bp.app_template_global()
+def earlier_unconfirmed(event: Event, table_number: int, now_round: int) -> list[dict[str, Any]]:
+    """The earlier rounds' results this table's phone may still confirm (events.md, Rounds: "a
+    table may still confirm an earlier round's result until the event finishes"): round and game
+    of each one at this table number, ended and confirmed by nobody; none once it finished."""
+    if not event.settings.get("confirm"):
+        return []
+    doc = service.document(event, render=render, language=str(get_locale()))
+    if doc["finished"]:
+        return []
+    return [
+        {"round": r["number"], "game": t["game"]}
+        for r in doc["rounds"]
+        if r["number"] < now_round
+        for t in r["tables"]
+        if t["table"] == table_number
+        and t.get("game")
+        and not t.get("confirmed_by")
+        and (t["finished"] or r["status"] == "done")
+    ]
 
 
 def after_confirm(event: Event, table: int, game: Game) -> str:
@@ -573,3 +763,85 @@ def confirm_refused(game: Game, error: str) -> ResponseReturnValue:
         "games/show.html", confirm_error=error, confirm_by=request.form.get("by"), **context
     )
     return page, 422
+
+
+# -- check-in at the door (events.md, Seating) ------------------------------------------------
+
+
+class RemoveArrivalForm(FlaskForm):
+    name = StringField()
+
+
+@bp.post("/e/<event_id>/arrivals/remove")
+def remove_arrival(event_id: str) -> ResponseReturnValue:
+    """The director takes a wrong or doubled arrival off tonight's list (one confirmed tap)."""
+    event = event_or_404(event_id)
+    if not may().direct_event(event):
+        raise Denied(None, REFUSED["remove_arrival"])
+    form = RemoveArrivalForm()
+    if not form.validate_on_submit():
+        abort(400)
+    name = form.name.data or ""
+    try:
+        service.remove_arrival(event, name, by=directing(event))
+    except Refusal as exc:
+        db.session.rollback()
+        flash(render(exc.message), "error")
+    else:
+        flash(_("%(name)s is off tonight's list.", name=name), "ok")
+    return redirect(url_for(".show", event_id=event.id, _anchor="ev-tonight-title"), 303)
+
+
+def door_names(event: Event) -> list[str]:
+    """The club's players a check-in page offers to tap: not on tonight's list yet, and none the
+    club keeps private (the door's link is for anyone standing at the door)."""
+    here = {folded(n) for n in service.tonight(event)}
+    hidden = {folded(n) for n in roster.private_names(event.club_id)} if event.club_id is not None else set()
+    return [n for n in roster.seatable_names(event.club_id) if folded(n) not in here | hidden]
+
+
+def door_page(
+    event: Event, token: str, form: CheckInForm, status: int = 200, **extra: Any
+) -> ResponseReturnValue:
+    page = {
+        "event": event,
+        "form": form,
+        "names": door_names(event),
+        "tonight": service.tonight(event),
+        "finished": service.finished(event, service.table_games(event)),
+        "action": url_for(".check_in", event_id=event.id, token=token),
+        **extra,
+    }
+    response = make_response(render_template("events/arrive.html", **page), status)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"  # the link is the door's credential
+    return response
+
+
+@bp.route("/e/<event_id>/arrive/<token>", methods=["GET", "POST"])
+@limits.limit("joins")  # the same abuse limits as joining a club
+def check_in(event_id: str, token: str) -> ResponseReturnValue:
+    """The door's check-in page: tap your name among the club's players, or type a new one
+    (one field, one tap); then you are on tonight's list (seated from the next round)."""
+    event = event_or_404(event_id)
+    if not limits.credential(token, lambda t: service.check_in_token_matches(event, t)):
+        abort(404)
+    form = CheckInForm()
+    if request.method == "GET":
+        return door_page(event, token, CheckInForm(formdata=None))
+    if not form.validate_on_submit():
+        abort(400)
+    try:
+        came = service.arrive(event, form.name.data or "", by="check-in")
+    except Refusal as exc:
+        db.session.rollback()
+        form.name.errors = [render(exc.message)]
+        return door_page(event, token, form, exc.status)
+    # The player's own page (where to sit each round, live) on the phone that checked in: the
+    # seating would otherwise reach them only on the wall screen or on paper.
+    entrant = next(
+        e for e, n in enumerate(event.entrants) if isinstance(n, str) and folded(n) == folded(came["name"])
+    )
+    mine = url_for(".player", event_id=event.id, entrant=entrant, token=service.player_token(event, entrant))
+    blank = CheckInForm(formdata=None)
+    return door_page(event, token, blank, 201, arrived=came, mine=mine)

@@ -19,12 +19,10 @@ from ...games import GAMES
 from ...i18n import render
 from ...models import Club
 from ...refusals import Refusal
-from .. import errors
 from ..auth import club_route
 
 bp = Blueprint("season", __name__)
 api = Blueprint("season_api", __name__, url_prefix="/api")
-errors.init_api(api)
 
 
 @bp.get("/c/<slug>/season")
@@ -93,10 +91,5 @@ def csv(club: Club, me: Membership) -> ResponseReturnValue:
 @api.get("/clubs/<slug>/season")
 @club_route()
 def document(club: Club, me: Membership) -> ResponseReturnValue:
-    try:
-        query = season_read.parse(request.args, club.id)
-    except Refusal as exc:
-        return jsonify(
-            {"errors": [{"field": e.field, "message": render(e.message)} for e in exc.errors]}
-        ), 422
+    query = season_read.parse(request.args, club.id)  # a refused query: web.errors answers 422
     return jsonify(season_read.document(season_read.table(club.id, query), query, render))

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs
 
 from flask import Blueprint, abort, g, make_response, render_template, request
 from flask.typing import ResponseReturnValue
@@ -68,6 +69,8 @@ def table(event_id: str, table_number: str, token: str) -> ResponseReturnValue:
         "rounds_total": event.settings["rounds"],
         "state": where.state(),
         "poll_url": request.path + "/now",
+        # Where a page opened from this one comes back to (a forgotten round's confirmation).
+        "link": request.path,
         "over": over,
         "confirmed_by": where.confirmed_by,
         "clock": table_links.round_clock(event, doc),
@@ -108,9 +111,13 @@ def back_to_table(event: Event, table: int) -> str | None:
     from), so the phone goes back to it; None when it came from elsewhere."""
     came = request.headers.get("HX-Current-URL") or request.referrer or ""
     path = "/" + came.split("://", 1)[-1].split("/", 1)[-1] if "://" in came else came
-    path = path.split("?", 1)[0].split("#", 1)[0]
+    path, _, query = path.split("#", 1)[0].partition("?")
+    # A forgotten round's confirmation is given on that round's game page, opened from the
+    # table's phone with the table's link as ``back`` (a form field, or still in the address):
+    # only the table's own link, token and all, is ever gone back to.
+    candidates = [path, request.form.get("back", ""), *parse_qs(query).get("back", [])]
     wanted = table_links.table_url(event, table)
-    return wanted if path == wanted else None
+    return wanted if wanted in candidates else None
 
 
 @bp.get("/e/<event_id>/clock")

@@ -36,7 +36,7 @@ from ...models import Game
 from ...read import GameView
 from ...rules import N_, GameResult, InvalidFacts
 from .. import secrecy
-from ..auth import correcting, game_route, locked_out, role, role_for, table_lock
+from ..auth import correcting, game_route, locked_out, may_delete_game, role, role_for, table_lock
 from ..cookies import remember_key
 from ..devices import remember_opened
 from ..etags import live_etag
@@ -119,6 +119,7 @@ def page_context(game: Game, view: GameView, **extra: Any) -> dict[str, Any]:
         "table": g.get("table") if view.editable else None,
         "locked_out": locked_out(),
         "correcting": correcting(),
+        "may_delete": view.editable and may_delete_game(),
         "lock_message": render(service.TableLocked(lock).message) if lock is not None else None,
         # An event's table game never offers a game of its own after it (Rematch, New game).
         "at_event": read.event_of(game.id) is not None,
