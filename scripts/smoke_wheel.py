@@ -85,7 +85,7 @@ def main() -> None:
     for name in ("api.md", "hosting.md", "openapi.json", "game-record.schema.json"):
         check((package / "docs" / name).is_file(), f"docs/{name} ships inside the package")
     for lang in ("en", "pl", "pt"):
-        check((package / "help" / lang / "euchre.md").is_file(), f"the {lang} help pages ship")
+        check((package / "games" / "euchre" / "help" / f"{lang}.md").is_file(), f"the {lang} help pages ship")
     shown = subprocess.run([str(command), "--version"], capture_output=True, text=True, check=True).stdout
     check(shown.startswith(f"Scorekeeper {scorekeeper.__version__}\n"), f"scorekeeper --version: {shown!r}")
 

@@ -391,3 +391,15 @@ def test_rating_after_additions_and_deletions_equals_a_rebuild_from_scratch(surv
     counted = [m for m in in_order if game is None or m.kind == game]
     expected = openskill_replay([([list(t) for t in m.teams], list(m.ranks)) for m in counted])
     assert_same(again, expected)
+
+
+def test_the_teams_rated_are_the_games_own_hook(monkeypatch):
+    # Ratings name no game: who played together and each side's points are the rules' hook
+    # (Game.rating_sides), so a game whose teams are not its seats says so in its own folder.
+    class Doubles(type(GAMES["secret_agent"])):
+        def rating_sides(self, options, result):
+            return ((0, 2), (1, 3)), (10, 20)
+
+    monkeypatch.setitem(GAMES, "secret_agent", Doubles())
+    match = match_from("secret_agent", "x", at(0), NAMES, {}, fake(NAMES, [30, 50, 50, 10], winners=[1]))
+    assert match.teams == (("Ann", "Cid"), ("Bob", "Dee")) and match.ranks == (2, 1)

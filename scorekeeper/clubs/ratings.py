@@ -22,6 +22,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from ..games import GAMES
 from ..rules import GameResult
 
 MODEL_NAME = "openskill.PlackettLuce"
@@ -29,9 +30,6 @@ MODEL_NAME = "openskill.PlackettLuce"
 # A trend over a handful of games: long enough to mean something, short
 # enough to show a player's current form.
 TREND_GAMES = 5
-
-# The game whose teams come from its options rather than from fixed seats.
-TALLY = "tally"
 
 
 @dataclass(frozen=True)
@@ -68,19 +66,19 @@ def match_from(
 ) -> Match | None:
     """The match a game counts as, or None while it is unfinished (or has fewer than two teams).
 
-    Teams are the rules' sides (Euchre's and partnership Spades' pairs), or
-    for tally the ``teams`` option; a side's total is the one standing at its
-    seats, except tally teams, whose total is the sum of their seats' points.
+    Teams and their totals are the game's to say (:meth:`~scorekeeper.rules.Game.rating_sides`):
+    the rules' sides (Euchre's and partnership Spades' pairs), a side's total the one standing
+    at its seats; tally's teams come from its ``teams`` option, summing their seats' points.
     The winners rank first (a tiebreak's winners included); every other team
     is placed by its final total, highest first or lowest first with
     ``low_wins``, and equal totals share a place.
     """
     if result is None or not result.finished:
         return None
-    seat_sides = _sides(kind, options, result, len(players))
+    # Who played together and each side's points are the game's to say (its rules' hook).
+    seat_sides, totals = GAMES[kind].rating_sides(options, result)
     if len(seat_sides) < 2:
         return None
-    totals = _side_totals(kind, options, result, seat_sides)
     low_wins = bool(options.get("low_wins"))
     winners = set(result.winners)
     won = [any(seat in winners for seat in side) for side in seat_sides]
@@ -93,33 +91,6 @@ def match_from(
     ranks = tuple(1 + sum(other < mine for other in standings) for mine in standings)
     teams = tuple(tuple(players[seat] for seat in side) for side in seat_sides)
     return Match(kind, game_id, finished_at, teams, ranks)
-
-
-def _sides(kind: str, options: Mapping[str, Any], result: GameResult, n: int) -> tuple[tuple[int, ...], ...]:
-    if kind == TALLY:
-        # The tally rules check the option (every seat once); it alone says who plays together.
-        teams = options.get("teams")
-        if teams:
-            return tuple(tuple(team) for team in teams)
-        return tuple((seat,) for seat in range(n))
-    return tuple(tuple(side) for side in result.sides)
-
-
-def _side_totals(
-    kind: str, options: Mapping[str, Any], result: GameResult, sides: Sequence[Sequence[int]]
-) -> list[int]:
-    if kind == TALLY and options.get("teams"):
-        # The spec defines a tally team's points as the sum of its seats' points, so
-        # count them from the facts rather than assume how the totals are laid out.
-        per_seat = [0] * len(result.totals)
-        for deal in result.deals:
-            points = deal.facts.get("points")
-            if isinstance(points, list):
-                for seat, value in enumerate(points):
-                    per_seat[seat] += value
-        return [sum(per_seat[seat] for seat in side) for side in sides]
-    # A pair's points stand at both of its seats (game record, "Output").
-    return [result.totals[side[0]] for side in sides]
 
 
 # -- ratings -------------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..games import GAMES, event_traits
 from ..refusals import Refusal, refuse
-from ..rules import N_, FieldError, check_setup
+from ..rules import N_, FieldError, Msg, check_setup, msg
 from ..rules.base import UNSAFE_NAME, unsafe_name
 from .entrants import MAX_ENTRANTS, check_size, int_field, matches_data, player_names, round_data
 from .formats import FORMATS, Entry
@@ -20,6 +20,17 @@ NAME_LENGTH = 80
 MAX_ROUNDS = 60
 
 __all__ = ["MAX_ENTRANTS", "check_event", "check_size", "matches_data", "plan", "player_names", "round_data"]
+
+
+def partnership_games() -> Msg:
+    """The games whose folders say they seat partnerships (their event traits), by their titles,
+    each translated where the refusal is read: the refusals name no game by hand."""
+    titles = [msg(rules.title) for key, rules in GAMES.items() if event_traits(key).partnership]
+    joined = titles[0]
+    for title in titles[1:]:
+        # TRANSLATORS: a list of game names, one more added at its end.
+        joined = msg(N_("{names}, {name}"), names=joined, name=title)
+    return joined
 
 
 def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
@@ -57,7 +68,11 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
     assert isinstance(kind, str)  # a known game's key
     traits = event_traits(kind)
     if fmt.partnership and not traits.partnership:
-        raise refuse("game", N_("Pairs and progressive events play Euchre or partnership Spades."))
+        raise refuse(
+            "game",
+            N_("Pairs and progressive events play a game of partnerships: {games}."),
+            games=partnership_games(),
+        )
     options = data.get("options", {})
     if not isinstance(options, Mapping):
         raise refuse("options", N_("Options are an object of the game's options."))
@@ -68,7 +83,11 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
     count = len(entry.entrants)
     hands = int_field(data, "hands", 1, 100, fmt.default_hands(kind))
     if hands is not None and not traits.partnership:
-        raise refuse("hands", N_("Only Euchre and Spades are played for a number of hands."))
+        raise refuse(
+            "hands",
+            N_("Only games of partnerships are played for a number of hands: {games}."),
+            games=partnership_games(),
+        )
     if hands is not None:
         options["hands"] = hands
         options.setdefault("hands_tiebreak", entry.pairing == "knockout")

@@ -1,42 +1,70 @@
-"""The games, one folder each, and the registry of their rules.
+"""The games: one folder each, and the one registry naming them.
 
-A game's folder holds everything of it: ``rules.py`` (pure: facts in, points out; no Flask,
-no SQLAlchemy), ``form.py`` (its entry form), ``templates/games/<key>/`` (its own templates,
-found by the app's template loader) and ``plugin.py`` (its entry in the web's registry,
-:mod:`scorekeeper.plugins`).
+A game's folder holds everything of it: ``__init__.py`` (its pure parts, ``PARTS``: the rules
+and its traits at an event), ``rules.py`` (pure: facts in, points out; no Flask, no SQLAlchemy),
+``event.py`` if it plays partnership events, ``form.py`` (its entry form), ``plugin.py`` (its web
+side, :class:`~scorekeeper.games.base.Plugin`), ``templates/games/<key>/`` (found by the app's
+template loader) and ``help/<lang>.md`` (the players' rules in each language).
 
-This module imports only the rules modules, so the scoring core (the read side, the write
-gate, the CLI) can name a game without loading any web code. Adding a game: the checklist in
-docs/developers.md ("Adding a game"); here, one line in :data:`GAMES`.
+Adding a game: its folder, and one line in :data:`REGISTRY` (the checklist: docs/developers.md,
+"Adding a game"). Everything else here is a view of
+the registry: :data:`GAMES` (the rules by key), :func:`event_traits`, :data:`TEMPLATE_FOLDERS`,
+and on the web's side :mod:`scorekeeper.plugins`. This module imports only the folders' pure
+parts, so the scoring core names a game without loading any web code.
 """
 
 from __future__ import annotations
 
 from ..rules import Game
-from .abracadabra.rules import Abracadabra
-from .euchre.event import TRAITS as EUCHRE_AT_EVENTS
-from .euchre.rules import Euchre
-from .secret_agent.rules import SecretAgent
-from .secrets.rules import Secrets
-from .spades.event import TRAITS as SPADES_AT_EVENTS
-from .spades.rules import Spades
-from .tally.rules import Tally
+from .folder import Folder
 from .traits import NONE, EventTraits
 
-GAMES: dict[str, Game] = {
-    game.key: game for game in (SecretAgent(), Euchre(), Spades(), Secrets(), Abracadabra(), Tally())
-}
+# The registry: one line a game, its folder's package; the new-game page lists them in this order.
+REGISTRY = (
+    "scorekeeper.games.secret_agent",
+    "scorekeeper.games.euchre",
+    "scorekeeper.games.spades",
+    "scorekeeper.games.secrets",
+    "scorekeeper.games.abracadabra",
+    "scorekeeper.games.tally",
+)
 
-# What each game brings to an event (games/<key>/event.py); the others play mixers only.
-EVENT_TRAITS: dict[str, EventTraits] = {"euchre": EUCHRE_AT_EVENTS, "spades": SPADES_AT_EVENTS}
+FOLDERS: dict[str, Folder] = {}
+GAMES: dict[str, Game] = {}
+# The folders holding each game's templates (``templates/games/<key>/...`` inside them); the app's
+# loader reads this list when it is made, so a game registered later is found by the next app.
+TEMPLATE_FOLDERS: list[str] = []
+
+
+def register(package: str) -> Folder:
+    """Register the game whose folder is the package ``package`` (the registry's one line).
+
+    The registry's own lines are registered when this module is imported; a test registers a
+    game of its own the same way (and :func:`unregister` takes it away again).
+    """
+    folder = Folder.load(package)
+    if folder.key in FOLDERS:
+        raise ValueError(f"a game called {folder.key!r} is registered already")
+    FOLDERS[folder.key] = folder
+    GAMES[folder.key] = folder.rules
+    TEMPLATE_FOLDERS.append(str(folder.templates))
+    return folder
+
+
+def unregister(key: str) -> None:
+    folder = FOLDERS.pop(key)
+    del GAMES[key]
+    TEMPLATE_FOLDERS.remove(str(folder.templates))
+
+
+for _package in REGISTRY:
+    register(_package)
 
 
 def event_traits(kind: str) -> EventTraits:
-    return EVENT_TRAITS.get(kind, NONE)
-
-
-# The folders holding each game's templates (``templates/games/<key>/...`` inside them).
-TEMPLATE_FOLDERS = tuple(f"{__path__[0]}/{key}/templates" for key in GAMES)
+    """What the game ``kind`` brings to an event, as its folder says (mixers only if unsaid)."""
+    folder = FOLDERS.get(kind)
+    return folder.event if folder is not None else NONE
 
 
 def get(key: str) -> Game | None:
@@ -44,4 +72,13 @@ def get(key: str) -> Game | None:
     return GAMES.get(key)
 
 
-__all__ = ["EVENT_TRAITS", "GAMES", "TEMPLATE_FOLDERS", "event_traits", "get"]
+__all__ = [
+    "FOLDERS",
+    "GAMES",
+    "REGISTRY",
+    "TEMPLATE_FOLDERS",
+    "event_traits",
+    "get",
+    "register",
+    "unregister",
+]

@@ -1,7 +1,7 @@
 """A game's traits at an event (events.md): whether its tables can seat partnerships (seats 0+2
 v 1+3, for progressive and pairs), how many hands an event's table plays by default, the options
 a partnership event sets, and the figures its standings add (Euchre's lone hands). Each game
-says its own in its folder (``games/<key>/event.py``), registered in :data:`scorekeeper.games.EVENT_TRAITS`;
+says its own in its folder (``games/<key>/event.py``), declared with its rules in its ``__init__.py`` (``PARTS``);
 a game that says nothing plays mixers only.
 
 Pure: no Flask, no database.

@@ -351,6 +351,15 @@ class Game:
         """Deals played that count toward :meth:`planned_deals` (Abracadabra skips thrown-in ones)."""
         return len(result.deals)
 
+    def rating_sides(
+        self, options: Mapping[str, Any], result: GameResult
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+        """Who played together as the club's ratings count them, and each side's points (game
+        record, "Ratings"), for a finished game set up with ``options``: the rules' sides, a side's total the one standing at its seats (a
+        pair's points stand at both of them). A game whose teams count otherwise says so here."""
+        sides = tuple(tuple(side) for side in result.sides)
+        return sides, tuple(result.totals[side[0]] for side in sides)
+
     def option_in_force(self, key: str, options: Mapping[str, Any]) -> bool:
         """Whether the option ``key`` changes anything in a game set up with ``options``: a score
         sheet's house rules list only those (a game of a number of hands uses no target)."""

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import html as html_module
 import re
 
 import pytest
 
 from scorekeeper import games as rules  # the registry of the games (their rules)
-from scorekeeper.web.help import FOLDER, LANGUAGES
+from scorekeeper.games.folder import LANGUAGES
 from tests.web.test_i18n import ENGLISH, visible_text
 
 # One sentence of each page, as a player reads it, in each language: the page really is that
@@ -57,7 +58,7 @@ def test_every_game_has_a_help_page_in_every_language():
     assert set(SENTENCES) == set(rules.GAMES)
     for game in rules.GAMES:
         for lang in LANGUAGES:
-            assert (FOLDER / lang / f"{game}.md").is_file(), f"help/{lang}/{game}.md"
+            assert rules.FOLDERS[game].help_file(lang).is_file(), f"games/{game}/help/{lang}.md"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -115,3 +116,29 @@ def test_tables_and_lists_render_as_html_not_markdown(client):
     assert "<table>" in html and "<th>result</th>" in html
     assert not re.search(r"^\s*\|", visible_text(html), re.M)
     assert "**" not in html and "## " not in html
+
+
+def test_a_game_missing_its_help_leaves_the_others_help_standing(client, monkeypatch, tmp_path):
+    # Tally's folder as if shipped without its help (an empty folder): the index still lists every
+    # other game, tally's page is 404 rather than every /help page a 500.
+    tally = rules.FOLDERS["tally"]
+    monkeypatch.setitem(rules.FOLDERS, "tally", dataclasses.replace(tally, path=tmp_path))
+    index = client.get("/help")
+    assert index.status_code == 200
+    html = index.get_data(as_text=True)
+    assert 'href="/help/tally"' not in html
+    assert all(f'href="/help/{game}"' in html for game in rules.GAMES if game != "tally")
+    assert client.get("/help/tally").status_code == 404
+    assert client.get("/help/euchre").status_code == 200
+
+
+def test_a_page_missing_in_one_language_shows_the_english_one(client, monkeypatch, tmp_path):
+    euchre = rules.FOLDERS["euchre"]
+    (tmp_path / "help").mkdir()
+    (tmp_path / "help" / "en.md").write_text(
+        euchre.help_file("en").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    monkeypatch.setitem(rules.FOLDERS, "euchre", dataclasses.replace(euchre, path=tmp_path))
+    client.set_cookie("lang", "pl")
+    page = client.get("/help/euchre")
+    assert page.status_code == 200 and SENTENCES["euchre"]["en"] in prose(page.get_data(as_text=True))

@@ -1,1 +1,13 @@
-"""Secrets: its rules (``rules.py``), entry form (``form.py``), templates and plugin entry."""
+"""Secrets: its folder holds all of it. Here its pure parts (the registry imports this
+module, so nothing of the web): its rules.
+
+Beside them: the entry form (``form.py``), its web side (``plugin.py``), its templates and its
+help in each language (``help/<lang>.md``).
+"""
+
+from __future__ import annotations
+
+from ..folder import Parts
+from .rules import Secrets
+
+PARTS = Parts(rules=Secrets())

@@ -251,5 +251,23 @@ class Tally(Game):
     def planned_deals(self, setup: Setup) -> int | None:
         return setup.options.get("rounds")
 
+    def rating_sides(
+        self, options: Mapping[str, Any], result: GameResult
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+        """The ``teams`` option alone says who plays together (the rules checked it: every seat
+        once), else one seat each. The spec defines a team's points as the sum of its seats'
+        points, so they are counted from the facts rather than read from how totals are laid out."""
+        teams = options.get("teams")
+        if not teams:
+            return tuple((seat,) for seat in range(len(result.totals))), result.totals
+        sides = tuple(tuple(team) for team in teams)
+        per_seat = [0] * len(result.totals)
+        for deal in result.deals:
+            points = deal.facts.get("points")
+            if isinstance(points, list):
+                for seat, value in enumerate(points):
+                    per_seat[seat] += value
+        return sides, tuple(sum(per_seat[seat] for seat in side) for side in sides)
+
     def counted_deals(self, result: GameResult) -> int:
         return result.state.deals if result.state is not None else len(result.deals)

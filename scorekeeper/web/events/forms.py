@@ -25,7 +25,7 @@ from wtforms import (
 
 from ...events.formats import FORMATS
 from ...forms.base import choices, lenient_int, strip
-from ...games import GAMES
+from ...games import GAMES, event_traits
 from ...i18n import render
 from ...rules import FieldError
 
@@ -40,6 +40,24 @@ PAIRING_LABELS = {
 # a mixer's table size are the game's, and a refusal of the whole body goes to the top.
 SHOWN_AT = {"pairs": "players", "options": "game", "table_size": "game", "event": "name"}
 NUMBERS = ("rounds", "hands", "minutes")
+
+
+def hands_description() -> str:
+    """Which games are played for a number of hands, and their usual number in progressive: as
+    each game's folder says (its event traits), not named here."""
+    played = [
+        (_(rules.title), event_traits(key)) for key, rules in GAMES.items() if event_traits(key).partnership
+    ]
+    usual = ", ".join(
+        _("%(n)s of %(game)s", n=traits.default_hands, game=title)
+        for title, traits in played
+        if traits.default_hands
+    )
+    return _(
+        "Only games of partnerships (%(games)s). Empty: %(usual)s in progressive, otherwise to the target.",
+        games=", ".join(title for title, _traits in played),
+        usual=usual,
+    )
 
 
 class EventForm(FlaskForm):
@@ -65,13 +83,8 @@ class EventForm(FlaskForm):
     rounds = StringField(
         _l("Rounds"), filters=[strip], description=_l("Leave empty for the format's usual length.")
     )
-    hands = StringField(
-        _l("Hands a round"),
-        filters=[strip],
-        description=_l(
-            "Euchre and Spades only. Empty: 8 of Euchre or 4 of Spades in progressive, otherwise to the target."
-        ),
-    )
+    # Its description names the games that play hands, from their folders (hands_description).
+    hands = StringField(_l("Hands a round"), filters=[strip])
     minutes = StringField(_l("Minutes a round"), filters=[strip], description=_l("Empty: no clock."))
     sit_out = StringField(
         _l("Points for sitting out"),
@@ -92,6 +105,7 @@ class EventForm(FlaskForm):
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.game.choices = choices((key, _(rules.title)) for key, rules in GAMES.items())
+        self.hands.description = hands_description()
         # Errors that belong to no one field (none today; kept so nothing is ever lost).
         self.general_errors: list[str] = []
 
