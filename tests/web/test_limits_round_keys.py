@@ -15,7 +15,8 @@ from scorekeeper import create_app
 from scorekeeper.db import db
 from scorekeeper.events import service as events
 from tests.clubs.helpers import new_club
-from tests.web.table_helpers import api_game, auth
+from tests.conftest import bearer
+from tests.web.table_helpers import api_game
 from tests.web.test_limits_hall import ELSEWHERE, HALL, phone, spec_config
 
 HTMX = {"HX-Request": "true"}
@@ -74,7 +75,7 @@ def test_a_forty_table_hall_with_a_prankster_across_three_round_changes(make_app
     # table links.
     director = phone(app)
     laptop = phone(app, ELSEWHERE)
-    doc = director.get(f"/api/events/{event_id}", headers=auth(director_key))
+    doc = director.get(f"/api/events/{event_id}", headers=bearer(director_key))
     assert doc.status_code == 200
     table_links = [t["link"].replace("http://localhost", "") for t in doc.get_json()["table_links"]]
     assert len(table_links) == TABLES
@@ -104,7 +105,7 @@ def test_a_forty_table_hall_with_a_prankster_across_three_round_changes(make_app
     for number in range(1, 5):
         pranks(12)  # just before the round starts
         started = laptop.post(
-            f"/api/events/{event_id}/rounds", json={"close": number > 1}, headers=auth(director_key)
+            f"/api/events/{event_id}/rounds", json={"close": number > 1}, headers=bearer(director_key)
         )
         honest.append(("start", started.status_code))
         assert started.status_code == 201, started.get_json()
@@ -129,7 +130,7 @@ def test_a_forty_table_hall_with_a_prankster_across_three_round_changes(make_app
     assert refused == [], f"{len(refused)} honest requests refused: {sorted(set(refused))}"
     assert all(status < 400 for _what, status in honest), [h for h in honest if h[1] >= 400][:5]
     # Every table's hand was saved: each round's games have one deal each.
-    final = director.get(f"/api/events/{event_id}", headers=auth(director_key)).get_json()
+    final = director.get(f"/api/events/{event_id}", headers=bearer(director_key)).get_json()
     assert [sum(t["hands_played"] for t in r["tables"]) for r in final["rounds"]] == [TABLES] * 4
     # The prankster was refused from the 11th wrong link on: at most 10 tested in any minute (a
     # slow machine takes more than one for the evening, and the window lets 10 more in).
@@ -156,7 +157,7 @@ def test_the_tables_keys_a_director_is_handed_at_the_hall_open_there(make_app):
         )
         event_id = event.id
     elsewhere = phone(app, ELSEWHERE)
-    started = elsewhere.post(f"/api/events/{event_id}/rounds", json={}, headers=auth(director_key))
+    started = elsewhere.post(f"/api/events/{event_id}/rounds", json={}, headers=bearer(director_key))
     assert started.status_code == 201
     tables = started.get_json()["tables"]
     block(app)
@@ -168,7 +169,7 @@ def test_the_tables_keys_a_director_is_handed_at_the_hall_open_there(make_app):
     assert phone(app, ELSEWHERE).get(f"/e/{event_id}/direct?key={director_key}").status_code == 303
     with app.app_context():
         app.extensions["scorekeeper.limits"].prove(HALL, director_key)  # proven earlier that evening
-    assert director.get(f"/api/events/{event_id}", headers=auth(director_key)).status_code == 200
+    assert director.get(f"/api/events/{event_id}", headers=bearer(director_key)).status_code == 200
     for table in tables:
         assert phone(app).get(f"/g/{table['game']}?key={table['edit_key']}").status_code == 303
 
@@ -182,13 +183,13 @@ def test_a_new_games_key_is_proven_for_the_address_that_made_it(make_app):
     assert made.status_code == 201
     gid, key = made.get_json()["id"], made.get_json()["edit_key"]
     deal = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
-    assert maker.post(f"/api/games/{gid}/deals", json=deal, headers=auth(key)).status_code == 201
+    assert maker.post(f"/api/games/{gid}/deals", json=deal, headers=bearer(key)).status_code == 201
     # Another game's key, made elsewhere, is still refused untested here.
     other = phone(app, ELSEWHERE).post("/api/games", json={"game": "euchre", "players": ["A", "B", "C", "D"]})
     other_key = other.get_json()["edit_key"]
     assert (
         maker.post(
-            f"/api/games/{other.get_json()['id']}/deals", json=deal, headers=auth(other_key)
+            f"/api/games/{other.get_json()['id']}/deals", json=deal, headers=bearer(other_key)
         ).status_code
         == 429
     )
@@ -214,7 +215,7 @@ def test_the_admin_key_used_once_is_never_refused_from_its_address(make_app):
     there opens the club at once. A wrong admin key still counts and is refused untested."""
     app = make_app(CLUB_CREATION="admin", ADMIN_KEY="operator-key-0123456789")
     operator = phone(app)
-    admin = auth("operator-key-0123456789")
+    admin = bearer("operator-key-0123456789")
     assert operator.post("/api/clubs", json={"name": "First"}, headers=admin).status_code == 201
     block(app)
     made = operator.post("/api/clubs", json={"name": "Second"}, headers=admin)
@@ -229,7 +230,7 @@ def test_the_admin_key_used_once_is_never_refused_from_its_address(make_app):
     assert page.status_code == 303
     # A wrong admin key from the blocked address: refused untested.
     assert (
-        phone(app).post("/api/clubs", json={"name": "Nope"}, headers=auth("operator-key-guess")).status_code
+        phone(app).post("/api/clubs", json={"name": "Nope"}, headers=bearer("operator-key-guess")).status_code
         == 429
     )
 
@@ -284,12 +285,12 @@ def test_a_new_events_director_key_is_proven_for_the_address_that_made_it(make_a
     club = new_club(member, "Hall club")  # the owner's key, answered at the hall: proven there
     block(app)
     body = {"name": "E", "format": "progressive", "game": "euchre", "players": list("ABCDEFGH"), "hands": 1}
-    made = member.post(f"/api/clubs/{club['slug']}/events", json=body, headers=auth(club["member_key"]))
+    made = member.post(f"/api/clubs/{club['slug']}/events", json=body, headers=bearer(club["member_key"]))
     assert made.status_code == 201, made.get_json()
     event_id, director_key = made.get_json()["id"], made.get_json()["director_key"]
     director = phone(app)
     assert (
-        director.post(f"/api/events/{event_id}/rounds", json={}, headers=auth(director_key)).status_code
+        director.post(f"/api/events/{event_id}/rounds", json={}, headers=bearer(director_key)).status_code
         == 201
     )
     assert director.get(f"/e/{event_id}/direct?key={director_key}").status_code == 303
