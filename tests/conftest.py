@@ -126,20 +126,24 @@ def app_config(database_url: str, **extra) -> dict:
     }
 
 
+def emptied(app) -> None:
+    """Empty a test app's database after its test, and close its connections now, not at garbage
+    collection, so PostgreSQL never runs out of client slots (every test builds its own engine)."""
+    with app.app_context():
+        db.session.remove()
+        for table in reversed(db.metadata.sorted_tables):
+            db.session.execute(table.delete())
+        db.session.commit()
+        db.engine.dispose()
+
+
 @pytest.fixture
 def app(database_url, tmp_path):
     # Printed sheets are kept per version: each test its own folder.
     app = create_app(app_config(database_url, PDF_FOLDER=str(tmp_path / "pdf")))
     app.after_request(errors_as_published)
     yield app
-    with app.app_context():
-        db.session.remove()
-        for table in reversed(db.metadata.sorted_tables):
-            db.session.execute(table.delete())
-        db.session.commit()
-        # Every test builds its own app and engine: close its connections now, not at
-        # garbage collection, so PostgreSQL never runs out of client slots.
-        db.engine.dispose()
+    emptied(app)
 
 
 @pytest.fixture

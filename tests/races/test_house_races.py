@@ -20,7 +20,7 @@ from werkzeug.serving import make_server
 from scorekeeper import create_app
 from scorekeeper.db import db
 from scorekeeper.models import Club, Event, EventRound, Game, Invite, Member, MemberKey
-from tests.conftest import app_config, bearer
+from tests.conftest import app_config, bearer, emptied
 from tests.web.test_table_concurrency import all_at_once, call
 
 # A made hand of Euchre for the pair at seats 0+2.
@@ -50,12 +50,7 @@ def served(database_url, tmp_path):
     thread.start()
     yield app, server.server_port
     server.shutdown()
-    with app.app_context():
-        db.session.remove()
-        for table in reversed(db.metadata.sorted_tables):
-            db.session.execute(table.delete())
-        db.session.commit()
-        db.engine.dispose()
+    emptied(app)
 
 
 def count(app, query) -> int:

@@ -16,11 +16,10 @@ from jsonschema import Draft202012Validator
 
 from scorekeeper import create_app, games, plugins
 from scorekeeper.clubs.ratings import match_from
-from scorekeeper.db import db
 from scorekeeper.events import service as events
 from scorekeeper.games import schema
 from scorekeeper.rules import check_setup, play
-from tests.conftest import app_config
+from tests.conftest import app_config, emptied
 from tests.plugin_game import high_card
 from tests.web.pages import errors_in
 
@@ -40,12 +39,7 @@ def app(registered, database_url, tmp_path):
     # The app is made after the game is registered, as a server starts with its registry.
     app = create_app(app_config(database_url, PDF_FOLDER=str(tmp_path / "pdf")))
     yield app
-    with app.app_context():
-        db.session.remove()
-        for table in reversed(db.metadata.sorted_tables):
-            db.session.execute(table.delete())
-        db.session.commit()
-        db.engine.dispose()
+    emptied(app)
 
 
 @pytest.fixture

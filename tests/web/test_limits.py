@@ -10,10 +10,9 @@ import uuid
 import pytest
 
 from scorekeeper import create_app, limits
-from scorekeeper.db import db
 from scorekeeper.settings import SettingError
 from scorekeeper.web.cookies import KEY_COOKIE
-from tests.conftest import app_config, bearer
+from tests.conftest import app_config, bearer, emptied
 from tests.web.table_helpers import FLAT, api_game
 
 HALL = "203.0.113.7"  # a club hall's Wi-Fi: every phone behind this one address
@@ -40,12 +39,7 @@ def make_app(database_url, tmp_path):
 
     yield make
     for app in made:
-        with app.app_context():
-            db.session.remove()
-            for table in reversed(db.metadata.sorted_tables):
-                db.session.execute(table.delete())
-            db.session.commit()
-            db.engine.dispose()
+        emptied(app)
 
 
 def phone(app, address=HALL):

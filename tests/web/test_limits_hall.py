@@ -15,7 +15,7 @@ from scorekeeper import create_app, limits, limitstore
 from scorekeeper.db import db
 from scorekeeper.events import service as events
 from tests.clubs.helpers import join, new_club
-from tests.conftest import app_config, bearer
+from tests.conftest import app_config, bearer, emptied
 from tests.web.table_helpers import FLAT, api_game
 
 HALL = "203.0.113.7"
@@ -41,12 +41,7 @@ def make_app(database_url, tmp_path):
 
     yield make
     for app in made:
-        with app.app_context():
-            db.session.remove()
-            for table in reversed(db.metadata.sorted_tables):
-                db.session.execute(table.delete())
-            db.session.commit()
-            db.engine.dispose()
+        emptied(app)
 
 
 def phone(app, address=HALL):

@@ -3,43 +3,24 @@ P1): a prankster on the hall's address never stops a table at a round change, an
 links given to its director at the hall open there, and the operator's ADMIN_KEY used once is
 never slowed."""
 
+# ruff: noqa: F811
 from __future__ import annotations
 
 import math
 import re
 import time
 
-import pytest
-
-from scorekeeper import create_app
-from scorekeeper.db import db
 from scorekeeper.events import service as events
 from tests.clubs.helpers import new_club
 from tests.conftest import bearer
 from tests.web.table_helpers import api_game
-from tests.web.test_limits_hall import ELSEWHERE, HALL, phone, spec_config
+
+# make_app, a fixture: apps with the spec's abuse limits (10 wrong credentials a minute), emptied
+# after the test. Its tests take it as a parameter, which ruff reads as a redefinition.
+from tests.web.test_limits_hall import ELSEWHERE, HALL, make_app, phone  # noqa: F401
 
 HTMX = {"HX-Request": "true"}
 TABLES = 40
-
-
-@pytest.fixture
-def make_app(database_url, tmp_path):
-    """Apps with the spec's abuse limits (10 wrong credentials a minute), emptied after the test."""
-    made = []
-
-    def make(**extra):
-        made.append(create_app(spec_config(database_url, tmp_path, **extra)))
-        return made[-1]
-
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            for table in reversed(db.metadata.sorted_tables):
-                db.session.execute(table.delete())
-            db.session.commit()
-            db.engine.dispose()
 
 
 def euchre_hand(maker: int) -> dict[str, str]:

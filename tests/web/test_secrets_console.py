@@ -20,7 +20,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
 from scorekeeper.models import PendingEntry
 from scorekeeper.rules.base import check_setup, play
-from tests.conftest import app_config
+from tests.conftest import app_config, emptied
 from tests.web.pages import checked, errors_in
 from tests.web.test_secrets_pages import text_of
 
@@ -34,12 +34,7 @@ def csrf_app(database_url, tmp_path):
     """The app as it runs: every form needs its CSRF token."""
     app = create_app(app_config(database_url, PDF_FOLDER=str(tmp_path / "pdf"), WTF_CSRF_ENABLED=True))
     yield app
-    with app.app_context():
-        db.session.remove()
-        for table in reversed(db.metadata.sorted_tables):
-            db.session.execute(table.delete())
-        db.session.commit()
-        db.engine.dispose()
+    emptied(app)
 
 
 # -- reading and posting forms as a browser does ----------------------------------------------
