@@ -97,7 +97,10 @@ def stale(exc: Stale) -> Response:
         from .auth import hand_event, may  # auth reads this module's answers: asked when drawn
 
         director = may().direct_event(thing)
-        record = events.document(thing, director=director)
+        try:
+            record = events.document(thing, director=director)
+        except Missing as gone:  # its club deleted between the refresh and the drawing: a 404
+            return make_response(refused(gone))
         if director:
             hand_event(thing, record)  # what a director's document hands out is proven for them
     else:
