@@ -280,7 +280,8 @@ class Invite(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    role: Mapped[str] = mapped_column(String(10), default="member")
+    # "member", "admin", or a device link's "device:<member id>" (ids past 999 outgrew 10).
+    role: Mapped[str] = mapped_column(String(32), default="member")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[datetime | None] = mapped_column(nullable=True, default=None)
     revoked_at: Mapped[datetime | None] = mapped_column(nullable=True, default=None)
