@@ -126,14 +126,24 @@ def app_config(database_url: str, **extra) -> dict:
     }
 
 
+_EMPTYING: dict[str, list[str]] = {}
+
+
 def emptied(app) -> None:
     """Empty a test app's database after its test, and close its connections now, not at garbage
-    collection, so PostgreSQL never runs out of client slots (every test builds its own engine)."""
+    collection, so PostgreSQL never runs out of client slots (every test builds its own engine).
+    The DELETEs are written once per dialect: building them from the tables each time (SQLAlchemy's
+    delete() constructs and compiles anew) cost 60 ms a test. DELETE, not TRUNCATE: PostgreSQL's ids
+    go on growing across the run, as a server's do (tests/clubs/test_device_link_ids.py)."""
     with app.app_context():
         db.session.remove()
-        for table in reversed(db.metadata.sorted_tables):
-            db.session.execute(table.delete())
-        db.session.commit()
+        dialect = db.engine.dialect
+        if dialect.name not in _EMPTYING:
+            quote = dialect.identifier_preparer.format_table
+            _EMPTYING[dialect.name] = [f"DELETE FROM {quote(t)}" for t in reversed(db.metadata.sorted_tables)]
+        with db.engine.begin() as conn:
+            for statement in _EMPTYING[dialect.name]:
+                conn.exec_driver_sql(statement)
         db.engine.dispose()
 
 

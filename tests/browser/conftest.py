@@ -10,7 +10,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
-from scorekeeper.db import db
+from tests.conftest import emptied
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = [
@@ -58,15 +58,14 @@ def live_server(database_url):
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
-    with app.app_context():
-        for table in reversed(db.metadata.sorted_tables):
-            db.session.execute(table.delete())
-        db.session.commit()
-        db.engine.dispose()
+    emptied(app)
 
 
-@pytest.fixture
-def browser():
+@pytest.fixture(scope="session")
+def chromium():
+    """One Chromium per test process (a launch costs a second or two of a 2-core machine; each
+    test still gets contexts of its own, as fresh as a new browser's: cookies, storage and
+    service workers live in a context). Launched again if a test left it disconnected."""
     from playwright.sync_api import expect, sync_playwright
 
     # An expectation waits as long as an action does (the phone's default below): under CI's
@@ -75,9 +74,25 @@ def browser():
     expect.set_options(timeout=10_000)
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield browser
-        browser.close()
+        held = {}
+
+        def launched():
+            if "browser" not in held or not held["browser"].is_connected():
+                held["browser"] = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+            return held["browser"]
+
+        yield launched
+        if "browser" in held and held["browser"].is_connected():
+            held["browser"].close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """The process's Chromium; every context a test opened is closed after it."""
+    browser = chromium()
+    yield browser
+    for context in list(browser.contexts):
+        context.close()
 
 
 @pytest.fixture

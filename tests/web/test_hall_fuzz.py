@@ -185,47 +185,74 @@ def credentials(path: str, w: dict) -> dict:
 LAST = ("/delete", "/remove", "/owner", "/signout", "/role")
 
 
-def test_every_route_with_hostile_names_and_numbers_never_answers_500(app, client):
-    w = world(app, client)
+def signed_in(app, w: dict, *games: tuple[str, str]):
+    """A client holding the world's member cookie, the director's, and each of ``games``' keys
+    (a (game id, edit key) pair), so the pages run past their lookups."""
     browser = app.test_client()
     browser.set_cookie("member", w["club"]["member_key"])
-    for gid, key in ((w["game"], w["key"]), (w["secrets"], w["secrets_key"])):
+    for gid, key in games:
         browser.get(f"/g/{gid}?key={key}")
     browser.get(f"/e/{w['event']}/direct?key={w['director']}")
-    rules = [r for r in app.url_map.iter_rules() if r.endpoint != "static"]
+    return browser
+
+
+def routes(app, prefixes: tuple[str, ...] = ("/",)) -> list:
+    """The app's rules under ``prefixes`` (never static), the ones that end what others need last."""
+    rules = [r for r in app.url_map.iter_rules() if r.endpoint != "static" and r.rule.startswith(prefixes)]
     rules.sort(key=lambda r: any(r.rule.endswith(tail) for tail in LAST))
+    return rules
+
+
+def methods_of(rule) -> list[str]:
+    return sorted((rule.methods or set()) - {"HEAD", "OPTIONS"})
+
+
+def sweep(browser, calls) -> tuple[int, list[str]]:
+    """Each ``(method, url, headers, variant)`` of ``calls`` sent once: how many were sent, and
+    each one that raised (the suite's TESTING app raises what would be a 500) or answered 5xx."""
     failures: list[str] = []
-    calls = 0
-    for rule in rules:
-        methods = sorted((rule.methods or set()) - {"HEAD", "OPTIONS"})
+    sent = 0
+    for method, url, headers, variant in calls:
+        sent += 1
+        where = f"{method} {url[:130]} {list(variant)}"
+        try:
+            answer = browser.open(url, method=method, headers=headers, **variant)
+        except Exception as exc:
+            failures.append(f"{where}: {type(exc).__name__}: {str(exc)[:100]}")
+            continue
+        if answer.status_code >= 500:
+            failures.append(f"{where}: {answer.status_code}")
+    return sent, failures
+
+
+INT_ARGUMENTS = (
+    "k",
+    "seat",
+    "change_id",
+    "invite_id",
+    "member_id",
+    "key_id",
+    "number",
+    "table_number",
+    "entrant",
+)
+
+
+def hostile_calls(app, w: dict):
+    for rule in routes(app):
         real = real_values(rule.rule, w)
         urls = [url_for_rule(rule.rule, real)]
         for argument in rule.arguments:
-            for hostile in (
-                INTS
-                if argument
-                in (
-                    "k",
-                    "seat",
-                    "change_id",
-                    "invite_id",
-                    "member_id",
-                    "key_id",
-                    "number",
-                    "table_number",
-                    "entrant",
-                )
-                else STRINGS
-            ):
+            for hostile in INTS if argument in INT_ARGUMENTS else STRINGS:
                 urls.append(url_for_rule(rule.rule, {**real, argument: hostile}))
         for url in urls:
             queries = [
                 "",
                 f"?key={NAMES[0]}&player={NAMES[6]}&page={HUGE}&game={NAMES[3]}&part=live&as=scorer",
             ]
-            for method in methods:
+            for method in methods_of(rule):
                 headers = credentials(url, w)
-                variants: list[dict] = [{"query_string": None}]
+                variants: list[dict] = [{}]
                 if method != "GET":
                     variants = [
                         {"json": json_body(w["club"]["slug"])},
@@ -238,16 +265,13 @@ def test_every_route_with_hostile_names_and_numbers_never_answers_500(app, clien
                     ]
                 for query in queries if method == "GET" else [""]:
                     for variant in variants:
-                        variant = {k: v for k, v in variant.items() if v is not None}
-                        calls += 1
-                        where = f"{method} {url[:100]}{query[:30]} {list(variant)}"
-                        try:  # the suite's TESTING app raises what would be a 500
-                            answer = browser.open(url + query, method=method, headers=headers, **variant)
-                        except Exception as exc:
-                            failures.append(f"{where}: {type(exc).__name__}: {str(exc)[:100]}")
-                            continue
-                        if answer.status_code >= 500:
-                            failures.append(f"{where}: {answer.status_code}")
+                        yield method, url + query, headers, variant
+
+
+def test_every_route_with_hostile_names_and_numbers_never_answers_500(app, client):
+    w = world(app, client)
+    browser = signed_in(app, w, (w["game"], w["key"]), (w["secrets"], w["secrets_key"]))
+    calls, failures = sweep(browser, hostile_calls(app, w))
     assert calls > 500
     assert failures == [], "\n".join(failures[:40])
 

@@ -8,7 +8,16 @@ credentials so the views run past their lookups."""
 
 from __future__ import annotations
 
-from tests.web.test_hall_fuzz import LAST, credentials, real_values, url_for_rule, world
+from tests.web.test_hall_fuzz import (
+    credentials,
+    methods_of,
+    real_values,
+    routes,
+    signed_in,
+    sweep,
+    url_for_rule,
+    world,
+)
 
 ODD = ["²", "①", "١٢", "٣", "⁴0", "1_0", "+1", " 1"]
 LOOK_ALIKE = ["Оlga", "Fuzz Наll", "Оwn", "B0b"]
@@ -40,17 +49,8 @@ def bodies(odd: str, name: str) -> list[dict]:
     return [{"data": form}, {"json": as_json}]
 
 
-def test_every_club_and_event_route_with_odd_digits_and_look_alikes_never_answers_500(app, client):
-    w = world(app, client)
-    browser = app.test_client()
-    browser.set_cookie("member", w["club"]["member_key"])
-    browser.get(f"/e/{w['event']}/direct?key={w['director']}")
-    rules = [r for r in app.url_map.iter_rules() if r.rule.startswith(PREFIXES)]
-    rules.sort(key=lambda r: any(r.rule.endswith(tail) for tail in LAST))
-    failures: list[str] = []
-    calls = 0
-    for rule in rules:
-        methods = sorted((rule.methods or set()) - {"HEAD", "OPTIONS"})
+def odd_calls(app, w: dict):
+    for rule in routes(app, PREFIXES):
         real = real_values(rule.rule, w)
         urls = [url_for_rule(rule.rule, real)]
         urls += [
@@ -66,17 +66,14 @@ def test_every_club_and_event_route_with_odd_digits_and_look_alikes_never_answer
                 "X-Live-Since": f'W/"{w["table_game"]}.{odd}.en"',
                 "HX-Request": "true",
             }
-            for method in methods:
+            for method in methods_of(rule):
                 query = f"?best={odd}&page={odd}&at={odd}&from={odd}&game=euchre" if method == "GET" else ""
                 for variant in bodies(odd, name) if method != "GET" else [{}]:
-                    calls += 1
-                    where = f"{method} {url[:90]}{query[:20]} {list(variant)}"
-                    try:  # the suite's TESTING app raises what would be a 500
-                        answer = browser.open(url + query, method=method, headers=headers, **variant)
-                    except Exception as exc:
-                        failures.append(f"{where}: {type(exc).__name__}: {str(exc)[:100]}")
-                        continue
-                    if answer.status_code >= 500:
-                        failures.append(f"{where}: {answer.status_code}")
+                    yield method, url + query, headers, variant
+
+
+def test_every_club_and_event_route_with_odd_digits_and_look_alikes_never_answers_500(app, client):
+    w = world(app, client)
+    calls, failures = sweep(signed_in(app, w), odd_calls(app, w))
     assert calls > 120
     assert failures == [], "\n".join(failures[:40])
