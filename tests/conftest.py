@@ -296,3 +296,40 @@ def new_game(client):
         return response.headers["Location"]
 
     return start
+
+
+# The longest tests (each 15-150 s of one worker, measured on the 2-core machine) run first, then
+# the browser tests, then the rest: with pytest-xdist's work stealing (pyproject's addopts) a
+# worker that runs out steals the other's not yet started tests, so the run ends on short tests
+# and neither worker waits alone on a long one. Only the order changes; a name that goes stale
+# merely runs in its usual place.
+LONGEST = (
+    "test_read_side.py::test_every_route_replays_a_game_at_most_once_per_request",
+    "test_limits_round_keys.py::test_a_forty_table_hall_with_a_prankster_across_three_round_changes",
+    "test_secrets_console_e2e.py::test_a_whole_hidden_secrets_game_played_from_each_players_phone",
+    "test_schemathesis.py::test_schemathesis_finds_no_failure",
+    "test_whole_evening_e2e.py::",
+    "test_evening_door_e2e.py::",
+    "test_backup_server.py::test_sqlite_to_sqlite_every_answer_the_same",
+    "test_limits.py::test_forty_tables_behind_one_address_play_an_evening_without_a_429",
+    "test_ladder_evening_e2e.py::",
+    "test_hall_fuzz.py::test_every_route_with_hostile_names_and_numbers_never_answers_500",
+    "test_table_fuzz.py::test_no_route_answers_a_server_error_to_garbage",
+    "test_limits_hall.py::test_a_forty_table_evening_with_a_prankster_and_a_removed_members_phone",
+    "test_crowd.py::test_a_public_answer_is_the_same_for_everyone_and_no_private_one_is_public",
+    "test_radio_macro.py::test_every_entry_forms_radios_read_as_wtforms_writes_them",
+    "test_secrets_console.py::test_one_seats_pending_part_changes_no_other_answer_on_any_route",
+    "test_screens_e2e.py::",
+    "test_taps_e2e.py::test_whole_spades_games_cutthroat_and_pairs",
+    "test_limits_hall.py::test_four_worker_processes_count_together_without_redis",
+    "test_benchmark_script.py::test_long_games_hold_their_deals_and_never_end",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    def rank(item) -> int:
+        if any(name in item.nodeid for name in LONGEST):
+            return 0
+        return 1 if "/browser/" in item.nodeid else 2
+
+    items.sort(key=rank)  # stable: each group keeps the collection's order
