@@ -217,6 +217,12 @@ def bearer(key: str, **more: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}", **more}
 
 
+def euchre_evening(players, name: str = "Euchre night", **settings) -> dict:
+    """An event's body (events.md): progressive Euchre for ``players``, with ``settings`` (hands,
+    rounds, minutes, another format...) as the test needs them."""
+    return {"name": name, "format": "progressive", "game": "euchre", "players": list(players), **settings}
+
+
 def make_event(app, **body) -> tuple[str, str]:
     """An event made by the service from ``body`` (events.md), outside any club: its id and its
     director key. A file fixes its own evening with ``functools.partial(make_event, ...)``."""
@@ -298,11 +304,20 @@ def new_game(client):
     return start
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """``-n auto`` distributes by work stealing unless ``--dist`` says otherwise: a worker that runs
+    out takes the other's tests not yet started, so neither waits alone at the end. Set here, not
+    in addopts, so that a run without pytest-xdist (``-p no:xdist``) still parses its options, and
+    a run without ``-n`` stays undistributed."""
+    if getattr(config.option, "numprocesses", None) and getattr(config.option, "dist", None) == "no":
+        config.option.dist = "worksteal"
+
+
 # The longest tests (each 15-150 s of one worker, measured on the 2-core machine) run first, then
-# the browser tests, then the rest: with pytest-xdist's work stealing (pyproject's addopts) a
-# worker that runs out steals the other's not yet started tests, so the run ends on short tests
-# and neither worker waits alone on a long one. Only the order changes; a name that goes stale
-# merely runs in its usual place.
+# the browser tests, then the rest: with work stealing (above) a worker that runs out steals the
+# other's not yet started tests, so the run ends on short tests and neither worker waits alone
+# on a long one. Only the order changes; a name that goes stale merely runs in its usual place.
 LONGEST = (
     "test_read_side.py::test_every_route_replays_a_game_at_most_once_per_request",
     "test_limits_round_keys.py::test_a_forty_table_hall_with_a_prankster_across_three_round_changes",

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import threading
+import urllib.request
 
 import pytest
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
+from scorekeeper.db import db
 from tests.conftest import emptied
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -23,6 +26,16 @@ FLAGS = [
     "--disable-sync",
 ]
 PHONE = {"width": 360, "height": 740}
+TV = {"width": 1920, "height": 1080}
+# The test servers' settings (clubs' slugs as the tests name them, "/c/lodge", without the tail).
+SERVED = {"SECRET_KEY": "browser-test", "AUTO_MIGRATE": False, "CLUB_SLUG_TAIL": False}
+# Every trusted touch counted in the page's storage: a tap as a person makes it (a click would
+# count twice where a label passes it on to its radio).
+COUNT_TAPS = """
+document.addEventListener("touchstart", function (e) {
+  if (e.isTrusted) { localStorage.taps = String(Number(localStorage.taps || 0) + 1); }
+}, {capture: true, passive: true});
+"""
 
 
 def pytest_collection_modifyitems(config, items):
@@ -44,15 +57,7 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture
 def live_server(database_url):
     """The app served on a free loopback port for the length of one test."""
-    app = create_app(
-        {
-            "SECRET_KEY": "browser-test",
-            "SQLALCHEMY_DATABASE_URI": database_url,
-            "AUTO_MIGRATE": False,
-            # Clubs' slugs as the tests name them ("/c/lodge"), without the random tail.
-            "CLUB_SLUG_TAIL": False,
-        }
-    )
+    app = create_app({**SERVED, "SQLALCHEMY_DATABASE_URI": database_url})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -102,3 +107,49 @@ def phone(browser):
     page.set_default_timeout(10_000)
     yield page
     context.close()
+
+
+@pytest.fixture
+def on_server(database_url):
+    """``with on_server():`` an app context on the served database, for what a test sets up
+    through the service rather than through pages (an event outside any club, a round started)."""
+    app = create_app({**SERVED, "SQLALCHEMY_DATABASE_URI": database_url})
+    yield app.app_context
+    with app.app_context():
+        db.engine.dispose()
+
+
+def new_phone(browser, wait: int = 20_000, script: str = COUNT_TAPS):
+    """A page in a phone's own context (360 px, touch) counting its taps; ``wait`` ms for each
+    action and expectation (a poll is 3 s, and this box is shared and slow)."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context.add_init_script(script)
+    page = context.new_page()
+    page.set_default_timeout(wait)
+    return page
+
+
+def taps(page) -> int:
+    return int(page.evaluate("Number(localStorage.taps || 0)"))
+
+
+def big_enough(locator) -> None:
+    box = locator.bounding_box()
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44, (locator, box)
+
+
+def no_sideways_scroll(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.url
+
+
+def api(base: str, path: str, body: dict | None = None, key: str | None = None) -> dict:
+    """A call to the served app's API (JSON in and out), with a bearer ``key`` if given."""
+    request = urllib.request.Request(
+        base + path,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    if key:
+        request.add_header("Authorization", f"Bearer {key}")
+    with urllib.request.urlopen(request) as answer:
+        return json.load(answer)

@@ -15,18 +15,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from scorekeeper import create_app
 from scorekeeper.events import service as events
+from tests.browser.conftest import TV, api, no_sideways_scroll, taps
+from tests.browser.conftest import new_phone as phone_counting_taps
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lee"]
-PHONE = {"width": 360, "height": 740}
-TV = {"width": 1920, "height": 1080}
 MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
-COUNT = """
-document.addEventListener("touchstart", function (e) {
-  if (e.isTrusted) { localStorage.taps = String(Number(localStorage.taps || 0) + 1); }
-}, {capture: true, passive: true});
-"""
 WAIT = 20_000
 # docs/evening.md's pictures of the door, the list filling and the last round's close:
 # `UPDATE_SCREENS=1 python -m pytest tests/browser/test_evening_door_e2e.py` takes them again.
@@ -39,27 +33,11 @@ def shots(tmp_path) -> Path:
 
 
 def new_phone(browser: Browser) -> Page:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    context.add_init_script(COUNT)
-    page = context.new_page()
-    page.set_default_timeout(WAIT)
-    return page
-
-
-def taps(page: Page) -> int:
-    return int(page.evaluate("Number(localStorage.taps || 0)"))
-
-
-def no_sideways_scroll(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    return phone_counting_taps(browser, WAIT)
 
 
 def document(base: str, event_id: str, key: str | None = None) -> dict:
-    request = urllib.request.Request(f"{base}/api/events/{event_id}")
-    if key:
-        request.add_header("Authorization", f"Bearer {key}")
-    with urllib.request.urlopen(request) as answer:
-        return json.load(answer)
+    return api(base, f"/api/events/{event_id}", key=key)
 
 
 def deal(base: str, table: dict) -> None:
@@ -103,12 +81,9 @@ def check_in(browser: Browser, door: str, name: str, shot: Path | None = None) -
 
 
 def test_an_evening_filled_at_the_door_to_its_closed_last_round(
-    live_server: str, database_url: str, browser: Browser, shots: Path
+    live_server: str, on_server, browser: Browser, shots: Path
 ):
-    app = create_app(
-        {"SECRET_KEY": "browser-test", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False}
-    )
-    with app.app_context():
+    with on_server():
         event, key = events.create_event(
             {
                 "name": "Door night",

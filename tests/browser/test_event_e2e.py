@@ -20,32 +20,20 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from scorekeeper import create_app
 from scorekeeper.events import service as events
+from tests.conftest import euchre_evening
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 PHONE = {"width": 360, "height": 740}
 
 
-def make_event(database_url: str) -> tuple[str, str]:
+def make_event(on_server) -> tuple[str, str]:
     """A personal progressive Euchre event of 8 players, 2 hands a table, 10 minutes a round.
 
     (A club's event is created by ``POST /api/clubs/<slug>/events``, which is not built yet:
     the service makes the same event without a club.)"""
-    app = create_app(
-        {"SECRET_KEY": "browser-test", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False}
-    )
-    with app.app_context():
-        event, key = events.create_event(
-            {
-                "name": "Thursday progressive",
-                "format": "progressive",
-                "game": "euchre",
-                "players": PLAYERS,
-                "hands": 2,
-                "minutes": 10,
-            }
-        )
+    with on_server():
+        event, key = events.create_event(euchre_evening(PLAYERS, "Thursday progressive", hands=2, minutes=10))
         return event.id, key
 
 
@@ -100,9 +88,9 @@ def standings(page: Page) -> list[list[str]]:
 
 
 def test_a_round_started_on_the_directors_phone_and_scored_on_a_tables_phone(
-    live_server, browser: Browser, database_url
+    live_server, browser: Browser, on_server
 ):
-    event_id, key = make_event(database_url)
+    event_id, key = make_event(on_server)
     director = phone_page(browser)
     director.goto(f"{live_server}/e/{event_id}/direct?key={key}")
     expect(director.locator("h1")).to_have_text("Thursday progressive")
@@ -214,8 +202,8 @@ def test_a_round_started_on_the_directors_phone_and_scored_on_a_tables_phone(
         page.context.close()
 
 
-def test_the_round_starts_without_javascript(live_server, browser: Browser, database_url):
-    event_id, key = make_event(database_url)
+def test_the_round_starts_without_javascript(live_server, browser: Browser, on_server):
+    event_id, key = make_event(on_server)
     page = phone_page(browser, java_script_enabled=False)
     page.goto(f"{live_server}/e/{event_id}/direct?key={key}")
     page.click("text=Start round 1")

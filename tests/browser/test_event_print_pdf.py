@@ -9,6 +9,7 @@ import io
 from pypdf import PdfReader
 
 from scorekeeper.events import service as events
+from tests.conftest import euchre_evening
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 
@@ -16,16 +17,7 @@ PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 def test_the_print_pdf(app, client, tmp_path):
     app.config["PDF_FOLDER"] = str(tmp_path)
     with app.app_context():
-        event, key = events.create_event(
-            {
-                "name": "Euchre night",
-                "format": "progressive",
-                "game": "euchre",
-                "players": PLAYERS,
-                "hands": 8,
-                "rounds": 3,
-            }
-        )
+        event, key = events.create_event(euchre_evening(PLAYERS, "Euchre night", hands=8, rounds=3))
         event_id = event.id
     client.get(f"/e/{event_id}/direct?key={key}")
     client.post(f"/e/{event_id}/rounds", data={})

@@ -4,6 +4,7 @@ own phone from the table card's link, and the board and the standings follow."""
 from playwright.sync_api import Page, expect
 
 from scorekeeper.events import service as events
+from tests.conftest import euchre_evening
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 
@@ -16,23 +17,9 @@ def no_sideways_scroll(page: Page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
-def test_director_starts_a_round_and_a_table_scores_it(live_server, phone: Page, database_url):
-    from scorekeeper import create_app
-
-    app = create_app(
-        {"SECRET_KEY": "browser-test", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False}
-    )
-    with app.app_context():
-        event, key = events.create_event(
-            {
-                "name": "Euchre night",
-                "format": "progressive",
-                "game": "euchre",
-                "players": PLAYERS,
-                "hands": 1,
-                "minutes": 20,
-            }
-        )
+def test_director_starts_a_round_and_a_table_scores_it(live_server, phone: Page, on_server):
+    with on_server():
+        event, key = events.create_event(euchre_evening(PLAYERS, "Euchre night", hands=1, minutes=20))
         event_id = event.id
     page = phone
     page.goto(f"{live_server}/e/{event_id}/direct?key={key}")

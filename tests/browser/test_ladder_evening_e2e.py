@@ -13,36 +13,32 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 
 from playwright.sync_api import Browser, Page, expect
 
-from scorekeeper import create_app
 from scorekeeper.events import ladder
 from scorekeeper.events import service as events
 from scorekeeper.events.table_links import table_token
+from tests.browser.conftest import COUNT_TAPS, api, big_enough, no_sideways_scroll, taps
+from tests.browser.conftest import new_phone as phone_counting_taps
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lee"]
-PHONE = {"width": 360, "height": 740}
 HANDS = 2
-# A tap is one touch (a click would count twice where a label passes it on to its radio).
-COUNT = """
-document.addEventListener("touchstart", function (e) {
-  if (e.isTrusted) { localStorage.taps = String(Number(localStorage.taps || 0) + 1); }
-}, {capture: true, passive: true});
+# Each page's loads counted too: a table phone is never reloaded.
+COUNT = (
+    COUNT_TAPS
+    + """
 window.addEventListener("load", function () {
   localStorage.loads = String(Number(localStorage.loads || 0) + 1);
 });
 """
+)
 # Long enough for a poll (3 s) and a slow shared machine.
 WAIT = 20_000
 
 
-def make_event(database_url: str) -> tuple[str, str, list[str]]:
-    app = create_app(
-        {"SECRET_KEY": "browser-test", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False}
-    )
-    with app.app_context():
+def make_event(on_server) -> tuple[str, str, list[str]]:
+    with on_server():
         event, key = events.create_event(
             {
                 "name": "King's table",
@@ -60,24 +56,7 @@ def make_event(database_url: str) -> tuple[str, str, list[str]]:
 
 
 def new_phone(browser: Browser) -> Page:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    context.add_init_script(COUNT)
-    page = context.new_page()
-    page.set_default_timeout(WAIT)
-    return page
-
-
-def taps(page: Page) -> int:
-    return int(page.evaluate("Number(localStorage.taps || 0)"))
-
-
-def big_enough(locator) -> None:
-    box = locator.bounding_box()
-    assert box is not None and box["width"] >= 44 and box["height"] >= 44, (locator, box)
-
-
-def no_sideways_scroll(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    return phone_counting_taps(browser, WAIT, COUNT)
 
 
 def chip(page: Page, name: str, value: str) -> None:
@@ -87,18 +66,15 @@ def chip(page: Page, name: str, value: str) -> None:
 
 
 def document(base: str, event_id: str) -> dict:
-    with urllib.request.urlopen(f"{base}/api/events/{event_id}") as answer:
-        return json.load(answer)
+    return api(base, f"/api/events/{event_id}")
 
 
 def won_by_first_pair(table: int, number: int) -> bool:
     return (table + number) % 2 == 0
 
 
-def test_a_ladder_evening_on_phones_that_stay_at_their_tables(
-    live_server: str, database_url: str, browser: Browser
-):
-    event_id, key, tokens = make_event(database_url)
+def test_a_ladder_evening_on_phones_that_stay_at_their_tables(live_server: str, on_server, browser: Browser):
+    event_id, key, tokens = make_event(on_server)
     links = [f"{live_server}/e/{event_id}/table/{n}/{tokens[n - 1]}" for n in (1, 2, 3)]
     director = new_phone(browser)
     director.goto(f"{live_server}/e/{event_id}/direct?key={key}")

@@ -18,25 +18,26 @@ import urllib.request
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from scorekeeper import create_app
 from scorekeeper.events import service as events
 from scorekeeper.events.table_links import table_url
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, api, no_sideways_scroll
+from tests.conftest import euchre_evening
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 DEALS = [("H", 0, 3), ("S", 1, 4), ("D", 2, 3), ("C", 3, 3), ("H", 0, 4)]
 
 
-def api(base: str, path: str, body: dict | None = None, key: str | None = None) -> dict:
-    headers = {"Content-Type": "application/json"}
-    if key:
-        headers["Authorization"] = f"Bearer {key}"
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(
-        base + path, data=data, headers=headers, method="POST" if data else "GET"
-    )
-    with urllib.request.urlopen(request) as answer:
-        return json.load(answer)
+def offline_evening(on_server, hands: int) -> tuple[str, str, str, str]:
+    """An 8-player progressive Euchre evening with round 1 started: its id, the director's key,
+    table 1's link and its game."""
+    with on_server():
+        event, director_key = events.create_event(
+            euchre_evening(
+                ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"], "Offline evening", hands=hands, minutes=30
+            )
+        )
+        events.start_round(event)
+        return event.id, director_key, table_url(event, 1), event.rounds[0].tables[0].game_id
 
 
 def facts(record: dict) -> list[tuple[str, int, int]]:
@@ -96,10 +97,6 @@ def controlled(page: Page) -> None:
             return
         page.wait_for_timeout(200)
     raise AssertionError("the page was not kept by the service worker")
-
-
-def no_sideways_scroll(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
 def play_offline(context: BrowserContext, url: str, game_path: str, base: str, ends: bool = False) -> Page:
@@ -210,26 +207,9 @@ def test_a_deal_refused_on_its_return_stays_on_the_phone_with_its_message(live_s
 
 
 def test_an_event_tables_link_keeps_every_deal_and_the_director_hears_from_it(
-    live_server, browser, database_url
+    live_server, browser, on_server
 ):
-    app = create_app(
-        {"SECRET_KEY": "browser-test", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False}
-    )
-    with app.app_context():
-        event, director_key = events.create_event(
-            {
-                "name": "Offline evening",
-                "format": "progressive",
-                "game": "euchre",
-                "players": ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"],
-                "hands": 5,
-                "minutes": 30,
-            }
-        )
-        events.start_round(event)
-        link = table_url(event, 1)
-        game_id = event.rounds[0].tables[0].game_id
-        event_id = event.id
+    event_id, director_key, link, game_id = offline_evening(on_server, hands=5)
     director = new_tab(phone_context(browser))
     director.goto(f"{live_server}/e/{event_id}/direct?key={director_key}")
     first_table = director.locator(".ev-tables li").first
@@ -300,11 +280,7 @@ def test_a_seats_private_link_keeps_its_orders_and_sends_them(live_server, brows
         "/api/games",
         {"game": "secrets", "players": SX_NAMES[:3], "options": {"hidden": True, "values": values}},
     )
-    request = urllib.request.Request(
-        f"{live_server}/api/games/{game['id']}/seats", headers={"Authorization": f"Bearer {game['edit_key']}"}
-    )
-    with urllib.request.urlopen(request) as answer:
-        seats = json.load(answer)["seats"]
+    seats = api(live_server, f"/api/games/{game['id']}/seats", key=game["edit_key"])["seats"]
     orders = [[{"spy": s, "target": (p + 1) % 3, "secret": "B"} for s in SPIES] for p in range(3)]
 
     context = phone_context(browser)
@@ -343,34 +319,14 @@ def test_a_seats_private_link_keeps_its_orders_and_sends_them(live_server, brows
 
 
 def test_an_event_table_deal_refused_after_a_directors_correction_stays_until_discarded(
-    live_server, browser, database_url
+    live_server, browser, on_server
 ):
     """At an event table: the director corrects hand 1 while the table's phone is offline with 2
     hands kept. Back online the first is refused (the game changed meanwhile) and stays with the
     server's message, the second waits behind it; discarded (two taps, on purpose), the second is
     sent after the correction."""
-    app = create_app(
-        {"SECRET_KEY": "browser-test", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False}
-    )
-    with app.app_context():
-        event, director_key = events.create_event(
-            {
-                "name": "Offline evening",
-                "format": "progressive",
-                "game": "euchre",
-                "players": ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"],
-                "hands": 6,
-                "minutes": 30,
-            }
-        )
-        events.start_round(event)
-        link = table_url(event, 1)
-        event_id = event.id
-    request = urllib.request.Request(
-        f"{live_server}/api/events/{event_id}", headers={"Authorization": f"Bearer {director_key}"}
-    )
-    with urllib.request.urlopen(request) as answer:
-        table = json.load(answer)["rounds"][0]["tables"][0]
+    event_id, director_key, link, _game = offline_evening(on_server, hands=6)
+    table = api(live_server, f"/api/events/{event_id}", key=director_key)["rounds"][0]["tables"][0]
     game_id, table_key = table["game"], table["edit_key"]
 
     context = phone_context(browser)

@@ -8,9 +8,9 @@ import os
 
 from playwright.sync_api import Browser, Page, expect
 
-from scorekeeper import create_app
 from scorekeeper.events import service as events
 from tests.browser.conftest import PHONE
+from tests.conftest import euchre_evening
 
 SHOTS = os.environ.get("SHOTS_DIR", "/tmp/shots")
 
@@ -65,43 +65,43 @@ def played(page: Page, k: int) -> None:
     expect(page.locator(".board tbody tr[id^=deal-]")).to_have_count(k)
 
 
+def recorded_in_view(page: Page, last, name: str, k: int) -> None:
+    """Hand ``k`` (from 0) in one screen, then recorded: the board has k + 1 deals."""
+    one_screen(page, last, f"{name}-{k + 1}")
+    page.get_by_role("button", name="Record deal").tap()
+    played(page, k + 1)
+
+
+def chips(page: Page, taps) -> None:
+    for name, value in taps:
+        chip(page, name, value)
+
+
 def test_euchre_hand_fits_one_screen(live_server, phone: Page):
     page = phone
     start(page, live_server, "euchre", ["Ann", "Bob", "Cid", "Dee"])
     for k in range(2):  # the first hand, and one with a board above it
-        chip(page, "trump", "H")
-        chip(page, "maker", "0")
-        chip(page, "maker_tricks", "3")
-        one_screen(page, last_chip(page, "maker_tricks", "3"), f"euchre-{k + 1}")
-        page.get_by_role("button", name="Record deal").tap()
-        played(page, k + 1)
+        chips(page, [("trump", "H"), ("maker", "0"), ("maker_tricks", "3")])
+        recorded_in_view(page, last_chip(page, "maker_tricks", "3"), "euchre", k)
 
 
 def test_spades_hand_fits_one_screen(live_server, phone: Page):
     page = phone
     start(page, live_server, "spades", ["Ann", "Bob", "Cid", "Dee"])
     for k in range(2):
-        for seat, bid in enumerate([4, 3, 3, 2]):
-            chip(page, f"bids_{seat}", bid)
+        chips(page, [(f"bids_{seat}", bid) for seat, bid in enumerate([4, 3, 3, 2])])
         expect(page.locator("#entry fieldset.tricks")).to_be_visible()
-        for seat, t in enumerate([4, 3, 3]):
-            chip(page, f"tricks_{seat}", t)
-        one_screen(page, last_chip(page, "tricks_2", 3), f"spades-{k + 1}")
-        page.get_by_role("button", name="Record deal").tap()
-        played(page, k + 1)
+        chips(page, [(f"tricks_{seat}", t) for seat, t in enumerate([4, 3, 3])])
+        recorded_in_view(page, last_chip(page, "tricks_2", 3), "spades", k)
 
 
 def test_secret_agent_deal_fits_one_screen(live_server, phone: Page):
     page = phone
     start(page, live_server, "secret_agent", ["Ann", "Bob", "Cid", "Dee"])
     for k in range(2):
-        for seat, t in enumerate([4, 3, 3]):
-            chip(page, f"tricks_{seat}", t)
-        for seat, card in enumerate("LOR"):
-            chip(page, f"agents_{seat}", card)
-        one_screen(page, last_chip(page, "agents_2", "R"), f"secret_agent-{k + 1}")
-        page.get_by_role("button", name="Record deal").tap()
-        played(page, k + 1)
+        chips(page, [(f"tricks_{seat}", t) for seat, t in enumerate([4, 3, 3])])
+        chips(page, [(f"agents_{seat}", card) for seat, card in enumerate("LOR")])
+        recorded_in_view(page, last_chip(page, "agents_2", "R"), "secret_agent", k)
 
 
 def test_tally_deal_fits_one_screen(live_server, phone: Page):
@@ -112,29 +112,23 @@ def test_tally_deal_fits_one_screen(live_server, phone: Page):
             if value:
                 page.locator(f"#points_{seat}").tap()
                 page.keyboard.type(value)
-        one_screen(page, page.locator("#points_3"), f"tally-{k + 1}")
-        page.get_by_role("button", name="Record deal").tap()
-        played(page, k + 1)
+        recorded_in_view(page, page.locator("#points_3"), "tally", k)
 
 
-def test_an_event_tables_hand_fits_one_screen(live_server, browser: Browser, database_url):
-    app = create_app(
-        {"SECRET_KEY": "browser-test", "SQLALCHEMY_DATABASE_URI": database_url, "AUTO_MIGRATE": False}
-    )
-    with app.app_context():
+def test_an_event_tables_hand_fits_one_screen(live_server, browser: Browser, on_server):
+    with on_server():
         event, key = events.create_event(
-            {
-                "name": "Thursday progressive",
-                "format": "progressive",
-                "game": "euchre",
-                "players": ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"],
-                "hands": 4,
-                "minutes": 10,
-            }
+            euchre_evening(
+                ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"],
+                "Thursday progressive",
+                hands=4,
+                minutes=10,
+            )
         )
+        event_id = event.id
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     director = context.new_page()
-    director.goto(f"{live_server}/e/{event.id}/direct?key={key}")
+    director.goto(f"{live_server}/e/{event_id}/direct?key={key}")
     director.get_by_role("button", name="Start round 1").tap()
     tables = director.locator(".ev-tables li")
     tables.first.locator("summary", has_text="Scorer link and QR").tap()
@@ -142,12 +136,8 @@ def test_an_event_tables_hand_fits_one_screen(live_server, browser: Browser, dat
     page = context.new_page()
     page.goto(href)
     for k in range(2):
-        chip(page, "trump", "S")
-        chip(page, "maker", "1")
-        chip(page, "maker_tricks", "4")
-        one_screen(page, last_chip(page, "maker_tricks", "4"), f"event_table-{k + 1}")
-        page.get_by_role("button", name="Record deal").tap()
-        expect(page.locator(".board tbody tr[id^=deal-]")).to_have_count(k + 1)
+        chips(page, [("trump", "S"), ("maker", "1"), ("maker_tricks", "4")])
+        recorded_in_view(page, last_chip(page, "maker_tricks", "4"), "event_table", k)
     context.close()
 
 

@@ -18,60 +18,26 @@ typed into. The counts are printed (TAPS {...}) and asserted.
 from __future__ import annotations
 
 import json
-import urllib.request
 
 from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import TV, api, big_enough, no_sideways_scroll, taps
+from tests.browser.conftest import new_phone as phone_counting_taps
 
 # Club regulars (seated at an earlier club evening): their names are offered at the door.
 REGULARS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 # Newcomers type their names; Lee is the one who arrives during round 1.
 NEWCOMERS = ["Ivy", "Jo", "Kim"]
 LATE = "Lee"
-PHONE = {"width": 360, "height": 740}
-TV = {"width": 1920, "height": 1080}
 HANDS = 2
-COUNT = """
-document.addEventListener("touchstart", function (e) {
-  if (e.isTrusted) { localStorage.taps = String(Number(localStorage.taps || 0) + 1); }
-}, {capture: true, passive: true});
-"""
 # The boxes that scroll sideways inside the page (their content wider than they are).
 OVERFLOWING = "[...document.querySelectorAll('.ev-scroll')].filter(e => e.scrollWidth > e.clientWidth).map(e => e.scrollWidth)"
 # A poll is 3 s; this box is shared and slow.
 WAIT = 25_000
 
 
-def api(base: str, path: str, body: dict | None = None, key: str | None = None) -> dict:
-    request = urllib.request.Request(
-        base + path,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    if key:
-        request.add_header("Authorization", f"Bearer {key}")
-    with urllib.request.urlopen(request) as answer:
-        return json.load(answer)
-
-
 def new_phone(browser: Browser) -> Page:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    context.add_init_script(COUNT)
-    page = context.new_page()
-    page.set_default_timeout(WAIT)
-    return page
-
-
-def taps(page: Page) -> int:
-    return int(page.evaluate("Number(localStorage.taps || 0)"))
-
-
-def big_enough(locator) -> None:
-    box = locator.bounding_box()
-    assert box is not None and box["width"] >= 44 and box["height"] >= 44, (locator, box)
-
-
-def fits(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.url
+    return phone_counting_taps(browser, WAIT)
 
 
 def local(base: str, link: str) -> str:
@@ -85,7 +51,7 @@ def check_in(browser: Browser, door: str, name: str, typed: bool, keep: bool = F
     phone = new_phone(browser)
     try:
         phone.goto(door)
-        fits(phone)
+        no_sideways_scroll(phone)
         if typed:
             field = phone.locator("#name")
             field.fill(name)
@@ -97,7 +63,7 @@ def check_in(browser: Browser, door: str, name: str, typed: bool, keep: bool = F
         expect(phone.locator(".ev-arrived")).to_contain_text(f"{name}, you are on tonight's list")
         # Their own page (where to sit each round) is one tap away on this phone.
         big_enough(phone.get_by_role("link", name="Your page for tonight: where you sit each round"))
-        fits(phone)
+        no_sideways_scroll(phone)
         return taps(phone) + (1 if typed else 0), phone
     finally:
         if not keep:
@@ -146,7 +112,7 @@ def start_round(director: Page, number: int) -> int:
     big_enough(button)
     button.tap()
     expect(director.locator(".flash-ok")).to_contain_text(f"Round {number} has started.")
-    fits(director)
+    no_sideways_scroll(director)
     return taps(director) - at
 
 
@@ -183,7 +149,7 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
     director = new_phone(browser)
     director.goto(f"{base}/e/{event_id}/direct?key={key}")
     expect(director.locator("#ev-tonight-title")).to_have_text("Tonight's list: 0 players")
-    fits(director)
+    no_sideways_scroll(director)
     tv = browser.new_context(viewport=TV).new_page()
     tv.set_default_timeout(WAIT)
     tv.goto(f"{base}/e/{event_id}/board")
@@ -205,7 +171,7 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
     for n, page in tables.items():
         page.goto(links[n])
         expect(page.locator(".ev-big")).to_contain_text("Round 1 starts when the director starts it")
-        fits(page)
+        no_sideways_scroll(page)
 
     counted: dict = {"director": [], "hand": [], "table_round_change": {}}
     counted["director"].append(start_round(director, 1))
@@ -214,7 +180,7 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
     # Lee follows his page from the door (one tap more): it says where he goes, and follows.
     lee_phone.get_by_role("link", name="Your page for tonight: where you sit each round").tap()
     expect(lee_phone.locator("#ev-me-go")).to_have_text("Round 2", timeout=WAIT)
-    fits(lee_phone)
+    no_sideways_scroll(lee_phone)
     doc = api(base, f"/api/events/{event_id}", key=key)
     first = doc["rounds"][0]["tables"]
     assert len(first) == 2 and len(doc["rounds"][0]["sitting_out"]) == 3
@@ -222,7 +188,7 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
     assert sorted(links) == [1, 2, 3]  # a third table from round 2
     tables[3] = new_phone(browser)
     tables[3].goto(links[3])
-    fits(tables[3])
+    no_sideways_scroll(tables[3])
     expect(tv.locator(".tv-round")).to_contain_text("Round 1", timeout=30_000)
 
     # Round 1: both tables play their 2 hands; table 2 confirms, table 1 forgets.
@@ -230,14 +196,14 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
         counted["hand"] += play_hands(tables[n], HANDS)
     counted["table_round_change"][(1, 2)] = confirm_on_phone(tables[2], first[1]["seats"][1])
     expect(tables[2].locator(".ev-next")).to_have_text("Next round: wait for the director.")
-    fits(tables[1])
+    no_sideways_scroll(tables[1])
 
     # Round 2: the director is asked (table 1 unconfirmed), ticks "Start anyway", starts.
     expect(director.locator("#ev-hall")).to_contain_text("NOT CONFIRMED", timeout=WAIT)
     at = taps(director)
     director.get_by_role("button", name="Start round 2").tap()
     expect(director.locator("#unconfirmed-error")).to_contain_text("Not confirmed yet: round 1 table 1.")
-    fits(director)
+    no_sideways_scroll(director)
     switch = director.locator("label.switch:has(#unconfirmed)")
     big_enough(switch)
     switch.tap()
@@ -267,7 +233,7 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
     assert tables[1].url == links[1]
     for n in (1, 2, 3):
         expect(tables[n].locator(".ev-phone-head")).to_contain_text("Round 2 of 3", timeout=WAIT)
-        fits(tables[n])
+        no_sideways_scroll(tables[n])
         counted["hand"] += play_hands(tables[n], HANDS)
         counted["table_round_change"][(2, n)] = confirm_on_phone(tables[n], second[n - 1]["seats"][1])
     expect(tv.locator(".tv-round")).to_contain_text("Round 2", timeout=30_000)
@@ -293,7 +259,7 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
     close.tap()
     expect(director.get_by_text("Round 3 is closed: the event has finished.")).to_be_visible()
     counted["director"].append(taps(director) - at)
-    fits(director)
+    no_sideways_scroll(director)
     # The 3 rounds' standings (points, rounds won, loners, R1-R3) fit the phone: no box of them
     # scrolling sideways inside the page (it did by 100 px before).
     assert director.evaluate(OVERFLOWING) == []
@@ -305,7 +271,7 @@ def test_a_whole_ladder_evening_from_an_empty_list(live_server: str, browser: Br
     assert all(t["confirmed_by"] for r in final["rounds"][:2] for t in r["tables"])
     # Table 3's phone learns the event is over by itself; the door takes no more names.
     expect(tables[3].locator("#table-phone")).to_contain_text("The event is over", timeout=WAIT)
-    fits(tables[3])
+    no_sideways_scroll(tables[3])
     expect(tv.locator(".tv-round")).to_contain_text("Final standings", timeout=30_000)
     tv_fits(tv)
     last = new_phone(browser)

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from scorekeeper.db import db
 from scorekeeper.events import service as events
 from scorekeeper.models import Game, HouseChange
+from tests.conftest import euchre_evening
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
@@ -414,14 +415,7 @@ def test_the_board_explains_ranks_on_equal_points_and_no_place_shows_before_a_ca
 
     with app.app_context():
         event, key = events.create_event(
-            {
-                "name": "King's table",
-                "format": "ladder",
-                "game": "euchre",
-                "players": PLAYERS,
-                "hands": 1,
-                "rounds": 2,
-            }
+            euchre_evening(PLAYERS, "King's table", format="ladder", hands=1, rounds=2)
         )
         event_id = event.id
     # Before any card: a player's page says where to sit, not "Place 1 · shares place 1".

@@ -10,6 +10,7 @@ import re
 
 from scorekeeper.events import service as events
 from tests.clubs.helpers import as_member
+from tests.conftest import euchre_evening
 from tests.events.test_season_pages import season  # noqa: F401 (a fixture; club is the suite's)
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
@@ -17,15 +18,7 @@ PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 
 def make(app):
     with app.app_context():
-        event, key = events.create_event(
-            {
-                "name": "Euchre night",
-                "format": "progressive",
-                "game": "euchre",
-                "players": PLAYERS,
-                "rounds": 2,
-            }
-        )
+        event, key = events.create_event(euchre_evening(PLAYERS, "Euchre night", rounds=2))
         return event.id
 
 

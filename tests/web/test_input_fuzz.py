@@ -9,6 +9,7 @@ credentials so the views run past their lookups."""
 from __future__ import annotations
 
 from tests.web.test_hall_fuzz import (
+    INT_ARGUMENTS,
     credentials,
     methods_of,
     real_values,
@@ -22,17 +23,7 @@ from tests.web.test_hall_fuzz import (
 ODD = ["²", "①", "١٢", "٣", "⁴0", "1_0", "+1", " 1"]
 LOOK_ALIKE = ["Оlga", "Fuzz Наll", "Оwn", "B0b"]
 PREFIXES = ("/c/", "/e/", "/clubs", "/api/clubs", "/api/events")
-INT_PARTS = {
-    "k",
-    "seat",
-    "change_id",
-    "invite_id",
-    "member_id",
-    "key_id",
-    "number",
-    "table_number",
-    "entrant",
-}
+INT_PARTS = set(INT_ARGUMENTS)
 NUMERIC_FIELDS = (
     "expires", "rounds", "hands", "minutes", "sit_out", "table_size", "base_version", "best",
     "first_dealer", "page", "private", "close", "number", "table",
