@@ -83,6 +83,31 @@ def worker_database(url: str) -> str:
     return given.set(database=name).render_as_string(hide_password=False)
 
 
+def dropped(engine) -> None:
+    """Every table of ``engine``'s database dropped, Alembic's mark too: a database as new. Reflected
+    into a metadata of its own: in the models' it would take in alembic_version, which the
+    fixtures' clean-up would then empty (an app started later would migrate again)."""
+    existing = MetaData()
+    existing.reflect(engine)
+    existing.drop_all(engine)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
+
+
+def migrated_to(url: str, revision: str):
+    """An app on ``url``'s database dropped to nothing and migrated up to ``revision``: the old
+    schema a migration's test puts its old rows into."""
+    from flask_migrate import upgrade
+
+    from scorekeeper.db import MIGRATIONS
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "AUTO_MIGRATE": False, "SECRET_KEY": "m"})
+    with app.app_context():
+        dropped(db.engine)
+        upgrade(directory=MIGRATIONS, revision=revision)
+    return app
+
+
 @pytest.fixture(scope="session")
 def database_url(tmp_path_factory) -> str:
     """One database for the session, migrated from empty by our own Alembic scripts."""
@@ -91,14 +116,7 @@ def database_url(tmp_path_factory) -> str:
         url = worker_database(url)
         app = create_app({"SQLALCHEMY_DATABASE_URI": url, "AUTO_MIGRATE": False, "SECRET_KEY": "t"})
         with app.app_context():
-            # Start from nothing, so the migrations themselves are tested. Reflected into a
-            # metadata of its own: in the models' it would add alembic_version, which the
-            # fixtures' clean-up would then empty (an app started later would migrate again).
-            existing = MetaData()
-            existing.reflect(db.engine)
-            existing.drop_all(db.engine)
-            with db.engine.begin() as conn:
-                conn.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
+            dropped(db.engine)  # from nothing, so that the migrations themselves are tested
     else:
         url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.sqlite'}"
         app = create_app({"SQLALCHEMY_DATABASE_URI": url, "AUTO_MIGRATE": False, "SECRET_KEY": "t"})

@@ -13,11 +13,11 @@ from datetime import datetime
 import sqlalchemy as sa
 from flask_migrate import downgrade, upgrade
 
-from scorekeeper import create_app, rules
+from scorekeeper import rules
 from scorekeeper.db import MIGRATIONS, db
 from scorekeeper.games import GAMES
 from scorekeeper.rules.base import check_setup, play
-from tests.conftest import worker_database
+from tests.conftest import migrated_to, worker_database
 
 BEFORE = "e02ae4bc14e8"
 NAMES = ["Ann", "Bob", "Cid"]
@@ -89,18 +89,8 @@ def stored_options(conn) -> dict[str, dict]:
 
 
 def test_stored_secrets_games_with_a_spy_at_home_get_spies_may_stay(tmp_path):
-    app = create_app(
-        {"SQLALCHEMY_DATABASE_URI": database_url(tmp_path), "AUTO_MIGRATE": False, "SECRET_KEY": "m"}
-    )
+    app = migrated_to(database_url(tmp_path), BEFORE)
     with app.app_context():
-        # A metadata of its own: reflected into the models' it would take in alembic_version,
-        # which later tests' clean-up would then empty (and a server started after would re-migrate).
-        existing = sa.MetaData()
-        existing.reflect(db.engine)
-        existing.drop_all(db.engine)
-        with db.engine.begin() as conn:
-            conn.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
-        upgrade(directory=MIGRATIONS, revision=BEFORE)
         with db.engine.begin() as conn:
             insert_game(conn, "home", "secrets", {"turns": 5}, [ALL_SENT, ONE_HOME])
             insert_game(conn, "full", "secrets", {"turns": 5}, [ALL_SENT, ALL_FREE_SENT])

@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.conftest import hand_played
+
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 PHONE = {"width": 360, "height": 740}
 TV = {"width": 1920, "height": 1080}
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou"]
-MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
 
 
 @pytest.fixture
@@ -108,11 +109,7 @@ def test_a_directors_evening_in_pictures(live_server, browser: Browser, shots: P
         headers={"Authorization": f"Bearer {director['director_key']}"},
     ).json()
     for table in rnd["tables"]:
-        phone.request.post(
-            f"{base}/api/games/{table['game']}/deals",
-            data=MADE_02,
-            headers={"Authorization": f"Bearer {table['edit_key']}"},
-        )
+        hand_played(phone, base, table)
     phone.goto(f"{base}/c/lodge")
     phone.get_by_role("link", name="Season").tap()
     expect(phone.locator(".season-table tbody tr")).to_have_count(8)

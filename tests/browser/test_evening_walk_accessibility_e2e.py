@@ -14,10 +14,10 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import hand_played
 from tests.browser.test_accessibility_e2e import SMALL_TARGETS, axe_violations
 from tests.browser.test_whole_evening_e2e import OVERFLOWING
 
-MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
 REGULARS = ["Ann", "Bob", "Cy", "Di"]
 NEWCOMERS = ["Eve", "Fay", "Gus", "Hal"]
 
@@ -77,11 +77,7 @@ def walk(page: Page, base: str, look: Callable[[str], None]) -> None:
     page.goto(base + links[1])
     look("table phone, mid-round")
     for table in first:
-        page.request.post(
-            f"{base}/api/games/{table['game']}/deals",
-            data=MADE_02,
-            headers={"Authorization": f"Bearer {table['edit_key']}"},
-        )
+        hand_played(page, base, table)
     page.goto(base + links[1])
     expect(page.locator("#ev-confirm")).to_be_visible()
     look("table phone, between rounds, the confirmation")
@@ -111,11 +107,7 @@ def walk(page: Page, base: str, look: Callable[[str], None]) -> None:
     page.goto(f"{base}/e/{event_id}/board")
     look("board, mid-round")
     second = doc()["rounds"][1]["tables"]
-    page.request.post(
-        f"{base}/api/games/{second[0]['game']}/deals",
-        data=MADE_02,
-        headers={"Authorization": f"Bearer {second[0]['edit_key']}"},
-    )
+    hand_played(page, base, second[0])
     page.goto(f"{base}/e/{event_id}")
     page.get_by_role("button", name="Close round 2 and finish the event").tap()
     expect(page.get_by_text("Round 2 is closed: the event has finished.")).to_be_visible()

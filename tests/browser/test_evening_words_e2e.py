@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
+from tests.browser.conftest import hand_played
+
 # Each word of each head: one box (a word broken across two lines has two).
 WORDS_WHOLE = """() => Array.from(document.querySelectorAll('.ev-score-table thead th')).flatMap(th => {
   const text = th.firstChild;
@@ -75,39 +76,33 @@ def test_the_new_event_form_at_360_px(live_server, phone: Page):
     expect(pairing).to_be_hidden()
 
 
-def test_the_directors_page_follows_the_tables_without_a_reload(live_server, phone: Page):
-    _, event = club_and_event(phone, live_server)
+def round_1_on_the_directors_page(phone: Page, base: str) -> dict:
+    """A club's event with round 1 started on the API, its director's page drawn after: the round."""
+    _, event = club_and_event(phone, base)
     key = {"Authorization": f"Bearer {event['director_key']}"}
-    phone.goto(f"{live_server}/e/{event['id']}/direct?key={event['director_key']}")
-    tables = phone.request.post(f"{live_server}/api/events/{event['id']}/rounds", data={}, headers=key).json()
+    phone.goto(f"{base}/e/{event['id']}/direct?key={event['director_key']}")
+    tables = phone.request.post(f"{base}/api/events/{event['id']}/rounds", data={}, headers=key).json()
     phone.reload()
+    return tables
+
+
+def test_the_directors_page_follows_the_tables_without_a_reload(live_server, phone: Page):
+    tables = round_1_on_the_directors_page(phone, live_server)
     first = phone.locator("#ev-hall .ev-tables li").first
     expect(first).to_contain_text("0 of 1 hands")
     expect(first).not_to_contain_text("not started")
     phone.evaluate("window.__stayed = true")  # gone if the page reloads
-    phone.request.post(
-        f"{live_server}/api/games/{tables['tables'][0]['game']}/deals",
-        data=MADE_02,
-        headers={"Authorization": f"Bearer {tables['tables'][0]['edit_key']}"},
-    )
+    hand_played(phone, live_server, tables["tables"][0])
     expect(first).to_contain_text("finished", timeout=15_000)
     expect(phone.locator("#close-round")).to_be_visible()
     assert phone.evaluate("window.__stayed === true")
 
 
 def test_a_table_qr_opened_on_the_directors_page_stays_open_as_the_hall_redraws(live_server, phone: Page):
-    _, event = club_and_event(phone, live_server)
-    key = {"Authorization": f"Bearer {event['director_key']}"}
-    phone.goto(f"{live_server}/e/{event['id']}/direct?key={event['director_key']}")
-    tables = phone.request.post(f"{live_server}/api/events/{event['id']}/rounds", data={}, headers=key).json()
-    phone.reload()
+    tables = round_1_on_the_directors_page(phone, live_server)
     qr = phone.locator("#qr-1-2")
     qr.locator("summary").tap()
     expect(qr).to_have_attribute("open", "")
-    phone.request.post(
-        f"{live_server}/api/games/{tables['tables'][0]['game']}/deals",
-        data=MADE_02,
-        headers={"Authorization": f"Bearer {tables['tables'][0]['edit_key']}"},
-    )
+    hand_played(phone, live_server, tables["tables"][0])
     expect(phone.locator("#ev-hall .ev-tables li").first).to_contain_text("finished", timeout=15_000)
     expect(qr).to_have_attribute("open", "")

@@ -7,9 +7,9 @@ import pytest
 import sqlalchemy as sa
 from flask_migrate import downgrade, upgrade
 
-from scorekeeper import create_app
 from scorekeeper.db import MIGRATIONS, db
 from scorekeeper.models import folded
+from tests.conftest import migrated_to
 
 from .helpers import new_club
 from .test_upgrade import database_url
@@ -51,16 +51,8 @@ def test_a_member_who_looks_like_another_is_refused(app, client, first, second):
 
 def test_the_migration_refolds_members_and_keeps_two_who_look_the_same(tmp_path):
     """Members joined under the old rule as "Own" and "Оwn" both stay; a new look-alike meets the first."""
-    app = create_app(
-        {"SQLALCHEMY_DATABASE_URI": database_url(tmp_path), "AUTO_MIGRATE": False, "SECRET_KEY": "m"}
-    )
+    app = migrated_to(database_url(tmp_path), "a8d4e6f1c203")
     with app.app_context():
-        existing = sa.MetaData()
-        existing.reflect(db.engine)
-        existing.drop_all(db.engine)
-        with db.engine.begin() as conn:
-            conn.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
-        upgrade(directory=MIGRATIONS, revision="a8d4e6f1c203")
         with db.engine.begin() as conn:
             conn.execute(
                 sa.text(

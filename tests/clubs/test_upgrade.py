@@ -18,7 +18,7 @@ from flask_migrate import downgrade, upgrade
 
 from scorekeeper import create_app
 from scorekeeper.db import MIGRATIONS, db, upgrade_schema
-from tests.conftest import worker_database
+from tests.conftest import migrated_to, worker_database
 
 from .helpers import bearer
 
@@ -76,17 +76,9 @@ def database_url(tmp_path) -> str:
 
 def test_the_migration_runs_both_ways_on_this_database(tmp_path):
     """On the suite's database (PostgreSQL in CI's second run): old rows in, up, down, up."""
-    app = create_app(
-        {"SQLALCHEMY_DATABASE_URI": database_url(tmp_path), "AUTO_MIGRATE": False, "SECRET_KEY": "m"}
-    )
+    app = migrated_to(database_url(tmp_path), BEFORE)
     now = datetime(2026, 11, 1)
     with app.app_context():
-        existing = sa.MetaData()
-        existing.reflect(db.engine)
-        existing.drop_all(db.engine)
-        with db.engine.begin() as conn:
-            conn.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
-        upgrade(directory=MIGRATIONS, revision=BEFORE)
         with db.engine.begin() as conn:
             conn.execute(
                 sa.text(

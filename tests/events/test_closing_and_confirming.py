@@ -276,8 +276,10 @@ def test_the_director_is_asked_before_starting_while_tables_are_unconfirmed(app,
     assert anyway.status_code == 303 and doc(client, event_id)["rounds"][1]["status"] == "playing"
 
 
-def test_a_table_phone_offers_its_forgotten_confirmation_of_the_round_before(app, client):
-    import html
+def round_1_forgotten(app, client) -> tuple[str, list[dict], str, object]:
+    """Round 1 played at every table, confirmed at none, and round 2 started: the event, round 1's
+    tables, table 1's link (its path) and the phone that opened it during round 1 (so it holds
+    round 1's game and its scorer key)."""
     import re
 
     event_id, key = make(app, confirm=True, hands=1)
@@ -286,10 +288,17 @@ def test_a_table_phone_offers_its_forgotten_confirmation_of_the_round_before(app
         play(client, table, MADE_02)
     client.get(f"/e/{event_id}/direct?key={key}")
     page = client.get(f"/e/{event_id}").get_data(as_text=True)
-    link = re.search(rf'href="(http://localhost/e/{event_id}/table/1/[^"]+)"', page).group(1)
+    link = re.search(rf'href="http://localhost(/e/{event_id}/table/1/[^"]+)"', page).group(1)
     phone = app.test_client()
-    phone.get(link)  # round 1's game, with its scorer key, as the phone opened it then
+    phone.get(link)
     start(client, event_id, key)  # round 1's results were not confirmed
+    return event_id, first, link, phone
+
+
+def test_a_table_phone_offers_its_forgotten_confirmation_of_the_round_before(app, client):
+    import html
+
+    event_id, first, link, phone = round_1_forgotten(app, client)
     now = phone.get(link).get_data(as_text=True)
     assert "Round 1's result is not confirmed: confirm it" in html.unescape(now)
     # The link carries the table's link back (tests/events/test_evening_walk.py).

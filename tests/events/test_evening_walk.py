@@ -6,22 +6,13 @@ from __future__ import annotations
 import html
 import re
 
-from tests.events.test_closing_and_confirming import MADE_02, make, play, start
+from tests.events.test_closing_and_confirming import make, round_1_forgotten, start
 
 
 def test_a_forgotten_confirmation_brings_the_table_phone_back_to_its_table_link(app, client):
     """Confirming round 1 from the phone, on round 1's game page, left the phone there (on a
     finished game) instead of on the table's link, where round 2's game is being played."""
-    event_id, key = make(app, confirm=True, hands=1)
-    first = start(client, event_id, key)
-    for table in first:
-        play(client, table, MADE_02)
-    client.get(f"/e/{event_id}/direct?key={key}")
-    page = client.get(f"/e/{event_id}").get_data(as_text=True)
-    link = re.search(rf'href="http://localhost(/e/{event_id}/table/1/[^"]+)"', page).group(1)
-    phone = app.test_client()
-    phone.get(link)
-    start(client, event_id, key)  # round 1 was not confirmed at table 1
+    event_id, first, link, phone = round_1_forgotten(app, client)
     now = html.unescape(phone.get(link).get_data(as_text=True))
     forgotten = re.search(r'href="([^"]+)">Round 1\'s result is not confirmed', now).group(1)
     old = phone.get(forgotten).get_data(as_text=True)
