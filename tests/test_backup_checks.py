@@ -49,13 +49,19 @@ EVENT_BAD = [
 ]
 
 
-@pytest.mark.parametrize(("change", "problem"), EVENT_BAD)
-def test_a_restored_event_is_held_to_what_the_api_stores(app, tmp_path, change, problem):
+def restored_changed(app, tmp_path, change, written=lambda backup: backup):
+    """The populated server's backup, changed by ``change``, restored (as ``written`` gives it)
+    over the wiped server: the backup and the restore's result."""
     populate(app)
     backup = copy.deepcopy(export_all(app))
     change(backup)
     wipe(app)
-    done = restore(app, tmp_path, backup)
+    return backup, restore(app, tmp_path, written(backup))
+
+
+@pytest.mark.parametrize(("change", "problem"), EVENT_BAD)
+def test_a_restored_event_is_held_to_what_the_api_stores(app, tmp_path, change, problem):
+    backup, done = restored_changed(app, tmp_path, change)
     assert done.exit_code == 1, done.output
     assert f"Nothing restored: event {event_row(backup)['id']}: " in done.output, done.output
     assert problem in done.output, done.output
@@ -116,11 +122,7 @@ COLUMN_BAD = [
 
 @pytest.mark.parametrize(("change", "problem"), COLUMN_BAD)
 def test_a_bad_column_value_is_named(app, tmp_path, change, problem):
-    populate(app)
-    backup = copy.deepcopy(export_all(app))
-    change(backup)
-    wipe(app)
-    done = restore(app, tmp_path, json.dumps(backup))
+    _backup, done = restored_changed(app, tmp_path, change, json.dumps)
     assert done.exit_code == 1, done.output
     assert "Nothing restored: " in done.output and problem in done.output, done.output[-800:]
     assert "Traceback" not in done.output and rows(app) == 0

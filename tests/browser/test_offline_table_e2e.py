@@ -99,6 +99,21 @@ def controlled(page: Page) -> None:
     raise AssertionError("the page was not kept by the service worker")
 
 
+def two_kept_offline(browser: Browser, url: str) -> tuple[BrowserContext, Page]:
+    """A phone on ``url``: deal 1 recorded online, then the connection cut and deals 2 and 3
+    entered, kept on the phone."""
+    context = phone_context(browser)
+    page = new_tab(context)
+    page.goto(url)
+    enter_online(page, DEALS[0])
+    expect(page.locator(".board tbody tr")).to_have_count(1)
+    context.set_offline(True)
+    enter(page, DEALS[1])
+    enter(page, DEALS[2])
+    expect(page.locator("#offline .offline-list li")).to_have_count(2)
+    return context, page
+
+
 def play_offline(context: BrowserContext, url: str, game_path: str, base: str, ends: bool = False) -> Page:
     """1 deal online, 3 offline, a reload offline, 1 more, the tab closed, a new tab, back online."""
     names = api(base, "/api/games/" + game_path)["players"]
@@ -165,15 +180,7 @@ def test_a_scorers_link_keeps_every_deal_through_a_cut_a_reload_and_a_closed_tab
 
 def test_a_deal_refused_on_its_return_stays_on_the_phone_with_its_message(live_server, browser):
     game = api(live_server, "/api/games", {"game": "euchre", "players": NAMES})
-    context = phone_context(browser)
-    page = new_tab(context)
-    page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
-    enter_online(page, DEALS[0])
-    expect(page.locator(".board tbody tr")).to_have_count(1)
-    context.set_offline(True)
-    enter(page, DEALS[1])
-    enter(page, DEALS[2])
-    expect(page.locator("#offline .offline-list li")).to_have_count(2)
+    context, page = two_kept_offline(browser, f"{live_server}/g/{game['id']}?key={game['edit_key']}")
     # Meanwhile another client (another scorer, a director) records a deal of its own.
     other = {"trump": "S", "round": 1, "maker": 1, "alone": False, "maker_tricks": 5}
     api(live_server, f"/api/games/{game['id']}/deals", other, key=game["edit_key"])
@@ -329,15 +336,7 @@ def test_an_event_table_deal_refused_after_a_directors_correction_stays_until_di
     table = api(live_server, f"/api/events/{event_id}", key=director_key)["rounds"][0]["tables"][0]
     game_id, table_key = table["game"], table["edit_key"]
 
-    context = phone_context(browser)
-    page = new_tab(context)
-    page.goto(live_server + link)
-    enter_online(page, DEALS[0])
-    expect(page.locator(".board tbody tr")).to_have_count(1)
-    context.set_offline(True)
-    enter(page, DEALS[1])
-    enter(page, DEALS[2])
-    expect(page.locator("#offline .offline-list li")).to_have_count(2)
+    context, page = two_kept_offline(browser, live_server + link)
     # The director's correction of hand 1, meanwhile (the table's game key, as the director's page has it).
     fix = urllib.request.Request(
         f"{live_server}/api/games/{game_id}/deals/0",

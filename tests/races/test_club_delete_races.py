@@ -9,7 +9,15 @@ from scorekeeper.db import db
 from scorekeeper.events import service as events
 from scorekeeper.models import Club, Event, EventRound, Game, Member
 from scorekeeper.refusals import Missing
-from tests.races.test_house_races import bearer, count, new_club, new_event, served  # noqa: F401
+from tests.conftest import euchre_evening
+from tests.races.test_house_races import (  # noqa: F401
+    bearer,
+    count,
+    joins_at_once,
+    new_club,
+    new_event,
+    served,
+)
 from tests.web.test_table_concurrency import all_at_once, call
 
 ROUNDS = 7
@@ -61,13 +69,7 @@ def test_a_change_to_an_event_whose_club_went_meanwhile_is_missing(app, client):
     made = client.post("/api/clubs", json={"name": "Thursday Euchre", "player": "Olga"}).json
     doc = client.post(
         "/api/clubs/thursday-euchre/events",
-        json={
-            "name": "Night",
-            "format": "progressive",
-            "game": "euchre",
-            "players": ["A", "B", "C", "D"],
-            "hands": 1,
-        },
+        json=euchre_evening(["A", "B", "C", "D"], "Night", hands=1),
         headers=bearer(made["member_key"]),
     ).json
     with app.app_context():
@@ -97,13 +99,6 @@ def test_joins_at_once_as_names_that_look_the_same_make_one_member(served):  # n
     app, port = served
     club = new_club(port)
     names = ["Own", "Оwn", "0wn", "OWN", "Оwn", "own"]
-    results = all_at_once(
-        [
-            lambda n=n: call(
-                port, "POST", f"/api/clubs/{club['slug']}/join", {"invite": club["invite"], "name": n}
-            )
-            for n in names
-        ]
-    )
+    results = joins_at_once(port, club, names)
     assert sorted(s for s, _h, _b in results) == [201] + [409] * 5
     assert count(app, select(func.count(Member.id))) == 2  # the owner and one of them

@@ -84,6 +84,18 @@ def new_event(port, club, players=12, **extra):
     return doc
 
 
+def joins_at_once(port, club, names) -> list:
+    """Each of ``names`` joins ``club`` by its invite, all at once: each call's result."""
+    return all_at_once(
+        [
+            lambda n=n: call(
+                port, "POST", f"/api/clubs/{club['slug']}/join", {"invite": club["invite"], "name": n}
+            )
+            for n in names
+        ]
+    )
+
+
 def statuses(results) -> list[int]:
     return sorted(status for status, _h, _b in results)
 
@@ -238,14 +250,7 @@ def test_joins_as_zoe_zoe_and_zoe_make_one_member(served):
     app, port = served
     club = new_club(port)
     names = ["Zoe", "zoe", "ZOE", "Ｚｏｅ", "zoe", "Zoe"]
-    results = all_at_once(
-        [
-            lambda n=n: call(
-                port, "POST", f"/api/clubs/{club['slug']}/join", {"invite": club["invite"], "name": n}
-            )
-            for n in names
-        ]
-    )
+    results = joins_at_once(port, club, names)
     assert statuses(results) == [201] + [409] * 5
     for status, _h, body in results:
         if status == 409:
