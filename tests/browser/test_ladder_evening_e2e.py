@@ -21,6 +21,7 @@ from scorekeeper.events import service as events
 from scorekeeper.events.table_links import table_token
 from tests.browser.conftest import COUNT_TAPS, api, big_enough, no_sideways_scroll, taps
 from tests.browser.conftest import new_phone as phone_counting_taps
+from tests.conftest import euchre_evening
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lee"]
 HANDS = 2
@@ -40,16 +41,9 @@ WAIT = 20_000
 def make_event(on_server) -> tuple[str, str, list[str]]:
     with on_server():
         event, key = events.create_event(
-            {
-                "name": "King's table",
-                "format": "ladder",
-                "game": "euchre",
-                "players": PLAYERS,
-                "rounds": 3,
-                "hands": HANDS,
-                "minutes": 20,
-                "confirm": True,
-            }  # fmt: skip
+            euchre_evening(
+                PLAYERS, "King's table", format="ladder", rounds=3, hands=HANDS, minutes=20, confirm=True
+            )
         )
         tokens = [table_token(event.id, n) for n in (1, 2, 3)]
         return event.id, key, tokens

@@ -428,19 +428,22 @@ def test_constraint_is_refused(players, base, changes, field, seat, words):
     assert rules.check(GAME, setup, [facts])[0].deal == 0
 
 
+def refused_without(example: dict, key: str) -> list:
+    """The four players' ``example`` deal without its ``key``: the one error, on that field."""
+    facts = with_(example)
+    del facts[key]
+    return only_error(make_setup(FOUR), facts, key)
+
+
 @pytest.mark.parametrize("key", ["declarer", "bid", "bid_cards", "suit_cards"])
 def test_missing_fact_is_required(key):
-    facts = with_(EXAMPLE_4)
-    del facts[key]
-    errors = only_error(make_setup(FOUR), facts, key)
+    errors = refused_without(EXAMPLE_4, key)
     assert str(errors[0].message) == "This is required."
 
 
 def test_missing_tricks_name_both_forms():
     """Issue 53: the tricks come trick by trick or as reported; missing, the message names both."""
-    facts = with_(EXAMPLE_4)
-    del facts["trick_winners"]
-    errors = only_error(make_setup(FOUR), facts, "trick_winners")
+    errors = refused_without(EXAMPLE_4, "trick_winners")
     assert "trick_winners" in str(errors[0].message) and "bid_won" in str(errors[0].message)
 
 

@@ -23,6 +23,7 @@ from tests.rules.test_abracadabra import (
     errors_of,
     make_setup,
     only_error,
+    refused_without,
     scored,
     valid_deals,
     with_,
@@ -140,9 +141,7 @@ def test_reported_constraint_is_refused(changes, field, seat, words):
 
 @pytest.mark.parametrize("key", ["tricks", "bid_won"])
 def test_one_half_of_the_report_alone_is_refused(key):
-    facts = with_(EXAMPLE_4_TOLD)
-    del facts[key]
-    errors = only_error(make_setup(FOUR), facts, key)
+    errors = refused_without(EXAMPLE_4_TOLD, key)
     assert str(errors[0].message) == "This is required."
 
 
