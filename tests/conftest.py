@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask, request
+from hypothesis import settings
 from jinja2 import BytecodeCache
 from jsonschema import Draft202012Validator
 from sqlalchemy import MetaData, event
@@ -16,6 +17,14 @@ from werkzeug.routing.rules import Rule
 
 from scorekeeper import create_app
 from scorekeeper.db import db, upgrade_schema
+
+# Property tests: the suite's run ("ci", loaded here) tries half Hypothesis' default 100 examples
+# where a test names no number of its own, with no deadline (a shared 2-core machine runs late,
+# and a late example is no failure); `--hypothesis-profile thorough` tries ten times as many.
+# Tests that name their max_examples keep them in every profile.
+settings.register_profile("ci", max_examples=50, deadline=None)
+settings.register_profile("thorough", max_examples=500, deadline=None)
+settings.load_profile("ci")
 
 
 class _SharedBytecode(BytecodeCache):
