@@ -8,11 +8,13 @@ import json
 import os
 import selectors
 import socket
+import struct
 import threading
 import time
 import urllib.request
 from collections import deque
 from collections.abc import Collection
+from functools import partial
 
 import pytest
 from gunicorn.workers.gthread import ThreadWorker
@@ -808,3 +810,44 @@ def read_all(sock: socket.socket, size: int) -> bytes:
             break
         data += chunk
     return bytes(data)
+
+
+def test_a_connection_its_peer_closed_is_closed_by_the_loop_not_queued_with_the_writes():
+    """A phone letting go of its kept-alive connection makes it readable with nothing to read.
+    gunicorn hands it to a thread, and with no request line to say it is no poll it was queued
+    with the writes: a crowd whose client closes idle connections queued hundreds a second ahead
+    of the deals (issue 58). The loop closes it itself; a reset connection too."""
+    worker = lingering_worker()
+    pool = SentLater()
+    worker.tpool = pool
+    worker.alive = True
+    worker.max_keepalived = 100
+    cfg = type("Cfg", (), {"keepalive": 5, "is_ssl": False})()
+    listener = socket.create_server(("127.0.0.1", 0))
+    pairs = []
+    for _ in range(2):
+        peer = socket.create_connection(listener.getsockname())
+        pairs.append((listener.accept()[0], peer))
+    listener.close()
+    conns = [worker_module.Conn(cfg, ours, ("127.0.0.1", 0), None, worker.linger) for ours, _ in pairs]
+    worker.nr_conns = len(conns)
+    try:
+        for conn in conns:
+            conn.in_poller = True
+            conn.on_readable = partial(worker.on_client_socket_readable, conn)
+            worker.keepalived_conns.append(conn)
+            worker.poller.register(conn.sock, selectors.EVENT_READ, conn.on_readable)
+        pairs[0][1].close()  # a plain close
+        reset = pairs[1][1]
+        reset.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        reset.close()  # a reset
+        time.sleep(0.05)
+        worker._loop_polls = []
+        dispatch(worker)
+        assert pool.tasks == [], "nothing was queued for a thread"
+        assert worker.nr_conns == 0 and not worker.keepalived_conns and not worker.poller.get_map()
+        assert all(conn.sock.fileno() == -1 for conn in conns)
+    finally:
+        for ours, peer in pairs:
+            ours.close()
+            peer.close()
