@@ -33,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -292,10 +293,15 @@ def phones(args, report: Report, tmp: Path, env: dict[str, str], servers: Server
         command = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)]
         servers.start(command, port, env, tmp / f"phones-{tables}.log")
         page = {"HX-Request": "true", "X-Live-Since": 'W/"page"', **PHONE}
-        etags = [
-            fetch(port, "GET", f"/g/{g}/live?part=live&lang=en", page).headers["etag"]
-            for g, _ in games[:tables]
-        ]
+        with ThreadPoolExecutor(8) as pool:  # not measured: a few at a time, to start sooner
+            etags = list(
+                pool.map(
+                    lambda g, port=port, page=page: fetch(
+                        port, "GET", f"/g/{g[0]}/live?part=live&lang=en", page
+                    ).headers["etag"],
+                    games[:tables],
+                )
+            )
         load = os.getloadavg()[0]
         say(
             f"phones' crowd: {tables} tables, {args.sweep_warmup:.0f} s unmeasured then {args.sweep_duration:.0f} s "

@@ -55,7 +55,7 @@ PEEK = 2048
 # 5 ms a 3,000-table crowd's deal-post p99 was 1.2 s against 0.4 s with 50 ms (benchmarks/run.py
 # --sweep).
 LOOP_BUDGET = 0.05
-# While a write waits for a thread or is being served, the loop answers polls for at most this
+# While a write waits for a thread (PriorityPool.writing), the loop answers polls for at most this
 # share of its time (a budget earned as time passes, spent by each answer's time, never above
 # LOOP_BUDGET). Not nothing: behind writes that never stop (10,000 tables behind nginx, 167 deals a
 # second) the polls waited for a thread for good, and no deal was ever seen. A share of the time,
@@ -243,8 +243,15 @@ class PriorityPool:
 
     @property
     def writing(self) -> bool:
-        """Whether a write (or page, or API call) waits for a thread or is being served."""
-        return self.waiting_first + self.serving_first > 0
+        """Whether a write (or page, or API call) waits for a thread.
+
+        Not while one is being served: its thread and the event loop then share the interpreter
+        by its switch interval (the write gets half of it, and needs a few milliseconds). Counted
+        too, the loop answered polls for a tenth of its time whenever a deal was being saved, which
+        under a crowd posting 50 deals a second was nearly always: the loop slept in select() most
+        of its time while its polls waited 5 s and were told "later" (issue 58: a 3,000-table
+        crowd of phones, each worker at 0.14 of a core, most polls refused or timed out)."""
+        return self.waiting_first > 0
 
     def shutdown(self, wait: bool = True) -> None:
         with self._ready:
@@ -483,12 +490,14 @@ class WritesFirstWorker(ThreadWorker):
                 self.off_poller(conn)
                 waiting.append((at, conn, head))
             most = max(longest, LOOP_LONGEST_WAIT)
+            overdue = []
             while waiting and (not self.alive or now - waiting[0][0] > most):
-                _at, conn, head = waiting.popleft()
+                at, conn, head = waiting.popleft()
                 if not self.alive:  # stopping: the threads answer what is left
                     unanswered.append((conn, head))
-                else:  # as the app tells a poll that waited this long for a thread
-                    self.told_later(conn, head)
+                else:
+                    overdue.append((at, conn, head))
+            self.answer_overdue(overdue, now)
             for conn, head in unanswered:
                 if pool.backlogged(longest) and self.refuse_here(conn, head):
                     continue
@@ -500,6 +509,23 @@ class WritesFirstWorker(ThreadWorker):
             for conn, head in pool.expired(longest):
                 self.told_later(conn, head)
             self.write_loop_access()
+
+    def answer_overdue(self, overdue: list[tuple[float, Any, bytes]], now: float) -> None:
+        """The polls that waited in the loop ``LOOP_LONGEST_WAIT``: answered now, past the loop's
+        share, where their answer is kept (a 304, or what a write drew: the same work as telling
+        them "later", a query and a few headers); told "later" otherwise. Told "later" all of them,
+        a crowd of phones whose polls the loop could not answer in time was refused in bursts of
+        thousands, each refused phone away 15 to 30 s, and a deal was seen in 25-33 s median
+        (issue 58). How long they waited raises the pace, so the phones come less often."""
+        for start in range(0, len(overdue), LOOP_CHUNK):
+            chunk = overdue[start : start + LOOP_CHUNK]
+            found = self.kept_answers([(conn, head) for _at, conn, head in chunk])
+            for (at, conn, head), answer in zip(chunk, found, strict=True):
+                if answer is None:
+                    self.told_later(conn, head)  # as the app tells a poll that waited this long
+                    continue
+                self.poll_waited(now - at)
+                self.send_found(conn, answer)
 
     def told_later(self, conn, head: bytes) -> None:
         """A poll that waited longer than the app accepts, told "later" here; a request that is not
