@@ -4,6 +4,9 @@
     python benchmarks/run.py --duration 10   # longer wrk figures, less noise
     python benchmarks/run.py --database-url postgresql+psycopg://postgres@127.0.0.1:5432/bench
     python benchmarks/run.py --seating-only  # seconds: planning progressive evenings (seating.py)
+    python benchmarks/run.py --sweep-only --sweep 1000,3000   # the capacity sweep's crowd
+    python benchmarks/run.py --crowd aiohttp --sweep 1000,3000 --sweep-duration 120   # the phones' crowd
+    python benchmarks/run.py --crowd both --tables 3000   # both crowds, one after the other
 
 Both apps run under the same gunicorn worker model on free 127.0.0.1 ports;
 wrk (or a small Python client where every request needs a fresh form token)

@@ -866,30 +866,3 @@ def test_a_connection_its_peer_closed_is_closed_by_the_loop_not_queued_with_the_
         for ours, peer in pairs:
             ours.close()
             peer.close()
-
-
-def test_the_loop_gives_way_to_a_write_waiting_for_a_thread_not_to_one_being_served():
-    """The loop answers polls for a share of its time only while a write waits for a thread. Held
-    back while one was being served too, it slept most of its time under a crowd posting 50 deals
-    a second (one was nearly always being saved), and its polls waited 5 s (issue 58)."""
-    pool = PriorityPool(1)
-    try:
-        hold, started = threading.Event(), threading.Event()
-
-        def write() -> None:
-            started.set()
-            hold.wait(5)
-
-        pool.submit(write)
-        assert started.wait(5)
-        assert pool.serving_first == 1 and not pool.writing, "a write being served holds the loop back"
-        pool.submit(lambda: None)
-        assert pool.writing, "a write waiting for the thread holds the loop back"
-        hold.set()
-        deadline = time.monotonic() + 5
-        while pool.writing and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert not pool.writing
-    finally:
-        hold.set()
-        pool.shutdown()

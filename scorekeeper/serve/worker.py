@@ -55,7 +55,7 @@ PEEK = 2048
 # 5 ms a 3,000-table crowd's deal-post p99 was 1.2 s against 0.4 s with 50 ms (benchmarks/run.py
 # --sweep).
 LOOP_BUDGET = 0.05
-# While a write waits for a thread (PriorityPool.writing), the loop answers polls for at most this
+# While a write waits for a thread or is being served, the loop answers polls for at most this
 # share of its time (a budget earned as time passes, spent by each answer's time, never above
 # LOOP_BUDGET). Not nothing: behind writes that never stop (10,000 tables behind nginx, 167 deals a
 # second) the polls waited for a thread for good, and no deal was ever seen. A share of the time,
@@ -243,15 +243,8 @@ class PriorityPool:
 
     @property
     def writing(self) -> bool:
-        """Whether a write (or page, or API call) waits for a thread.
-
-        Not while one is being served: its thread and the event loop then share the interpreter
-        by its switch interval (the write gets half of it, and needs a few milliseconds). Counted
-        too, the loop answered polls for a tenth of its time whenever a deal was being saved, which
-        under a crowd posting 50 deals a second was nearly always: the loop slept in select() most
-        of its time while its polls waited 5 s and were told "later" (issue 58: a 3,000-table
-        crowd of phones, each worker at 0.14 of a core, most polls refused or timed out)."""
-        return self.waiting_first > 0
+        """Whether a write (or page, or API call) waits for a thread or is being served."""
+        return self.waiting_first + self.serving_first > 0
 
     def shutdown(self, wait: bool = True) -> None:
         with self._ready:
