@@ -136,6 +136,7 @@ def _configure_blueprints(app: Flask) -> None:
     from .web.api import events as api_events
     from .web.api import games as api_games
     from .web.clubs import pages as clubs_pages
+    from .web.events import confirm as events_confirm
     from .web.events import pages as events_pages
     from .web.events import season
     from .web.events import tables as events_tables
@@ -158,8 +159,8 @@ def _configure_blueprints(app: Flask) -> None:
         clubs_cli.bp,  # `scorekeeper clubs`: list, create, invite, delete
         pwa.bp,  # the installable app: manifest, service worker, offline page
         api_events.bp,  # club evenings: the event document, rounds, players
-        events_pages.bp,  # the director's page, the board, print sheets, the CSV
-        events_pages.tables,  # a table's confirmation, from its game page
+        events_pages.bp,  # the director's page, the board, print sheets, the CSV; the door
+        events_confirm.tables,  # a table's confirmation, from its game page
         events_tables.bp,  # a table's phone for the whole event, the round clock
         season.bp,  # a club's season: its page and CSV
         season.api,  # a club's season as JSON
