@@ -9,6 +9,7 @@ from flask import Flask
 
 from ._version import __version__ as __version__  # re-exported: scorekeeper.__version__
 from .paths import instance_folder, site_folder
+from .problems import AppCommands
 
 DEFAULT_SECRET_KEY = "dev-only-change-me"
 
@@ -36,6 +37,8 @@ def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
         template_folder=str(site_folder("templates")),
         static_folder=str(site_folder("static")),
     )
+    # Every command of the app ends a host problem with its words, not a traceback (problems.py).
+    app.cli = AppCommands(app.name)
     _configure_settings(app, test_config)
     _configure_database(app)
     _configure_i18n(app)

@@ -43,6 +43,7 @@ from sqlalchemy.exc import DataError, IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..db import db
+from ..problems import HostProblem
 from .jsonstream import JSONStreamError, Reader
 from .restore_checks import MAX_INT, check_draft, decoder, first_problem
 
@@ -64,7 +65,7 @@ LOOSE_REFERENCES = {("house_change", "club_id"), ("house_change", "event_id")}
 BATCH = 1000
 
 
-class BackupError(ValueError):
+class BackupError(HostProblem):
     """A backup that cannot be restored; nothing was written."""
 
 
