@@ -220,7 +220,7 @@ class NameClash(Refusal):
     """The new name already sits in a game beside the old one: one person cannot play two seats
     (422, at the new name). The club's page words it with the games it names."""
 
-    def __init__(self, games: list[Game], new: str = ""):
+    def __init__(self, games: list[Game], new: str):
         super().__init__("new", msg(N_("Each player may be listed once: {name} is listed twice."), name=new))
         self.games = games
 

@@ -14,10 +14,7 @@ from ..refusals import Clash, Missing, refuse
 from ..rules import N_, msg
 from ..service import house_gate
 from . import formats
-from .checks import (
-    player_names,
-    round_data,
-)
+from .checks import player_names, round_data
 from .rounds import as_round, keep_players, players_plan
 from .service import active, check_in_token, entrant_name, finished, most_players, table_games, through_gate
 

@@ -25,9 +25,6 @@ def not_now(message: Msg) -> Clash:
     return Clash("confirm", message)
 
 
-# -- confirming a table's result, and the corrections after the close --------------------------
-
-
 def table_of_game(game_id: str) -> tuple[Event, EventRound, EventTable] | None:
     """The event, round and table that play this game; None for a game of no event."""
     table = db.session.scalar(select(EventTable).where(EventTable.game_id == game_id))

@@ -17,11 +17,7 @@ from ..refusals import Clash, Refusal, refuse
 from ..rules import N_, Setup, msg
 from ..service import house_gate
 from . import formats, seating
-from .checks import (
-    check_size,
-    player_names,
-    round_data,
-)
+from .checks import check_size, player_names, round_data
 from .service import active, most_players, round_done, seat_names, table_games, table_key, through_gate
 
 
