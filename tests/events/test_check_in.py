@@ -124,11 +124,18 @@ def test_the_door_page_one_tap_a_known_name_one_field_a_new_one(app, client):
     assert '<button type="submit" name="name" value="Mel">Mel</button>' in page
     assert "0 players on tonight's list." in page
     tapped = phone.post(door, data={"name": "Mel"})
-    assert tapped.status_code == 201
-    text = html.unescape(tapped.get_data(as_text=True))
+    # Post, redirect, get: a reload of the welcome sends nothing again.
+    assert tapped.status_code == 303 and tapped.headers["Location"].endswith(door)
+    text = html.unescape(phone.get(door).get_data(as_text=True))
     assert "Mel, you are on tonight's list" in text and 'value="Mel">Mel</button>' not in text
-    typed = phone.post(door, data={"name": "  Zoë "})
-    assert typed.status_code == 201 and "Zoë, you are on tonight's list" in html.unescape(
+    assert "Your page for tonight" in text
+    reloaded = html.unescape(phone.get(door).get_data(as_text=True))
+    assert "Mel, you are on tonight's list" in reloaded and "1 player on tonight's list." in reloaded
+    # Another phone at the door sees the list, not Mel's welcome nor the link to his page.
+    other = html.unescape(app.test_client().get(door).get_data(as_text=True))
+    assert "Mel, you are on tonight's list" not in other and "Your page for tonight" not in other
+    typed = phone.post(door, data={"name": "  Zoë "}, follow_redirects=True)
+    assert typed.status_code == 200 and "Zoë, you are on tonight's list" in html.unescape(
         typed.get_data(as_text=True)
     )
     twice = phone.post(door, data={"name": "ZOË"})

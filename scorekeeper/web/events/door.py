@@ -15,6 +15,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask.typing import ResponseReturnValue
@@ -92,6 +93,10 @@ def door_page(
     return response
 
 
+# The session key of the welcome a check-in leaves for its own phone's next GET.
+DOOR_WELCOME = "door_welcome"
+
+
 @bp.route("/e/<event_id>/arrive/<token>", methods=["GET", "POST"])
 @limits.limit("joins")  # the same abuse limits as joining a club
 def check_in(event_id: str, token: str) -> ResponseReturnValue:
@@ -102,6 +107,13 @@ def check_in(event_id: str, token: str) -> ResponseReturnValue:
         abort(404)
     form = CheckInForm()
     if request.method == "GET":
+        # After a check-in the phone is sent here (POST, redirect, GET): a reload then shows the
+        # welcome again (with the link to the player's own page) and never sends the name a
+        # second time. The welcome stays in the phone's own session, so nobody else's door page
+        # shows it; the phone's next check-in replaces it.
+        came = session.get(DOOR_WELCOME)
+        if isinstance(came, dict) and came.get("event") == event.id:
+            return door_page(event, token, CheckInForm(formdata=None), arrived=came, mine=came.get("mine"))
         return door_page(event, token, CheckInForm(formdata=None))
     if not form.validate_on_submit():
         abort(400)
@@ -117,5 +129,5 @@ def check_in(event_id: str, token: str) -> ResponseReturnValue:
         e for e, n in enumerate(event.entrants) if isinstance(n, str) and folded(n) == folded(came["name"])
     )
     mine = url_for(".player", event_id=event.id, entrant=entrant, token=service.player_token(event, entrant))
-    blank = CheckInForm(formdata=None)
-    return door_page(event, token, blank, 201, arrived=came, mine=mine)
+    session[DOOR_WELCOME] = {**came, "event": event.id, "mine": mine}
+    return redirect(url_for(".check_in", event_id=event.id, token=token), 303)
