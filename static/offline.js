@@ -149,11 +149,26 @@
     }).then(function (rows) {
       state.entries = rows;
       state.loaded = true;
+      passKeptStage();
+      // A first stage's heading names the deal it is for: after the deals kept here.
+      var head = document.querySelector("#entry [data-offline-head]");
+      var kept = rows.filter(function (e) { return !e.kind || e.kind === "deal"; }).length;
+      if (head && kept && state.known) { head.textContent = say("dealLabel", {n: state.known.deal + kept}); }
       draw();
     });
   }
 
   function pending() { return state.entries; }
+
+  // A page drawn at a later stage of a deal already kept whole on the phone (opened again
+  // offline, from the worker's copy): that deal is done here, so the next deal's first stage.
+  function passKeptStage() {
+    var form = document.getElementById("entry");
+    var b = box();
+    if (!form || !b || !document.getElementById("entry-next")) { return; }
+    var drawn = b.dataset.version;
+    if (pending().some(function (e) { return e.staged === drawn; })) { ready(form); }
+  }
 
   // The newest version this page has seen: its box's, or the phone's record of the game.
   function currentVersion() {
@@ -394,6 +409,9 @@
       summary: summaryOf(form, submitter),
       kind: kindOf(form),
       label: form.getAttribute("data-offline-label") || null,
+      // A deal finished in a later stage of its entry (Abracadabra's tricks): the version that
+      // stage was drawn at, to know the page again if it is opened before the deal is sent.
+      staged: form.querySelector("[data-abra-offline-suits], input[name=stage][value=suits]") && box() ? box().dataset.version : null,
       at: Date.now(),
       refused: null,
     };
@@ -406,6 +424,10 @@
       state.entries = state.entries.filter(function (e) { return !same(e); });
     }
     state.entries.push(entry);
+    if (form.dataset.abraPlay) {
+      // (Its taps, kept by app.js for a reload, are this deal's: it is kept whole now.)
+      try { window.localStorage.removeItem("abra-tricks:" + form.dataset.abraPlay); } catch (e) { /* none */ }
+    }
     keptAt = Date.now();
     tappedSince = false;
     note = {text: say(entry.kind === "deal" ? "kept" : "keptOrders")};
@@ -712,8 +734,10 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
     var token = xhr && tokens.get(xhr);
-    if (!token || !xhr.getResponseHeader("X-Game-Version") || xhr.status < 200 || xhr.status >= 300) { return; }
+    if (!token || xhr.status < 200 || xhr.status >= 300) { return; }
+    // Any step saved (a draft's too: Abracadabra's play begun): the worker's copy follows it.
     keepPage();
+    if (!xhr.getResponseHeader("X-Game-Version")) { return; }
     var done = pending().filter(function (e) { return e.token === token; })[0];
     if (!done) { return; }
     state.entries = state.entries.filter(function (e) { return e !== done; });
