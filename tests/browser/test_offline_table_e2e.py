@@ -464,7 +464,9 @@ def test_abracadabra_trick_by_trick_goes_on_offline_and_every_deal_is_saved_in_o
     # Trick by trick needs the server to draw its stages: refused here, in words, nothing lost.
     abra_chip(page, "trump", "S")
     page.get_by_role("button", name="Start play").tap()
-    expect(page.locator(".offline-blocked")).to_contain_text("1 deal is waiting to be saved; this can be done once it is.")
+    expect(page.locator(".offline-blocked")).to_contain_text(
+        "1 deal is waiting to be saved; this can be done once it is."
+    )
     expect(page.locator(".offline-blocked")).to_contain_text("as the players report it")
     assert page.locator('#entry input[name="trump"][value="S"]').is_checked()
     # Deal 2 as the players report it (the worked example's report).
@@ -502,7 +504,9 @@ def test_a_seats_allotment_is_kept_offline_and_sent_when_the_connection_returns(
     from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
     from tests.browser.test_secrets_console_e2e import ROW
 
-    game = api(live_server, "/api/games", {"game": "secrets", "players": NAMES[:3], "options": {"hidden": True}})
+    game = api(
+        live_server, "/api/games", {"game": "secrets", "players": NAMES[:3], "options": {"hidden": True}}
+    )
     request = urllib.request.Request(
         f"{live_server}/api/games/{game['id']}/seats", headers={"Authorization": f"Bearer {game['edit_key']}"}
     )
