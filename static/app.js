@@ -673,6 +673,8 @@
     if (!form || !event.target.closest(".abra-trick-row")) { return; }
     abraKeep(form);
     abraDraw(form);
+    // Every trick in by the list, with the draft out of reach: scored here too.
+    if (abraWinners(form).indexOf(null) < 0 && abraKeptHere()) { abraScoreHere(form); }
   });
 
   // Going back to the set-up keeps the tricks of the draft: taps not sent yet are sent first.

@@ -139,8 +139,10 @@
     if (!b) { return Promise.resolve(); }
     var seen = boxKnown(b);
     if (state.game !== seen.game) { state = {game: seen.game, entries: [], known: null, loaded: false}; }
+    var guard = b.dataset.mode === "guard";  // (a page that records no deal: what the phone knows)
     return readKnown(seen.game).then(function (kept) {
-      var newest = kept && kept.version > seen.version ? kept : seen;
+      var newest = kept && (guard || kept.version > seen.version) ? kept : seen;
+      if (guard) { state.known = kept || null; return null; }
       state.known = newest;
       if (newest === seen) { return writeKnown(seen); }
       return null;
@@ -339,7 +341,7 @@
       list.appendChild(item);
     });
     b.appendChild(list);
-    if (!ordersMode()) {
+    if (!ordersMode() && b.dataset.mode !== "guard") {
       b.appendChild(el("p", "hint", say("unknown")));
       b.appendChild(el("p", "offline-next", say("next", {deal: dealWords(first + dealsBefore)})));
     }
