@@ -795,7 +795,12 @@
 
   // While deals wait, or with no connection at all (then the write could only fail, or be kept
   // in memory by app.js until the tab closes: said now instead, the same way).
-  function mustWait() { return state.loaded && (pending().length > 0 || navigator.onLine === false); }
+  // Only on a page of the game whose deals these are (a boosted visit elsewhere, a new game say,
+  // is no write to this game).
+  function mustWait() {
+    var b = box();
+    return state.loaded && !!b && b.dataset.game === state.game && (pending().length > 0 || navigator.onLine === false);
+  }
 
   document.addEventListener("submit", function (event) {
     var form = event.target;

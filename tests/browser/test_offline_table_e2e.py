@@ -560,3 +560,33 @@ def test_other_writes_wait_behind_kept_deals_with_a_plain_message(live_server, b
     expect(page.locator(".board tbody tr")).to_have_count(3)
     assert facts(api(live_server, "/api/games/" + game["id"])) == DEALS[:3]
     context.close()
+
+
+def test_the_game_masters_allotment_page_keeps_a_players_allotment_offline(live_server, browser):
+    """The game master types a player's allotment for him (a page of its own, posted without
+    htmx's small answers): kept on the phone offline like a deal, and saved when the connection
+    returns."""
+    from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
+    from tests.browser.test_secrets_console_e2e import ROW
+
+    game = api(
+        live_server, "/api/games", {"game": "secrets", "players": NAMES[:3], "options": {"hidden": True}}
+    )
+    context = phone_context(browser)
+    page = new_tab(context)
+    page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
+    page.goto(f"{live_server}/g/{game['id']}/secrets/allot/2")
+    controlled(page)
+    context.set_offline(True)
+    for letter, value in zip(HIDDEN_SECRETS, ROW, strict=True):
+        page.fill(f"#v_{letter}", str(value))
+    page.get_by_role("button", name="Save the allotment").tap()
+    kept = page.locator("#offline .offline-list li")
+    expect(kept).to_have_count(1)
+    expect(kept.first).to_contain_text("Allotment of Cid")
+    assert api(live_server, "/api/games/" + game["id"])["waiting"]["in"] == []
+    context.set_offline(False)
+    expect(kept).to_have_count(0)
+    assert api(live_server, "/api/games/" + game["id"])["waiting"]["in"] == [2]
+    assert page.problems == []
+    context.close()
