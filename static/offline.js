@@ -690,7 +690,8 @@
 
   // ---- The scorer settles a refused deal. ----------------------------------------------------
   function putBack(entry) {
-    var form = document.getElementById("entry");
+    // (An allotment goes back in its own form, wherever it is on the page.)
+    var form = entry.kind === "allotment" ? document.querySelector("form[data-offline-keep]") : document.getElementById("entry");
     if (!form) { return; }
     form.reset();
     var skip = {csrf_token: 1, base_version: 1};
