@@ -19,6 +19,7 @@ import urllib.request
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scorekeeper import create_app
+from scorekeeper.events import rounds
 from scorekeeper.events import service as events
 from scorekeeper.events.table_links import table_url
 from tests.browser.conftest import PHONE
@@ -226,7 +227,7 @@ def test_an_event_tables_link_keeps_every_deal_and_the_director_hears_from_it(
                 "minutes": 30,
             }
         )
-        events.start_round(event)
+        rounds.start_round(event)
         link = table_url(event, 1)
         game_id = event.rounds[0].tables[0].game_id
         event_id = event.id
@@ -363,7 +364,7 @@ def test_an_event_table_deal_refused_after_a_directors_correction_stays_until_di
                 "minutes": 30,
             }
         )
-        events.start_round(event)
+        rounds.start_round(event)
         link = table_url(event, 1)
         event_id = event.id
     request = urllib.request.Request(

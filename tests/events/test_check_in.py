@@ -8,6 +8,7 @@ import html
 import re
 
 from scorekeeper.db import db
+from scorekeeper.events import arrivals, rounds
 from scorekeeper.events import service as events
 from scorekeeper.models import Event
 
@@ -83,7 +84,7 @@ def test_a_late_check_in_joins_from_the_next_round_and_the_link_closes_when_the_
     client.post(f"/api/events/{event_id}/rounds", json={"close": True}, headers=auth(key))
     with app.app_context():
         event = db.session.get(Event, event_id)
-        events.close_round(event)
+        rounds.close_round(event)
     assert client.get(f"/api/events/{event_id}").get_json()["finished"] is True
     closed = arrive(client, event_id, token, "Ivy")
     assert closed.status_code == 409 and "finished" in closed.get_json()["errors"][0]["message"]
@@ -186,7 +187,7 @@ def test_a_mixer_filled_at_the_door_is_planned_once_when_round_1_starts(app, cli
     with app.app_context():  # 40 from one address would pass the joins limit: the service itself
         for n in range(40):
             started = time.monotonic()
-            events.arrive(db.session.get(Event, event_id), f"P{n}")
+            arrivals.arrive(db.session.get(Event, event_id), f"P{n}")
             took.append(time.monotonic() - started)
     # Every arrival is quick: no seating is planned yet (it was seconds each at 40 and more).
     assert max(took) < 1.0, max(took)

@@ -35,6 +35,7 @@ from ...i18n import render
 from ...keys import key_matches
 from ...models import Game
 from ...read import GameView
+from ...refusals import Signal
 from ...rules import N_, GameResult, InvalidFacts
 from .. import secrecy
 from ..auth import correcting, game_route, locked_out, may_delete_game, role, role_for, table_lock
@@ -228,7 +229,7 @@ def viewer_page(game_id: str) -> ResponseReturnValue | None:
     return response
 
 
-class NotKept(Exception):
+class NotKept(Signal):
     """A page that is not the plain 200 a viewer's look gets: answered, never kept."""
 
     def __init__(self, response):
