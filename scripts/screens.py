@@ -163,6 +163,7 @@ def tally(page, base: str, app) -> str:
 
 def event_table(page, base: str, app) -> str:
     """A progressive evening's table phone, on its table link, round 1's first hand."""
+    from scorekeeper.events import rounds
     from scorekeeper.events import service as events
     from scorekeeper.events.table_links import table_url
 
@@ -177,7 +178,7 @@ def event_table(page, base: str, app) -> str:
                 "minutes": 10,
             }
         )
-        events.start_round(event)
+        rounds.start_round(event)
         link = table_url(event, 1)
     page.goto(base + link)
     page.locator("#entry").wait_for()

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper import create_app
+from scorekeeper.events import rounds
 from scorekeeper.events import service as events
 from scorekeeper.events.table_links import table_url
 from tests.browser.test_offline_table_e2e import DEALS, api, enter, enter_online, new_tab, phone_context
@@ -33,7 +34,7 @@ def event_table(database_url: str, hands: int, confirm: bool = False) -> tuple[s
         if confirm:
             settings["confirm"] = True
         event, director_key = events.create_event(settings)
-        events.start_round(event)
+        rounds.start_round(event)
         return event.id, director_key, table_url(event, 1)
 
 
