@@ -67,10 +67,11 @@ WRITING_SHARE = 0.1
 # How soon the event loop turns again while polls wait in it for their answer (seconds): each turn
 # earns WRITING_SHARE of this while writes go on.
 WAITING_TURN = 0.005
-# The longest a poll waits in the event loop for its answer before it is told "later" (seconds).
+# The longest a poll waits in the event loop for its share of the loop's time (seconds): then it is
+# answered at once if its answer is kept, told "later" otherwise (answer_overdue).
 # Longer than the 2 s a poll may wait for a thread (web/live/shed.py): waiting here costs nothing but
-# its place in a queue, and a poll answered 5 s late still sees a deal long before one told to
-# come back in 15 to 30 s (load.retry_after); well within a phone's patience (htmx's 15 s). With
+# its place in a queue, and a poll answered 5 s late still sees a deal before one told to
+# come back later (load.retry_after); well within a phone's patience (htmx's 15 s). With
 # 2 s, a 3,000-table sweep (benchmarks/run.py --sweep) refused 3,763-4,110 polls and a deal was
 # seen in 10.3-16.3 s p95; with 5 s, none, and 5.2-6.4 s.
 LOOP_LONGEST_WAIT = 5.0
