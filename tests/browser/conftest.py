@@ -167,3 +167,17 @@ def hand_played(page, base: str, table: dict, facts: dict = MADE_02) -> None:
         data=facts,
         headers={"Authorization": f"Bearer {table['edit_key']}"},
     )
+
+
+def abracadabra_reported(chip) -> None:
+    """The rules' worked example (four players) entered as the players report it, each fact
+    tapped with ``chip(name, value)``: the ranks each won, the bid's cards, tricks, suit cards."""
+    for seat, ranks in enumerate([[5, 11], [4, 12], [1, 2], []]):
+        for rank in ranks:
+            chip(f"bid_won_{seat}", rank)
+    for rank in (6, 7, 8):
+        chip("bid_cards_3", rank)
+    for seat, count in enumerate([7, 4, 2]):
+        chip(f"tricks_{seat}", count)
+    for seat, count in enumerate([6, 5, 1, 0]):
+        chip(f"suit_cards_{seat}", count)

@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from scorekeeper.events import rounds
 from scorekeeper.events import service as events
 from scorekeeper.events.table_links import table_url
-from tests.browser.conftest import PHONE, api, no_sideways_scroll
+from tests.browser.conftest import PHONE, abracadabra_reported, api, no_sideways_scroll
 from tests.conftest import euchre_evening
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
@@ -113,6 +113,22 @@ def two_kept_offline(browser: Browser, url: str) -> tuple[BrowserContext, Page]:
     enter(page, DEALS[2])
     expect(page.locator("#offline .offline-list li")).to_have_count(2)
     return context, page
+
+
+def allotted_offline(context: BrowserContext, page: Page, button: str):
+    """The connection cut, the allotment typed and saved with ``button``: kept on the phone (the
+    list of kept entries, one long)."""
+    from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
+    from tests.browser.test_secrets_console_e2e import ROW
+
+    controlled(page)
+    context.set_offline(True)
+    for letter, value in zip(HIDDEN_SECRETS, ROW, strict=True):
+        page.fill(f"#v_{letter}", str(value))
+    page.get_by_role("button", name=button).tap()
+    kept = page.locator("#offline .offline-list li")
+    expect(kept).to_have_count(1)
+    return kept
 
 
 def play_offline(context: BrowserContext, url: str, game_path: str, base: str, ends: bool = False) -> Page:
@@ -426,15 +442,7 @@ def test_abracadabra_trick_by_trick_goes_on_offline_and_every_deal_is_saved_in_o
     expect(page.locator(".offline-blocked")).to_contain_text("as the players report it")
     assert page.locator('#entry input[name="trump"][value="S"]').is_checked()
     # Deal 2 as the players report it (the worked example's report).
-    for seat, ranks in enumerate([[5, 11], [4, 12], [1, 2], []]):
-        for rank in ranks:
-            abra_chip(page, f"bid_won_{seat}", rank)
-    for rank in (6, 7, 8):
-        abra_chip(page, "bid_cards_3", rank)
-    for seat, count in enumerate([7, 4, 2]):
-        abra_chip(page, f"tricks_{seat}", count)
-    for seat, count in enumerate([6, 5, 1, 0]):
-        abra_chip(page, f"suit_cards_{seat}", count)
+    abracadabra_reported(lambda name, value: abra_chip(page, name, value))
     page.get_by_role("button", name="Score the deal").tap()
     expect(waiting).to_have_count(2)
     expect(waiting.nth(1)).to_contain_text("Deal 2")
@@ -457,8 +465,6 @@ def test_abracadabra_trick_by_trick_goes_on_offline_and_every_deal_is_saved_in_o
 def test_a_seats_allotment_is_kept_offline_and_sent_when_the_connection_returns(live_server, browser):
     """Hidden Secrets, before turn 1: a player saves his allotment from his private link with no
     connection; it is kept on his phone (a reload too), listed in words, and sent by itself."""
-    from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
-    from tests.browser.test_secrets_console_e2e import ROW
 
     game = api(
         live_server, "/api/games", {"game": "secrets", "players": NAMES[:3], "options": {"hidden": True}}
@@ -473,13 +479,7 @@ def test_a_seats_allotment_is_kept_offline_and_sent_when_the_connection_returns(
     link = seats[1]["link"]
     page.goto(link if link.startswith("http") else live_server + link)
     expect(page.locator("#seat-orders h2")).to_have_text("Your allotment")
-    controlled(page)
-    context.set_offline(True)
-    for letter, value in zip(HIDDEN_SECRETS, ROW, strict=True):
-        page.fill(f"#v_{letter}", str(value))
-    page.get_by_role("button", name="Save my allotment").tap()
-    kept = page.locator("#offline .offline-list li")
-    expect(kept).to_have_count(1)
+    kept = allotted_offline(context, page, "Save my allotment")
     expect(kept.first).to_contain_text("Allotment of Bob")
     page.reload()
     expect(kept).to_have_count(1)
@@ -522,8 +522,6 @@ def test_the_game_masters_allotment_page_keeps_a_players_allotment_offline(live_
     """The game master types a player's allotment for him (a page of its own, posted without
     htmx's small answers): kept on the phone offline like a deal, and saved when the connection
     returns."""
-    from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
-    from tests.browser.test_secrets_console_e2e import ROW
 
     game = api(
         live_server, "/api/games", {"game": "secrets", "players": NAMES[:3], "options": {"hidden": True}}
@@ -532,13 +530,7 @@ def test_the_game_masters_allotment_page_keeps_a_players_allotment_offline(live_
     page = new_tab(context)
     page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
     page.goto(f"{live_server}/g/{game['id']}/secrets/allot/2")
-    controlled(page)
-    context.set_offline(True)
-    for letter, value in zip(HIDDEN_SECRETS, ROW, strict=True):
-        page.fill(f"#v_{letter}", str(value))
-    page.get_by_role("button", name="Save the allotment").tap()
-    kept = page.locator("#offline .offline-list li")
-    expect(kept).to_have_count(1)
+    kept = allotted_offline(context, page, "Save the allotment")
     expect(kept.first).to_contain_text("Allotment of Cid")
     assert api(live_server, "/api/games/" + game["id"])["waiting"]["in"] == []
     context.set_offline(False)

@@ -9,7 +9,7 @@ import os
 from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.events import service as events
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, abracadabra_reported
 from tests.conftest import euchre_evening
 
 SHOTS = os.environ.get("SHOTS_DIR", "/tmp/shots")
@@ -144,15 +144,7 @@ def test_an_event_tables_hand_fits_one_screen(live_server, browser: Browser, on_
 def test_abracadabra_as_reported_ends_with_score_in_view(live_server, phone: Page):
     page = phone
     start(page, live_server, "abracadabra", ["Helen", "David", "Cid", "Dee"])
-    for seat, ranks in enumerate([[5, 11], [4, 12], [1, 2], []]):
-        for rank in ranks:
-            chip(page, f"bid_won_{seat}", rank)
-    for rank in (6, 7, 8):
-        chip(page, "bid_cards_3", rank)
-    for seat, count in enumerate([7, 4, 2]):
-        chip(page, f"tricks_{seat}", count)
-    for seat, count in enumerate([6, 5, 1, 0]):
-        chip(page, f"suit_cards_{seat}", count)
+    abracadabra_reported(lambda name, value: chip(page, name, value))
     one_screen(page, last_chip(page, "suit_cards_3", 0), "abracadabra-1", button="Score the deal")
     page.get_by_role("button", name="Score the deal").tap()
     played(page, 1)
