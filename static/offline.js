@@ -225,7 +225,10 @@
         var head = clean(legend.textContent).replace(/\s*\(.*\)$/, "");
         var group = perSeat.filter(function (g) { return g.head === head; })[0];
         if (!group) { group = {head: head, items: []}; perSeat.push(group); parts.push(group); }
-        group.items.push(clean(who.textContent) + " " + value);
+        // (the name alone: the dealer's tag is said once, in the deal's own words)
+        var name = who.cloneNode(true);
+        name.querySelectorAll("[data-offline-dealer]").forEach(function (tag) { tag.remove(); });
+        group.items.push(clean(name.textContent) + " " + value);
         return;
       }
       var name = groupName(input);
@@ -279,9 +282,36 @@
 
   function secure() { return "serviceWorker" in navigator && window.isSecureContext; }
 
+  // The entry form's words for the deal it is for (a legend's number, the dealer's tag, who bids
+  // first), drawn by the server for the next deal it has: with deals kept on the phone, the form
+  // is for a later one, and says so. ``data-offline-words`` is the sentence with {n} (that deal's
+  // number), {prev} (the one before) and {first} (the player after its dealer).
+  function nameNextDeal() {
+    var form = document.getElementById("entry");
+    var known = state.known;
+    var b = box();
+    if (!form || !known || !b || b.dataset.mode !== "deals") { return; }  // (a seat's orders, a correction: as drawn)
+    var kept = pending().filter(function (e) { return !e.kind || e.kind === "deal"; }).length;
+    var n = known.deal + kept;
+    var count = known.players.length;
+    var dealer = known.dealer !== null && count ? (known.dealer + kept) % count : null;
+    form.querySelectorAll("[data-offline-words]").forEach(function (node) {
+      var text = node.dataset.offlineWords.split("{n}").join(String(n)).split("{prev}").join(String(n - 1));
+      if (dealer !== null) { text = text.split("{first}").join(known.players[(dealer + 1) % count]); }
+      node.textContent = text;
+    });
+    var tag = form.querySelector("[data-offline-dealer]");
+    var seats = form.querySelectorAll("[data-offline-seat]");
+    if (tag && dealer !== null && seats[dealer] && tag.parentNode !== seats[dealer]) {
+      seats[dealer].appendChild(document.createTextNode(" "));
+      seats[dealer].appendChild(tag);
+    }
+  }
+
   function draw() {
     var b = box();
     if (!b) { return; }
+    nameNextDeal();
     var live = document.getElementById("live");
     var entries = pending();
     b.textContent = "";
