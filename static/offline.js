@@ -587,7 +587,10 @@
     var said = [];
     if (doc) {
       var conflict = doc.querySelector(".conflict");
-      if (conflict) { said.push(clean(conflict.textContent)); }
+      // The game's own version conflict speaks of a form and an entry "below", as online: here the
+      // deal is in the list, above its message, and "Put it in the form" or "Discard it" settles it.
+      if (conflict && status === 409 && conflict.closest("#live")) { said.push(say("conflict")); }
+      else if (conflict) { said.push(clean(conflict.textContent)); }
       doc.querySelectorAll("#error-summary li, .error-page p").forEach(function (n) { said.push(clean(n.textContent)); });
       if (!said.length) {
         doc.querySelectorAll(".error").forEach(function (n) { if (clean(n.textContent)) { said.push(clean(n.textContent)); } });

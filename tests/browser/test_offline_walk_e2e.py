@@ -68,3 +68,44 @@ def test_spades_form_offline_names_the_deal_it_is_for_and_its_dealer(live_server
     assert [d["bids"] for d in record["deals"]] == [[3, 4, 3, 3], [4, 3, 3, 3], [2, 4, 3, 4]]
     assert page.problems == []
     context.close()
+
+
+def test_a_deal_refused_on_its_return_is_told_what_to_do_in_the_list_in_polish(live_server, browser):
+    """The refusal was the online form's: "Not saved: ... your entry is kept below", under a deal
+    already headed "Not saved:" and with no form below it. In the list it says what the two buttons
+    beside it do, in the phone's language."""
+    game = api(live_server, "/api/games", {"game": "euchre", "players": NAMES})
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True, locale="pl-PL", color_scheme="dark"
+    )
+    page = new_tab(context)
+    page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/deals")):
+        euchre_deal(page, ("H", 0, 3))
+    context.set_offline(True)
+    euchre_deal(page, ("S", 1, 4))
+    expect(page.locator("#offline .offline-list li")).to_have_count(1)
+    other = {"trump": "S", "round": 1, "maker": 1, "alone": False, "maker_tricks": 5}
+    api(live_server, f"/api/games/{game['id']}/deals", other, key=game["edit_key"])
+    context.set_offline(False)
+
+    refused = page.locator("#offline .offline-refused")
+    expect(refused).to_have_count(1)
+    expect(refused.locator("p.error")).to_have_text(
+        "W międzyczasie ktoś zmienił tę grę na innym urządzeniu; tabela wyników pokazuje ją teraz. "
+        "Porównaj z nią to rozdanie: wstaw je do formularza, aby zapisać je ponownie, jeśli nadal jest "
+        "aktualne, albo je odrzuć."
+    )
+    assert refused.inner_text().count("Nie zapisano") == 1
+    for button in ("Wstaw do formularza", "Odrzuć je"):
+        box = refused.get_by_role("button", name=button).bounding_box()
+        assert box["height"] >= 44 and box["x"] + box["width"] <= 360
+    assert page.problems == []
+    context.close()
+
+
+def euchre_deal(page, deal) -> None:
+    trump, maker, tricks = deal
+    for name, value in (("trump", trump), ("maker", maker), ("maker_tricks", tricks)):
+        spades_tap(page, name, value)
+    page.locator("#entry button.primary[type=submit]").tap()
