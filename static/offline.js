@@ -599,12 +599,17 @@
     return said.length ? said.join(" ") : say("serverError", {code: status});
   }
 
+  var savedKey = "saved";  // (the words for what the last sending saved)
+
   function send() {
     if (sending || !state.loaded || navigator.onLine === false) { return; }
     var entries = pending();
     if (!entries.length || entries[0].refused) { return; }
     sending = true;
-    note = {text: say("sending")};
+    // A seat's orders or an allotment are no deals: the sentences say what was waiting.
+    var deals = entries.some(function (e) { return !e.kind || e.kind === "deal"; });
+    savedKey = deals ? "saved" : "savedOther";
+    note = {text: say(deals ? "sending" : "sendingOther")};
     draw();
     var version = null;
     var sentAny = false;
@@ -660,7 +665,7 @@
     // then shows the game as it is now); ``again``: no answer, look again in a while.
     function finish(allSaved, changed, again) {
       sending = false;
-      note = allSaved && changed ? {text: say("saved"), ok: true} : null;
+      note = allSaved && changed ? {text: say(savedKey), ok: true} : null;
       draw();
       if (again) { later(5000); return; }
       if (changed) { fresh(allSaved); }
@@ -691,10 +696,10 @@
   function fresh(allSaved) {
     keepPage();
     if (typing()) {
-      if (allSaved) { note = {text: say("saved"), ok: true, link: say("newest")}; draw(); }
+      if (allSaved) { note = {text: say(savedKey), ok: true, link: say("newest")}; draw(); }
       return;
     }
-    try { window.sessionStorage.setItem(SHOWN_SAVED, allSaved ? say("saved") : ""); } catch (e) { /* said once only */ }
+    try { window.sessionStorage.setItem(SHOWN_SAVED, allSaved ? say(savedKey) : ""); } catch (e) { /* said once only */ }
     window.location.reload();
   }
 

@@ -3,6 +3,8 @@ cut with Playwright): what the entry form and the waiting list say for deals kep
 
 from __future__ import annotations
 
+import json
+
 from playwright.sync_api import expect
 
 from tests.browser.test_offline_table_e2e import api, controlled, new_tab, phone_context
@@ -109,3 +111,38 @@ def euchre_deal(page, deal) -> None:
     for name, value in (("trump", trump), ("maker", maker), ("maker_tricks", tricks)):
         spades_tap(page, name, value)
     page.locator("#entry button.primary[type=submit]").tap()
+
+
+def test_a_seats_allotment_sent_on_return_is_not_called_a_deal_in_portuguese(live_server, browser):
+    """Hidden Secrets' private link: the allotment kept offline and sent when the connection
+    returned was announced as "every waiting deal is saved" (a deal on a seat that records none)."""
+    import urllib.request
+
+    from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
+    from tests.browser.test_secrets_console_e2e import ROW
+
+    game = api(live_server, "/api/games", {"game": "secrets", "players": NAMES[:3], "options": {"hidden": True}})
+    request = urllib.request.Request(
+        f"{live_server}/api/games/{game['id']}/seats", headers={"Authorization": f"Bearer {game['edit_key']}"}
+    )
+    with urllib.request.urlopen(request) as answer:
+        seats = json.load(answer)["seats"]
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True, locale="pt-PT", color_scheme="dark"
+    )
+    page = new_tab(context)
+    link = seats[1]["link"]
+    page.goto(link if link.startswith("http") else live_server + link)
+    controlled(page)
+    context.set_offline(True)
+    for letter, value in zip(HIDDEN_SECRETS, ROW, strict=True):
+        page.fill(f"#v_{letter}", str(value))
+    page.locator("#seat-orders button[type=submit]").last.tap()
+    expect(page.locator("#offline .offline-list li")).to_have_count(1)
+    context.set_offline(False)
+    expect(page.locator("#offline .offline-list li")).to_have_count(0)
+    expect(page.locator("#offline")).to_contain_text("A ligação voltou: tudo o que estava à espera está guardado.")
+    expect(page.locator("#offline")).not_to_contain_text("mãos")
+    assert api(live_server, "/api/games/" + game["id"])["waiting"]["in"] == [1]
+    assert page.problems == []
+    context.close()
