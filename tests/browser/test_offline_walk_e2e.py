@@ -31,7 +31,9 @@ def test_spades_form_offline_names_the_deal_it_is_for_and_its_dealer(live_server
     """The form drawn for deal 2 (Bob deals) stays on screen while deals are kept: it named deal 2
     and Bob's dealer tag for deal 3 and 4 too, and the waiting list copied "Bids for deal 2" into
     every kept deal's words."""
-    game = api(live_server, "/api/games", {"game": "spades", "players": NAMES, "options": {"mode": "partnership"}})
+    game = api(
+        live_server, "/api/games", {"game": "spades", "players": NAMES, "options": {"mode": "partnership"}}
+    )
     context = phone_context(browser)
     page = new_tab(context)
     page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
@@ -78,7 +80,11 @@ def test_a_deal_refused_on_its_return_is_told_what_to_do_in_the_list_in_polish(l
     beside it do, in the phone's language."""
     game = api(live_server, "/api/games", {"game": "euchre", "players": NAMES})
     context = browser.new_context(
-        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True, locale="pl-PL", color_scheme="dark"
+        viewport={"width": 360, "height": 740},
+        is_mobile=True,
+        has_touch=True,
+        locale="pl-PL",
+        color_scheme="dark",
     )
     page = new_tab(context)
     page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
@@ -121,14 +127,20 @@ def test_a_seats_allotment_sent_on_return_is_not_called_a_deal_in_portuguese(liv
     from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
     from tests.browser.test_secrets_console_e2e import ROW
 
-    game = api(live_server, "/api/games", {"game": "secrets", "players": NAMES[:3], "options": {"hidden": True}})
+    game = api(
+        live_server, "/api/games", {"game": "secrets", "players": NAMES[:3], "options": {"hidden": True}}
+    )
     request = urllib.request.Request(
         f"{live_server}/api/games/{game['id']}/seats", headers={"Authorization": f"Bearer {game['edit_key']}"}
     )
     with urllib.request.urlopen(request) as answer:
         seats = json.load(answer)["seats"]
     context = browser.new_context(
-        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True, locale="pt-PT", color_scheme="dark"
+        viewport={"width": 360, "height": 740},
+        is_mobile=True,
+        has_touch=True,
+        locale="pt-PT",
+        color_scheme="dark",
     )
     page = new_tab(context)
     link = seats[1]["link"]
@@ -141,7 +153,9 @@ def test_a_seats_allotment_sent_on_return_is_not_called_a_deal_in_portuguese(liv
     expect(page.locator("#offline .offline-list li")).to_have_count(1)
     context.set_offline(False)
     expect(page.locator("#offline .offline-list li")).to_have_count(0)
-    expect(page.locator("#offline")).to_contain_text("A ligação voltou: tudo o que estava à espera está guardado.")
+    expect(page.locator("#offline")).to_contain_text(
+        "A ligação voltou: tudo o que estava à espera está guardado."
+    )
     expect(page.locator("#offline")).not_to_contain_text("mãos")
     assert api(live_server, "/api/games/" + game["id"])["waiting"]["in"] == [1]
     assert page.problems == []
