@@ -4,6 +4,9 @@
     python benchmarks/run.py --duration 10   # longer wrk figures, less noise
     python benchmarks/run.py --database-url postgresql+psycopg://postgres@127.0.0.1:5432/bench
     python benchmarks/run.py --seating-only  # seconds: planning progressive evenings (seating.py)
+    python benchmarks/run.py --sweep-only --sweep 1000,3000   # the capacity sweep's crowd
+    python benchmarks/run.py --crowd aiohttp --sweep 1000,3000 --sweep-duration 120   # the phones' crowd
+    python benchmarks/run.py --crowd both --tables 3000   # both crowds, one after the other
 
 Both apps run under the same gunicorn worker model on free 127.0.0.1 ports;
 wrk (or a small Python client where every request needs a fresh form token)
@@ -33,6 +36,7 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +53,7 @@ if str(HERE) not in sys.path:  # its siblings, when the script is loaded by the 
 from crowd import capacity_scenario, percentile, tables_scenario  # noqa: E402
 from evening import board_figures, event_rows  # noqa: E402
 from inprocess import cache_savings, standings_after_correction, time_pages  # noqa: E402
+from phones import describe, phones_crowd  # noqa: E402
 from seating import figures as seating_figures  # noqa: E402
 from seating import rows as seating_rows  # noqa: E402
 from seating import sweep as seating_sweep  # noqa: E402
@@ -268,6 +273,79 @@ def sweep(
         )
 
 
+def phones(args, report: Report, tmp: Path, env: dict[str, str], servers: Servers, client, rng) -> None:
+    """The phones' crowd (benchmarks/phones.py) at each size of ``--sweep``, a server started afresh
+    for each (every phone arrives at a server that has none yet, as when an evening begins)."""
+    import resource
+
+    sizes = sorted({int(n) for n in args.sweep.split(",") if n.strip()})
+    # A connection per phone: the client holds 4 per table, beyond a shell's usual 1,024 files.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if hard < 4 * max(sizes) + 100:
+        say(f"phones' crowd: {hard} open files at most here, {4 * max(sizes)} connections wanted")
+    say(f"phones' crowd: seeding {max(sizes)} partnership Spades games of 6 deals")
+    options = {"mode": "partnership", "target": HUGE_TARGET}
+    games = [
+        seed_games(client, spades_record(options, random_deals(options, 6, rng)[0]))
+        for _ in range(max(sizes))
+    ]
+    bodies = random_deals(options, 64, rng)[0]  # a partnership deal never depends on the score before it
+    for tables in sizes:
+        port = free_port()
+        command = [sys.executable, "-m", "scorekeeper", "serve", "--host", "127.0.0.1", "--port", str(port)]
+        servers.start(command, port, env, tmp / f"phones-{tables}.log")
+        page = {"HX-Request": "true", "X-Live-Since": 'W/"page"', **PHONE}
+        with ThreadPoolExecutor(8) as pool:  # not measured: a few at a time, to start sooner
+            etags = list(
+                pool.map(
+                    lambda g, port=port, page=page: fetch(
+                        port, "GET", f"/g/{g[0]}/live?part=live&lang=en", page
+                    ).headers["etag"],
+                    games[:tables],
+                )
+            )
+        load = os.getloadavg()[0]
+        say(
+            f"phones' crowd: {tables} tables, {args.sweep_warmup:.0f} s unmeasured then {args.sweep_duration:.0f} s "
+            f"(load {load:.1f})"
+        )
+        result = asyncio.run(
+            phones_crowd(
+                f"http://127.0.0.1:{port}",
+                games[:tables],
+                etags,
+                bodies,
+                args.sweep_duration,
+                warmup=args.sweep_warmup,
+                seed=SEED,
+                server_pid=servers.procs[-1].pid,
+            )
+        )
+        servers.stop()
+        if args.crowd_logs:
+            args.crowd_logs.mkdir(parents=True, exist_ok=True)
+            shutil.copy(tmp / f"phones-{tables}.log", args.crowd_logs / f"phones-{tables}.log")
+        result["load_before"] = load
+        result["load_after"] = os.getloadavg()[0]
+        passed = (
+            result["posts_failed"] == 0
+            and result["post_p99_s"] < 1
+            and result["polls"].get("failed", 0) == 0
+            and result["seen_p50_s"] <= 5
+            and result["seen_p95_s"] <= 15
+        )
+        result["passed"] = passed
+        report.data[f"phones, {tables} tables"] = result
+        report.add(
+            f"phones, {tables} tables",
+            "ok" if passed else "over",
+            goal="0 failed deals, post p99 < 1 s, seen 5 s / 15 s p95",
+            note=describe(result) + f"; load {load:.1f}",
+        )
+        say(describe(result))
+
+
 # --- Report ---
 
 
@@ -399,6 +477,14 @@ def main(argv: list[str] | None = None) -> int:
         "as they would have drawn games followed from their first deal (default 60)",
     )
     parser.add_argument(
+        "--crowd",
+        choices=("sweep", "aiohttp", "both"),
+        help="only crowds, at each size of --sweep (or --tables): the sweep's own (raw sockets, phones "
+        "starting over 3 s), the phones' crowd (aiohttp, one kept-alive connection per phone, all "
+        "starting together, partnership Spades; a server started afresh for each size), or both",
+    )
+    parser.add_argument("--crowd-logs", type=Path, help="keep each crowd's server log in this folder")
+    parser.add_argument(
         "--worker-class",
         choices=("sync", "gthread"),
         default="sync",
@@ -423,7 +509,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     global WORKER_CLASS  # noqa: PLW0603 - one run, one worker model, read by the command builders
     WORKER_CLASS = args.worker_class
-    if shutil.which("wrk") is None:
+    if shutil.which("wrk") is None and not args.crowd:
         parser.error("wrk is needed (apt-get install wrk)")
 
     servers = Servers()
@@ -476,6 +562,17 @@ def run(args, tmp: Path, servers: Servers) -> Report:
 
     app = create_app()
     client = app.test_client()
+    if args.crowd:  # crowds alone, the box to themselves
+        report.data["context"] = (
+            f"{time.strftime('%Y-%m-%d %H:%M')} · {os.cpu_count()} CPUs · load {os.getloadavg()[0]:.1f} · crowds"
+        )
+        if not args.sweep:
+            args.sweep = str(args.tables)
+        if args.crowd in ("aiohttp", "both"):
+            phones(args, report, tmp, env, servers, client, rng)
+        if args.crowd in ("sweep", "both"):
+            sweep(args, report, tmp, env, servers, client, deal_bodies(64, rng), rng)
+        return report
     if args.sweep_only:  # a server setting tried at scale: the sweep alone, the box to itself
         report.data["context"] = f"{time.strftime('%Y-%m-%d %H:%M')} · {os.cpu_count()} CPUs · sweep only"
         sweep(args, report, tmp, env, servers, client, deal_bodies(64, rng), rng)

@@ -208,12 +208,16 @@ class Load:
         return (rng or random).randint(low, max(low, high))
 
     def retry_after(self, rng: random.Random | None = None) -> int:
-        """The wait a refused poll is asked for: spread between the ceiling and twice as much.
+        """The wait a refused poll is asked for: spread between the pace and the ceiling (from the
+        pace to half as much again, once the pace is near the ceiling).
 
-        Longer than any pace, so a refusal never makes the crowd ask more often than it would at
-        the slowest pace: with refused phones back sooner (half the ceiling to the ceiling), a full
-        server was asked more by its refused phones than it could refuse, and stayed full, every
-        poll refused for minutes (benchmarks/run.py --sweep at 3,000 tables). Spread widely, so
-        refused phones do not come back together (a wave that is refused again)."""
+        Never sooner than the pace an answered phone is asked (with refused phones back sooner, a
+        full server was asked more by its refused phones than it could refuse, and stayed full:
+        benchmarks/run.py --sweep at 3,000 tables), but not beyond it either: asked for the ceiling
+        to twice the ceiling (15 to 30 s) whatever the pace, a crowd of phones refused in a burst
+        as it arrived saw its deals 25-33 s late (median; issue 58). Spread widely, so refused
+        phones do not come back together (a wave that is refused again)."""
         p = self.policy
-        return (rng or random).randint(p.ceiling, retry_ceiling(p.ceiling))
+        low = max(p.base, math.ceil(self._pace))
+        high = max(p.ceiling, math.ceil(low * 1.5))
+        return (rng or random).randint(low, max(low, high))

@@ -242,8 +242,8 @@ def serve(host: str, port: int, workers: int, threads: int) -> None:
             "logger_class": AccessLog,
             "timeout": 30,
             "graceful_timeout": 10,
-            # A following phone is asked to wait up to the poll ceiling (a refused one up to twice
-            # that, load.retry_ceiling): its connection is kept a little longer, so its next poll
+            # A following phone is asked to wait up to the poll ceiling (a refused one up to half as
+            # much again, within load.retry_ceiling, twice that): its connection is kept a little longer, so its next poll
             # does not pay for a new one (accepting, a thread waiting for its first bytes,
             # closing) as every poll of a slowed crowd did with 5 s.
             "keepalive": retry_ceiling(ceiling) + 5,

@@ -67,10 +67,11 @@ WRITING_SHARE = 0.1
 # How soon the event loop turns again while polls wait in it for their answer (seconds): each turn
 # earns WRITING_SHARE of this while writes go on.
 WAITING_TURN = 0.005
-# The longest a poll waits in the event loop for its answer before it is told "later" (seconds).
+# The longest a poll waits in the event loop for its share of the loop's time (seconds): then it is
+# answered at once if its answer is kept, told "later" otherwise (answer_overdue).
 # Longer than the 2 s a poll may wait for a thread (web/live/shed.py): waiting here costs nothing but
-# its place in a queue, and a poll answered 5 s late still sees a deal long before one told to
-# come back in 15 to 30 s (load.retry_after); well within a phone's patience (htmx's 15 s). With
+# its place in a queue, and a poll answered 5 s late still sees a deal before one told to
+# come back later (load.retry_after); well within a phone's patience (htmx's 15 s). With
 # 2 s, a 3,000-table sweep (benchmarks/run.py --sweep) refused 3,763-4,110 polls and a deal was
 # seen in 10.3-16.3 s p95; with 5 s, none, and 5.2-6.4 s.
 LOOP_LONGEST_WAIT = 5.0
@@ -483,12 +484,14 @@ class WritesFirstWorker(ThreadWorker):
                 self.off_poller(conn)
                 waiting.append((at, conn, head))
             most = max(longest, LOOP_LONGEST_WAIT)
+            overdue = []
             while waiting and (not self.alive or now - waiting[0][0] > most):
-                _at, conn, head = waiting.popleft()
+                at, conn, head = waiting.popleft()
                 if not self.alive:  # stopping: the threads answer what is left
                     unanswered.append((conn, head))
-                else:  # as the app tells a poll that waited this long for a thread
-                    self.told_later(conn, head)
+                else:
+                    overdue.append((at, conn, head))
+            self.answer_overdue(overdue, now)
             for conn, head in unanswered:
                 if pool.backlogged(longest) and self.refuse_here(conn, head):
                     continue
@@ -500,6 +503,23 @@ class WritesFirstWorker(ThreadWorker):
             for conn, head in pool.expired(longest):
                 self.told_later(conn, head)
             self.write_loop_access()
+
+    def answer_overdue(self, overdue: list[tuple[float, Any, bytes]], now: float) -> None:
+        """The polls that waited in the loop ``LOOP_LONGEST_WAIT``: answered now, past the loop's
+        share, where their answer is kept (a 304, or what a write drew: the same work as telling
+        them "later", a query and a few headers); told "later" otherwise. Told "later" all of them,
+        a crowd of phones whose polls the loop could not answer in time was refused in bursts of
+        thousands, each refused phone away 15 to 30 s, and a deal was seen in 25-33 s median
+        (issue 58). How long they waited raises the pace, so the phones come less often."""
+        for start in range(0, len(overdue), LOOP_CHUNK):
+            chunk = overdue[start : start + LOOP_CHUNK]
+            found = self.kept_answers([(conn, head) for _at, conn, head in chunk])
+            for (at, conn, head), answer in zip(chunk, found, strict=True):
+                if answer is None:
+                    self.told_later(conn, head)  # as the app tells a poll that waited this long
+                    continue
+                self.poll_waited(now - at)
+                self.send_found(conn, answer)
 
     def told_later(self, conn, head: bytes) -> None:
         """A poll that waited longer than the app accepts, told "later" here; a request that is not
@@ -524,6 +544,15 @@ class WritesFirstWorker(ThreadWorker):
 
     def enqueue_req(self, conn) -> None:
         head = self.peek(conn)
+        if head == b"":
+            # The peer closed its side (a phone letting go of its kept-alive connection): nothing to
+            # read, nothing to answer; closed here. Handed to a thread as gunicorn does, each such
+            # close was queued with the writes (it has no request line to say it is no poll): a crowd
+            # of phones whose client closes idle connections (aiohttp after 15 s, the pace slowed
+            # past that) queued hundreds a second ahead of the deals, which waited seconds for a
+            # thread (issue 58: post p50 4.5-6.3 s, the app serving each within 0.65 s).
+            self.closed_by_peer(conn)
+            return
         kind = FIRST if head is None else priority(head)
         # A kept answer is given by the event loop (no thread, no queue), for at most LOOP_BUDGET a
         # turn, and only WRITING_SHARE of the loop's time while a write waits or is served: the
@@ -545,9 +574,16 @@ class WritesFirstWorker(ThreadWorker):
         fs = pool.submit(self.handle, conn, priority=kind, conn=conn, head=head)
         fs.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))
 
+    def closed_by_peer(self, conn) -> None:
+        """A connection its peer closed (or reset) before sending a request: closed, no thread."""
+        self.off_poller(conn)
+        self.nr_conns -= 1
+        conn.close()
+
     @staticmethod
     def peek(conn) -> bytes | None:
-        """The request's first bytes, left on the socket; None when there is nothing to peek at."""
+        """The request's first bytes, left on the socket; None when there is nothing to peek at,
+        ``b""`` when the peer has closed (or reset) the connection without a request."""
         if (
             conn.cfg.is_ssl
             or conn.is_http2
@@ -556,6 +592,8 @@ class WritesFirstWorker(ThreadWorker):
             return None  # encrypted, or partly read already: nothing to peek at
         try:
             return conn.sock.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except ConnectionResetError:
+            return b""  # gone: no request to answer
         except OSError:  # nothing arrived yet (a new connection), or it is gone: the thread finds out
             return None
 

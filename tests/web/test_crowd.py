@@ -43,7 +43,8 @@ def test_a_poll_is_refused_before_any_query_while_writes_and_pages_pass(app, cli
     answers.append(refused)
     assert refused.status_code == 503 and len(seen) == 0
     wait = int(refused.headers["Retry-After"])
-    assert 15 <= wait <= 30 and refused.headers["X-Poll-After"] == str(wait)
+    # Between the pace (raised a step by the refusal) and the ceiling (15 by default).
+    assert 3 <= wait <= 15 and refused.headers["X-Poll-After"] == str(wait)
     assert refused.headers["Cache-Control"] == "no-store" and len(refused.data) < 100
     # The scorer's deal is served however full the process is, through the API and the page.
     answers.append(client.post(f"/api/games/{gid}/deals", json=FLAT, headers=bearer(key)))
