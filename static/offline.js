@@ -373,7 +373,11 @@
     b.appendChild(list);
     if (!ordersMode() && b.dataset.mode !== "guard") {
       b.appendChild(el("p", "hint", say("unknown")));
-      b.appendChild(el("p", "offline-next", say("next", {deal: dealWords(first + dealsBefore)})));
+      // After a game's last planned deal there is no next one to name (unless a tie plays on,
+      // which only the server can tell: the form stays for it).
+      var last = parseInt(b.dataset.last, 10);
+      var after = first + dealsBefore;
+      b.appendChild(el("p", "offline-next", last && after > last ? say("lastKept") : say("next", {deal: dealWords(after)})));
     }
   }
 

@@ -160,3 +160,27 @@ def test_a_seats_allotment_sent_on_return_is_not_called_a_deal_in_portuguese(liv
     assert api(live_server, "/api/games/" + game["id"])["waiting"]["in"] == [1]
     assert page.problems == []
     context.close()
+
+
+def test_the_last_hand_of_a_game_of_so_many_hands_kept_offline_names_no_next_deal(live_server, browser):
+    """An event table's round of 2 hands: the second kept on the phone, the list said "Next: Deal 3
+    (Gus deals)" for a game that ends with it. It says the game's last planned deal is kept."""
+    game = api(live_server, "/api/games", {"game": "euchre", "players": NAMES, "options": {"hands": 2}})
+    context = phone_context(browser)
+    page = new_tab(context)
+    page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/deals")):
+        euchre_deal(page, ("H", 0, 3))
+    expect(page.locator(".board tbody tr")).to_have_count(1)
+    context.set_offline(True)
+    euchre_deal(page, ("S", 1, 4))
+    box = page.locator("#offline")
+    expect(box.locator(".offline-list li")).to_have_count(1)
+    expect(box.locator(".offline-next")).to_have_text(
+        "That was the last planned deal of this game: its result shows once the waiting deals are saved."
+    )
+    context.set_offline(False)
+    expect(box.locator(".offline-list li")).to_have_count(0)
+    assert api(live_server, "/api/games/" + game["id"])["finished"] is True
+    assert page.problems == []
+    context.close()
