@@ -63,6 +63,9 @@ class Option:
     key = ""
     default: Any = None  # stored by every other format, and by its own when not given
     field: Field | None = None
+    # Its JSON Schema in the API's description of a new event (EventInput's property), with
+    # the words a client reads (English, as the rest of the description).
+    schema: Mapping[str, Any] = {}
 
     def check(self, data: Mapping[str, Any], entry: Entry) -> Any:
         """Its format's value for it, from the API's body (refusing what it does not take)."""

@@ -23,6 +23,10 @@ class Shuffle(Option):
 
     key = "shuffle"
     default = False
+    schema = {
+        "type": "boolean",
+        "description": "ladder: round 1 seated in a shuffled order instead of the order given",
+    }
     field = Field(N_("Shuffle the players for the first round (ladder)"))
 
     def check(self, data: Mapping[str, Any], entry: Entry) -> Any:

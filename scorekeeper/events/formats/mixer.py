@@ -20,6 +20,11 @@ class TableSize(Option):
 
     key = "table_size"
     default = 4
+    schema = {
+        "type": "integer",
+        "minimum": 1,
+        "description": "mixer only: how many sit at a table (the game's counts; 4 when it allows 4).",
+    }
 
     def check(self, data: Mapping[str, Any], entry: Entry) -> Any:
         return entry.table_size  # checked with the entrants, against the game (Mixer.check)

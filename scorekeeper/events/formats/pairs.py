@@ -22,6 +22,7 @@ class Pairing(Option):
     """How the pairs meet: round robin, Swiss (by the standings) or knockout."""
 
     key = "pairing"
+    schema = {"enum": list(PAIRINGS)}
     field = Field(
         N_("Pairing (pairs only)"),
         "select",
@@ -45,6 +46,10 @@ class Seed(Option):
     """Swiss and knockout pairs seeded by the club's ratings (the service orders them)."""
 
     key = "seed"
+    schema = {
+        "enum": ["ratings", None],
+        "description": "Swiss or knockout pairs only: order the pairs by the club's ratings.",
+    }
     field = Field(N_("Seed by the club's ratings (Swiss and knockout pairs)"), sends="ratings", always=True)
 
     def check(self, data: Mapping[str, Any], entry: Entry) -> Any:
