@@ -24,6 +24,7 @@ from ...rules import Game as Rules
 from .. import played, seating, standings
 from ..entrants import player_names, round_data
 from ..played import Play
+from ..standings import Standing
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,7 @@ class Format:
         """The standings from the event's rows: read, then :meth:`rank`."""
         return self.rank(played.of(event, games), names)
 
-    def rank(self, play: Play, names: list[str]) -> list[standings.Standing]:
+    def rank(self, play: Play, names: list[str]) -> list[Standing]:
         """The standings, a pure function of what was played (``names``: each entrant's)."""
         raise NotImplementedError
 

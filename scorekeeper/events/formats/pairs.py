@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...models import Event
 from ...refusals import refuse
 from ...rules import N_
 from ...rules import Game as Rules
@@ -14,6 +13,9 @@ from .. import seating, standings
 from ..entrants import matches_data, player_names
 from ..played import Play, RoundPlay
 from .base import Column, Entry, Field, Format, Option
+
+if TYPE_CHECKING:  # a type only: the format reads no row (its seating and standings take a Play)
+    from ...models import Event
 
 PAIRINGS = ("round_robin", "swiss", "knockout")
 

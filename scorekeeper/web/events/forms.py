@@ -141,13 +141,13 @@ class EventFormBase(FlaskForm):
             data["sit_out"] = "average" if str(sit_out).casefold() == "average" else sit_out
         chosen = FORMATS.get(self.format.data)
         for key, option in self.format_options.items():
-            field = option.field
-            assert field is not None  # only options with a field are here
-            if not (field.always or (chosen is not None and option in chosen.options)):
+            asked = option.field
+            assert asked is not None  # only options with a field are here
+            if not (asked.always or (chosen is not None and option in chosen.options)):
                 continue  # another format's setting, not sent (its box may be ticked still)
-            if field.kind == "check":
+            if asked.kind == "check":
                 if self[key].data:
-                    data[key] = field.sends
+                    data[key] = asked.sends
             else:
                 data[key] = self[key].data
         if self.check_in.data:
@@ -177,7 +177,7 @@ class EventFormBase(FlaskForm):
 def _field(option: Option) -> Any:
     """The WTForms field asking ``option`` as its format's :class:`Field` says, in its words."""
     field: Field = option.field  # type: ignore[assignment]
-    description = _l(field.description) if field.description else None
+    description: Any = _l(field.description) if field.description else ""
     if field.kind == "select":
         return SelectField(
             _l(field.label),
