@@ -139,6 +139,7 @@ def _configure_blueprints(app: Flask) -> None:
     from .web.events import pages as events_pages
     from .web.events import season
     from .web.events import tables as events_tables
+    from .web.games import assets as game_assets
     from .web.games import ends, plugin_pages, records, table
     from .web.games import pages as games_pages
     from .web.security import IntegerConverter
@@ -154,6 +155,7 @@ def _configure_blueprints(app: Flask) -> None:
         records.bp,  # lists, players, exports, import, backup commands
         # The games' own pages (Secrets: allotments, private links and consoles), by the registry.
         *plugin_pages.blueprints(),
+        game_assets.bp,  # each game's entry script and style, from its folder
         clubs_pages.bp,  # a club's pages: members, invites, players, ratings; `ratings rebuild`
         api_clubs.bp,  # the clubs' JSON API
         clubs_cli.bp,  # `scorekeeper clubs`: list, create, invite, delete
