@@ -100,8 +100,6 @@ class Format:
     fragment: str | None = None
     # Its tables never end tied (hands_tiebreak forced on): a ladder's, where someone moves up.
     never_tied = False
-    # Round 1 may be shuffled ("shuffle": true) instead of seated in the order given.
-    shuffles = False
     # What a round not seated yet says (a msgid): pairs, Swiss and knockout pair from the
     # standings; a planned format's rounds are all seated at the start and never say it.
     unseated_note = N_("Paired from the standings when it starts.")

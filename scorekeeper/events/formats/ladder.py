@@ -49,7 +49,6 @@ class Ladder(Progressive):
     key = "ladder"
     label = N_("Ladder, king's table (winners move up a table, losers down, partners split)")
     never_tied = True
-    shuffles = True
     unseated_note = N_("Seated from the last round's results when it starts.")
     options = (Shuffle(),)
 
