@@ -92,6 +92,7 @@ SECOND_HAND_CORRECTED = {"trump": "S", "maker": 1, "alone": True, "defender_alon
 def seed_event(app, client, tables: int) -> tuple[str, list[tuple[str, str]]]:
     """A progressive Euchre night of ``tables`` tables (4 players each), round 1 started and two
     hands played at each table through the API; returns the event and each table's (game, key)."""
+    from scorekeeper.events import rounds
     from scorekeeper.events import service as events
 
     players = [f"P{i}" for i in range(4 * tables)]
@@ -105,7 +106,7 @@ def seed_event(app, client, tables: int) -> tuple[str, list[tuple[str, str]]]:
                 "rounds": 3,
             }
         )
-        rnd = events.start_round(event)
+        rnd = rounds.start_round(event)
         games = [(t.game_id, events.table_key(t.game_id)) for t in rnd.tables]
         event_id = event.id
     for game_id, key in games:

@@ -9,6 +9,7 @@ from flask import Flask
 
 from ._version import __version__ as __version__  # re-exported: scorekeeper.__version__
 from .paths import instance_folder, site_folder
+from .problems import AppCommands
 
 DEFAULT_SECRET_KEY = "dev-only-change-me"
 
@@ -36,6 +37,8 @@ def create_app(test_config: dict | None = None, *, start: bool = True) -> Flask:
         template_folder=str(site_folder("templates")),
         static_folder=str(site_folder("static")),
     )
+    # Every command of the app ends a host problem with its words, not a traceback (problems.py).
+    app.cli = AppCommands(app.name)
     _configure_settings(app, test_config)
     _configure_database(app)
     _configure_i18n(app)
@@ -136,6 +139,7 @@ def _configure_blueprints(app: Flask) -> None:
     from .web.api import events as api_events
     from .web.api import games as api_games
     from .web.clubs import pages as clubs_pages
+    from .web.events import confirm as events_confirm
     from .web.events import pages as events_pages
     from .web.events import season
     from .web.events import tables as events_tables
@@ -161,8 +165,8 @@ def _configure_blueprints(app: Flask) -> None:
         clubs_cli.bp,  # `scorekeeper clubs`: list, create, invite, delete
         pwa.bp,  # the installable app: manifest, service worker, offline page
         api_events.bp,  # club evenings: the event document, rounds, players
-        events_pages.bp,  # the director's page, the board, print sheets, the CSV
-        events_pages.tables,  # a table's confirmation, from its game page
+        events_pages.bp,  # the director's page, the board, print sheets, the CSV; the door
+        events_confirm.tables,  # a table's confirmation, from its game page
         events_tables.bp,  # a table's phone for the whole event, the round clock
         season.bp,  # a club's season: its page and CSV
         season.api,  # a club's season as JSON

@@ -14,6 +14,7 @@ import click
 from flask.cli import FlaskGroup, ScriptInfo, run_command
 
 from . import __version__, create_app, own_instance, start_app
+from .problems import AnswersHostProblems
 
 
 def set_instance(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
@@ -39,7 +40,7 @@ def instance_option() -> click.Option:
     )
 
 
-class ScorekeeperGroup(FlaskGroup):
+class ScorekeeperGroup(AnswersHostProblems, FlaskGroup):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         command = super().get_command(ctx, name)
         # i18n and routes never need a started app (a database, a key); run and serve start it

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import importlib.util
 
+from .problems import HostProblem
+
 EXTRAS = {"psycopg": "postgres", "redis": "redis"}
 
 
-class MissingExtra(RuntimeError):
+class MissingExtra(HostProblem):
     """A configured URL needs a package this install lacks."""
 
 

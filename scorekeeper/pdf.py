@@ -18,6 +18,8 @@ from collections.abc import Callable
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from .problems import HostProblem
+
 CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 # The page is ours and self-contained (inline CSS; its Content-Security-Policy
 # allows no script and no fetch): keep Chromium from reaching out or keeping state.
@@ -42,7 +44,7 @@ _renders = threading.BoundedSemaphore(1)
 WAIT_SECONDS = 90
 
 
-class PdfError(RuntimeError):
+class PdfError(HostProblem):
     """Chromium is missing or failed to print."""
 
 

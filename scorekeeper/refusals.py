@@ -1,4 +1,4 @@
-"""The one refusal vocabulary: what any part of the house raises to say "no", and how.
+r"""The one refusal vocabulary: what any part of the house raises to say "no", and how.
 
 A :class:`Refusal` names each problem's field (and the deal or seat where one is meant) with a
 translatable message (:class:`~scorekeeper.rules.Msg`, ``{}``-style placeholders) and carries
@@ -13,7 +13,7 @@ for clubs and events): a change based on a version that is gone (:class:`Stale`,
 game, deal, club or event that went away meanwhile (:class:`Gone`, 404), an undo the game has
 moved past (:class:`CannotUndo`, 409); and the two that are no refusal: a submission already
 done (:class:`Repeat`, its first answer is answered again) and a lost race (:class:`Retry`, the
-gate judges the change again).
+gate judges the change again): these two are :class:`Signal`\ s, control flow and no refusal.
 
 Pure: no Flask, no database.
 """
@@ -36,6 +36,7 @@ __all__ = [
     "Refusal",
     "Repeat",
     "Retry",
+    "Signal",
     "Stale",
     "refuse",
 ]
@@ -98,11 +99,11 @@ class Gone(Missing):
         self.what = what
 
 
-class GameGone(Gone, LookupError):
+class GameGone(Gone):
     """The game is deleted (or was deleted while the write was on its way)."""
 
 
-class DealGone(Gone, LookupError):
+class DealGone(Gone):
     """The deal a write names is not there (any more)."""
 
 
@@ -114,7 +115,15 @@ class CannotUndo(Clash):
         self.what = what
 
 
-class Repeat(Exception):
+class Signal(Exception):
+    """Not a refusal nor a fault: control flow that must leave a call several frames deep (a
+    gate's step, a cache's maker) and say so to the one caller that waits for it. Exceptions
+    because the frames between (the gate's retry loop, the cache) roll back or keep nothing on
+    the way out, which a return value would have to be threaded through each of them to do.
+    Every one is caught by the code that raised it or its caller; none reaches a handler."""
+
+
+class Repeat(Signal):
     """Not a refusal: this submission's token is recorded, so it was done once and is not done
     again. ``change``: the history row it made (its ``detail``, for a club or event, the answer)."""
 
@@ -123,7 +132,7 @@ class Repeat(Exception):
         self.change = change
 
 
-class Retry(Exception):
+class Retry(Signal):
     """Not a refusal: another writer claimed the version first (raised by the claim, or by a
     step's ``apply``). The gate rolls back and judges the change again on the newer state."""
 

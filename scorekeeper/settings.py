@@ -15,10 +15,12 @@ from typing import Any
 
 from flask import Config
 
+from .problems import HostProblem
+
 PREFIX = "SCOREKEEPER"
 
 
-class SettingError(ValueError):
+class SettingError(HostProblem):
     """A setting from the environment that cannot mean anything: the app does not start with it."""
 
 

@@ -141,6 +141,11 @@
   var waitingQuiet = [];
 
   document.addEventListener("htmx:sendError", function (event) {
+    // After offline.js (loaded later, on the pages that enter facts) has had its say.
+    window.setTimeout(function () { failedSend(event); }, 0);
+  });
+
+  function failedSend(event) {
     var form = failedForm(event);
     // A deal kept on the phone by offline.js is sent by it, in order with the others waiting.
     if (!form || event.detail.kept) { return; }
@@ -160,7 +165,7 @@
       return;
     }
     notSaved(form, form.dataset.sendError || messages(form).sendError || "Not saved: no connection. Try again.");
-  });
+  }
 
   function sendWaiting() {
     if (navigator.onLine === false) { return; }

@@ -11,6 +11,13 @@
 // drawn at, whose deal it is, and every sentence shown. Pages work without any of this.
 (function () {
   "use strict";
+  // Loaded only by pages that enter facts (a scorer's game page, an event table's link, a seat's
+  // console, the game master's allotment and orders pages), in their body: a boosted visit runs
+  // it again, and once is enough (its listeners are the document's).
+  if (window.scorekeeperOffline) { return; }
+  // This script's own address: the service worker keeps it when it keeps the page (it is not in
+  // the worker's install list, which every visitor fetches; web/pwa.py).
+  var SELF = document.currentScript ? document.currentScript.src : null;
 
   var DB_NAME = "scorekeeper-offline";
   var WAITING = "waiting";  // one record per deal kept: {id, game, url, fields, token, base, ...}
@@ -132,8 +139,10 @@
     if (!b) { return Promise.resolve(); }
     var seen = boxKnown(b);
     if (state.game !== seen.game) { state = {game: seen.game, entries: [], known: null, loaded: false}; }
+    var guard = b.dataset.mode === "guard";  // (a page that records no deal: what the phone knows)
     return readKnown(seen.game).then(function (kept) {
-      var newest = kept && kept.version > seen.version ? kept : seen;
+      var newest = kept && (guard || kept.version > seen.version) ? kept : seen;
+      if (guard) { state.known = kept || null; return null; }
       state.known = newest;
       if (newest === seen) { return writeKnown(seen); }
       return null;
@@ -142,11 +151,26 @@
     }).then(function (rows) {
       state.entries = rows;
       state.loaded = true;
+      passKeptStage();
+      // A first stage's heading names the deal it is for: after the deals kept here.
+      var head = document.querySelector("#entry [data-offline-head]");
+      var kept = rows.filter(function (e) { return !e.kind || e.kind === "deal"; }).length;
+      if (head && kept && state.known) { head.textContent = say("dealLabel", {n: state.known.deal + kept}); }
       draw();
     });
   }
 
   function pending() { return state.entries; }
+
+  // A page drawn at a later stage of a deal already kept whole on the phone (opened again
+  // offline, from the worker's copy): that deal is done here, so the next deal's first stage.
+  function passKeptStage() {
+    var form = document.getElementById("entry");
+    var b = box();
+    if (!form || !b || !document.getElementById("entry-next")) { return; }
+    var drawn = b.dataset.version;
+    if (pending().some(function (e) { return e.staged === drawn; })) { ready(form); }
+  }
 
   // The newest version this page has seen: its box's, or the phone's record of the game.
   function currentVersion() {
@@ -283,12 +307,17 @@
     if (!entries.length) { return; }
     b.appendChild(el("p", "offline-head", say("waiting")));
     var list = el("ol", "offline-list");
+    // Deals are numbered from the next one the server has; a seat's orders and allotments name
+    // themselves (entry.label) and take no deal number.
     var first = state.known ? state.known.deal : 1;
+    var dealsBefore = 0;
     var blocked = false;
     entries.forEach(function (entry, i) {
       var item = el("li", "offline-deal" + (entry.refused ? " offline-refused" : ""));
       item.dataset.token = entry.token;
-      var head = dealWords(first + i) + (entry.summary ? ": " + entry.summary : "");
+      var number = first + dealsBefore;
+      if (!entry.kind || entry.kind === "deal") { dealsBefore += 1; }
+      var head = (entry.label || dealWords(number)) + (entry.summary ? ": " + entry.summary : "");
       if (entry.refused) {
         item.appendChild(el("strong", "", say("refused") + " "));
         item.appendChild(document.createTextNode(head));
@@ -312,9 +341,9 @@
       list.appendChild(item);
     });
     b.appendChild(list);
-    if (!ordersMode()) {
+    if (!ordersMode() && b.dataset.mode !== "guard") {
       b.appendChild(el("p", "hint", say("unknown")));
-      b.appendChild(el("p", "offline-next", say("next", {deal: dealWords(first + entries.length)})));
+      b.appendChild(el("p", "offline-next", say("next", {deal: dealWords(first + dealsBefore)})));
     }
   }
 
@@ -326,10 +355,21 @@
     try { return new URL(url, window.location.href).pathname; } catch (e) { return ""; }
   }
 
-  // A deal's own entry form, for this page's game (not a preview, a draft, a correction).
+  // A deal's own entry form, for this page's game (not a preview, a draft, a correction); or a
+  // form that says it is kept the same way (``data-offline-keep``: a Hidden Secrets allotment, on
+  // the seat's console or the game master's page), sent where it posts.
   function isDealForm(form, submitter) {
     var b = box();
-    return !!(b && form && form.id === "entry" && b.dataset.action && submitUrl(form, submitter) === b.dataset.action);
+    if (!b || !form) { return false; }
+    if (form.hasAttribute("data-offline-keep")) { return submitUrl(form, submitter) === submitUrl(form, null); }
+    return form.id === "entry" && !!b.dataset.action && submitUrl(form, submitter) === b.dataset.action;
+  }
+
+  // What a kept entry is: "deal" (numbered, each one more), or what replaces an earlier one of its
+  // kind still waiting ("orders" for the turn, an "allotment"), as online each change replaces the last.
+  function kindOf(form) {
+    if (form.hasAttribute("data-offline-keep")) { return form.getAttribute("data-offline-keep") || "allotment"; }
+    return ordersMode() ? "orders" : "deal";
   }
 
   function fieldsOf(form, submitter) {
@@ -369,22 +409,32 @@
       // before it, as the server answers (X-Game-Version).
       base: pending().length ? null : (state.known ? state.known.version : parseInt(fieldOf(fields, "base_version"), 10)),
       summary: summaryOf(form, submitter),
+      kind: kindOf(form),
+      label: form.getAttribute("data-offline-label") || null,
+      // A deal finished in a later stage of its entry (Abracadabra's tricks): the version that
+      // stage was drawn at, to know the page again if it is opened before the deal is sent.
+      staged: form.querySelector("[data-abra-offline-suits], input[name=stage][value=suits]") && box() ? box().dataset.version : null,
       at: Date.now(),
       refused: null,
     };
     var replaced = [];
-    if (ordersMode()) {
-      // Orders changed again before the first were sent: only the newest go (as online, where
-      // each change replaces the last). A refused one stays until the player settles it.
-      replaced = state.entries.filter(function (e) { return !e.refused; });
-      state.entries = state.entries.filter(function (e) { return e.refused; });
+    if (entry.kind !== "deal") {
+      // Orders (an allotment) changed again before the first were sent: only the newest go (as
+      // online, where each change replaces the last). A refused one stays until it is settled.
+      var same = function (e) { return !e.refused && e.kind === entry.kind && e.url === entry.url; };
+      replaced = state.entries.filter(same);
+      state.entries = state.entries.filter(function (e) { return !same(e); });
     }
     state.entries.push(entry);
+    if (form.dataset.abraPlay) {
+      // (Its taps, kept by app.js for a reload, are this deal's: it is kept whole now.)
+      try { window.localStorage.removeItem("abra-tricks:" + form.dataset.abraPlay); } catch (e) { /* none */ }
+    }
     keptAt = Date.now();
     tappedSince = false;
-    note = {text: say(ordersMode() ? "keptOrders" : "kept")};
-    // A deal's form is emptied for the next deal; orders stay shown as sent.
-    if (!ordersMode()) { ready(form); } else { fresh_token(form); }
+    note = {text: say(entry.kind === "deal" ? "kept" : "keptOrders")};
+    // A deal's form is emptied for the next deal; orders and allotments stay shown as sent.
+    if (entry.kind === "deal") { ready(form); } else { fresh_token(form); }
     draw();
     return Promise.all(replaced.map(function (e) { return e.id ? dropWaiting(e.id) : null; }))
       .then(function () { return putWaiting(entry); })
@@ -397,8 +447,20 @@
     if (token) { token.value = newToken(); }
   }
 
-  // The form, emptied for the next deal, with a token of its own.
+  // The form, emptied for the next deal, with a token of its own. A form of a deal's later stage
+  // (Abracadabra's tricks kept on the phone) gives way to the next deal's first stage, which the
+  // page carries for this (<template id="entry-next">): the deal is over on the phone.
   function ready(form) {
+    var next = document.getElementById("entry-next");
+    if (next && next.content && form.id === "entry") {
+      var fresh = next.content.firstElementChild.cloneNode(true);
+      form.replaceWith(fresh);
+      next.remove();  // (once: the next deal's own stage follows it)
+      if (window.htmx) { window.htmx.process(fresh); }
+      form = fresh;
+      var head = form.querySelector("[data-offline-head]");
+      if (head && state.known) { head.textContent = say("dealLabel", {n: state.known.deal + pending().length}); }
+    }
     form.reset();
     form.querySelectorAll("[data-touched], [data-filled]").forEach(function (seat) {
       delete seat.dataset.touched;
@@ -425,7 +487,7 @@
     if (event.submitter) { lastSubmitter.set(event.target, event.submitter); }
     var form = event.target;
     if (!state.loaded || !isDealForm(form, event.submitter)) { return; }
-    if (doubleTap() && !ordersMode()) { event.preventDefault(); event.stopImmediatePropagation(); return; }
+    if (doubleTap() && kindOf(form) === "deal") { event.preventDefault(); event.stopImmediatePropagation(); return; }
     var token = form.querySelector("input[name=submit_token]");
     var entries = pending();
     // A refused deal put back in the form and sent again goes first, online, as any deal.
@@ -443,7 +505,7 @@
     if (!button || !state.loaded || button.disabled) { return; }
     var form = button.closest("form");
     if (!isDealForm(form, button)) { return; }
-    if (doubleTap() && !ordersMode()) { event.preventDefault(); event.stopImmediatePropagation(); return; }
+    if (doubleTap() && kindOf(form) === "deal") { event.preventDefault(); event.stopImmediatePropagation(); return; }
     var token = form.querySelector("input[name=submit_token]");
     var entries = pending();
     var settling = entries.length && entries[0].refused && token && token.value === entries[0].token;
@@ -531,8 +593,10 @@
         headers: {"HX-Request": "true", "HX-Current-URL": window.location.href},
       }).then(function (answer) {
         var saved = answer.headers.get("X-Game-Version");
-        if (answer.ok && saved) {
-          version = parseInt(saved, 10);
+        // Saved: the answer names the version it left; a page posted without htmx (the game
+        // master's allotment page) answers by leading on to the game (a redirect followed).
+        if (answer.ok && (saved || answer.redirected)) {
+          if (saved) { version = parseInt(saved, 10); }
           sentAny = true;
           state.entries.shift();
           // The next deal waiting (if any) follows this one: based on the version it left.
@@ -540,7 +604,11 @@
             state.entries[0].base = version;
             putWaiting(state.entries[0]);
           }
-          if (state.known) { state.known.version = version; state.known.deal += 1; writeKnown(state.known); }
+          if (state.known && version !== null) {
+            state.known.version = Math.max(state.known.version, version);
+            if (!entry.kind || entry.kind === "deal") { state.known.deal += 1; }
+            writeKnown(state.known);
+          }
           draw();
           return dropWaiting(entry.id).then(next);
         }
@@ -609,6 +677,9 @@
       var worker = navigator.serviceWorker;
       Promise.resolve(worker && worker.controller).then(function (has) {
         if (!has) { return null; }
+        // (Through the worker, which keeps a static file it serves: the page opens offline
+        // with this script, though the page's first visit fetched it before the worker served.)
+        if (SELF) { window.fetch(SELF).catch(function () { /* kept later */ }); }
         return window.fetch(here, {credentials: "same-origin"}).then(function (answer) {
           if (!answer.ok || answer.redirected) { return null; }
           return window.caches.open(PAGES).then(function (cache) { return cache.put(here, answer); });
@@ -619,7 +690,8 @@
 
   // ---- The scorer settles a refused deal. ----------------------------------------------------
   function putBack(entry) {
-    var form = document.getElementById("entry");
+    // (An allotment goes back in its own form, wherever it is on the page.)
+    var form = entry.kind === "allotment" ? document.querySelector("form[data-offline-keep]") : document.getElementById("entry");
     if (!form) { return; }
     form.reset();
     var skip = {csrf_token: 1, base_version: 1};
@@ -665,13 +737,98 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr;
     var token = xhr && tokens.get(xhr);
-    if (!token || !xhr.getResponseHeader("X-Game-Version") || xhr.status < 200 || xhr.status >= 300) { return; }
+    if (!token || xhr.status < 200 || xhr.status >= 300) { return; }
+    // Any step saved (a draft's too: Abracadabra's play begun): the worker's copy follows it.
     keepPage();
+    if (!xhr.getResponseHeader("X-Game-Version")) { return; }
     var done = pending().filter(function (e) { return e.token === token; })[0];
     if (!done) { return; }
     state.entries = state.entries.filter(function (e) { return e !== done; });
     dropWaiting(done.id).then(function () { draw(); later(0); });
   });
+
+
+  // ---- Other writes while deals wait (issue 53). ---------------------------------------------
+  // A deal kept on the phone is not yet on the server, so any other write to the game now would
+  // be made on a state the scorer does not see. Each decided by what it does:
+  // - Record deal, and Tally's "Yes, end the game" (a button of the deal's own form): wait their
+  //   turn in the queue above (the end comes after the deals typed before it, as tapped).
+  // - A seat's orders, a Hidden Secrets allotment: kept too; each replaces the one of its kind
+  //   still waiting (they are not based on a version: nothing before them can make them wrong).
+  // - Spades' bids kept as the draft in the background: not sent; they go with their deal.
+  // - Everything else is refused here with a plain message, nothing sent, what was typed kept:
+  //   "Undo" takes back the newest change on the server, not the deal the scorer last tapped;
+  //   Abracadabra's trick-by-trick steps (Start play, a trick saved, a draft discarded) change a
+  //   draft that the waiting deals must reach first; a correction or deletion of a deal, Delete
+  //   this game, Rematch and Archive act on a record that lacks the waiting deals; an event
+  //   table's confirmation confirms totals the phone cannot know yet. Queued, each would act
+  //   later on a state nobody looked at: done by hand once the deals are in, it is done right.
+  // A preview (not a write) and the language (not the game's) pass.
+  function writeOf(form, submitter) {
+    if (!form || (form.getAttribute("method") || "get").toLowerCase() !== "post") { return false; }
+    if (form.classList.contains("lang") || form.closest("#offline")) { return false; }
+    var url = submitUrl(form, submitter);
+    return !/\/preview$/.test(url);
+  }
+
+  function blockedWords(n) {
+    // The page carries the sentence for 1, 2 and 5 (every plural form of en, pl, pt-PT): the one
+    // whose plural category is n's is used, with n in it.
+    var b = document.getElementById("offline-words");
+    var rules = null;
+    try { rules = new Intl.PluralRules(document.documentElement.lang || "en"); } catch (e) { rules = null; }
+    var sample = [1, 2, 5].filter(function (k) { return rules ? rules.select(k) === rules.select(n) : (n === 1) === (k === 1); })[0] || 2;
+    return ((b && b.dataset["blocked" + sample]) || "").split("{n}").join(String(n));
+  }
+
+  function refuseWrite(elt) {
+    var form = elt && elt.closest ? elt.closest("form") : null;
+    var text = pending().length ? blockedWords(pending().length) : say("offlineWrite");
+    // (A form that offers another way meanwhile says which: Abracadabra's set-up, "as reported".)
+    if (form && form.dataset.offlineInstead) { text += " " + form.dataset.offlineInstead; }
+    var place = (elt && elt.closest && (elt.closest("form") || elt)) || box();
+    var said = place && place.nextElementSibling && place.nextElementSibling.classList.contains("offline-blocked")
+      ? place.nextElementSibling : el("p", "error offline-blocked");
+    said.setAttribute("role", "alert");
+    said.textContent = text;
+    if (place && said.parentNode !== place.parentNode) { place.insertAdjacentElement("afterend", said); }
+  }
+
+  // While deals wait, or with no connection at all (then the write could only fail, or be kept
+  // in memory by app.js until the tab closes: said now instead, the same way).
+  // Only on a page of the game whose deals these are (a boosted visit elsewhere, a new game say,
+  // is no write to this game).
+  function mustWait() {
+    var b = box();
+    return state.loaded && !!b && b.dataset.game === state.game && (pending().length > 0 || navigator.onLine === false);
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!mustWait() || isDealForm(form, event.submitter) || !writeOf(form, event.submitter)) { return; }
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    refuseWrite(event.submitter || form);
+  }, true);
+
+  // A write htmx makes from an element of its own (not a form's submit): the same rule.
+  document.addEventListener("htmx:confirm", function (event) {
+    var elt = event.detail && event.detail.elt;
+    var verb = event.detail && event.detail.verb;
+    if (!mustWait() || !elt || !verb || verb.toLowerCase() === "get") { return; }
+    var form = elt.closest ? elt.closest("form") : null;
+    var path = event.detail.path || "";
+    if (/\/preview$/.test(path)) { return; }
+    if (form && isDealForm(form, elt.matches && elt.matches("button") ? elt : null)) { return; }
+    // Spades' bids with no deal waiting: sent, and if the connection is down, kept with the deal
+    // (htmx:sendError above).
+    if (elt.getAttribute("data-background") === "save" && !pending().length) { return; }
+    event.preventDefault();
+    // Spades' bids, kept with their deal: nothing to say. Anything else: said where it was tapped.
+    if (elt.getAttribute("data-background") !== "save") { refuseWrite(elt); }
+  });
+
+  window.scorekeeperOffline = {waiting: function () { return pending().length; }, offline: function () { return navigator.onLine === false; }};
 
   // ---- When to look. -------------------------------------------------------------------------
   function start() {
@@ -690,7 +847,7 @@
       navigator.serviceWorker.addEventListener("controllerchange", function () { keepPage(true); });
     }
   }
-  document.addEventListener("DOMContentLoaded", start);
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
   // A region swapped in (a recorded deal, a poll's redraw): its box is drawn empty again.
   document.addEventListener("htmx:load", function (event) {
     var elt = event.detail && event.detail.elt;

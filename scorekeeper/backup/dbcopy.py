@@ -18,10 +18,11 @@ import click
 from flask.cli import with_appcontext
 
 from ..db import db
+from ..problems import HostProblem
 
 
-class CopyError(click.ClickException):
-    pass
+class CopyError(HostProblem):
+    """The database cannot be copied here, or the copy failed: nothing was replaced."""
 
 
 def sqlite_path() -> Path:

@@ -12,11 +12,13 @@ import math
 from collections.abc import Iterator
 from typing import IO, Any
 
+from ..problems import HostProblem
+
 CHUNK = 1 << 16
 WHITESPACE = " \t\n\r"
 
 
-class JSONStreamError(ValueError):
+class JSONStreamError(HostProblem):
     """The document is not JSON (or not of the shape asked for); says where."""
 
 

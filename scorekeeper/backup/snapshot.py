@@ -26,7 +26,6 @@ from datetime import UTC, datetime
 from typing import IO, Any
 
 from sqlalchemy import (
-    JSON,
     Boolean,
     Column,
     DateTime,
@@ -44,8 +43,9 @@ from sqlalchemy.exc import DataError, IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..db import db
+from ..problems import HostProblem
 from .jsonstream import JSONStreamError, Reader
-from .restore_checks import check_draft, first_problem
+from .restore_checks import MAX_INT, check_draft, decoder, first_problem
 
 FORMAT = "scorekeeper-backup/2"
 # Derived from the stored facts, so never in a backup: the restore derives them again.
@@ -63,10 +63,9 @@ IMPLICIT_REFERENCES = {
 # References that may name what is gone (a deleted club's history): kept as they are then.
 LOOSE_REFERENCES = {("house_change", "club_id"), ("house_change", "event_id")}
 BATCH = 1000
-MAX_INT = 2**31 - 1  # the databases' INTEGER
 
 
-class BackupError(ValueError):
+class BackupError(HostProblem):
     """A backup that cannot be restored; nothing was written."""
 
 
@@ -264,88 +263,6 @@ def schema_text() -> str:
 # -- reading rows back -------------------------------------------------------------------------
 
 
-MAX_JSON_DEPTH = 32  # a game's facts or an event's seating are a few levels deep
-
-
-def storable_text(text: str) -> bool:
-    """Text every database stores as it is: no NUL, no lone surrogate (``"\\ud800"`` is valid
-    JSON, not UTF-8)."""
-    if "\x00" in text:
-        return False
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def json_problem(value: Any) -> str | None:
-    """What makes a JSON column's value one the app never stores (None: nothing): nesting
-    deeper than :data:`MAX_JSON_DEPTH` (a reader would recurse past Python's limit) or text no
-    database stores. Walked without recursion."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, str):
-            if not storable_text(item):
-                return "holds text no database stores (a NUL or a lone surrogate)"
-            continue
-        if not isinstance(item, dict | list):
-            continue
-        if depth > MAX_JSON_DEPTH:
-            return f"is nested deeper than {MAX_JSON_DEPTH} levels"
-        if isinstance(item, dict):
-            stack.extend((k, depth) for k in item)
-            stack.extend((v, depth + 1) for v in item.values())
-        else:
-            stack.extend((v, depth + 1) for v in item)
-    return None
-
-
-def _decoder(column: Column) -> Callable[[Any], Any]:
-    """A JSON value into the column's value; ValueError says what the column takes."""
-    kind = column.type
-    name = f"“{column.name}”"
-
-    def check(value: Any) -> Any:
-        if value is None:
-            if column.nullable:
-                return None
-            raise ValueError(f"{name} may not be null")
-        if isinstance(kind, Boolean):
-            if isinstance(value, bool):
-                return value
-            raise ValueError(f"{name} must be true or false")
-        if isinstance(kind, Integer):
-            if isinstance(value, int) and not isinstance(value, bool) and -MAX_INT - 1 <= value <= MAX_INT:
-                return value
-            raise ValueError(f"{name} must be a whole number")
-        if isinstance(kind, DateTime):
-            if isinstance(value, str) and len(value) <= 40:
-                try:
-                    stamp = datetime.fromisoformat(value)
-                    return stamp.astimezone(UTC).replace(tzinfo=None) if stamp.tzinfo else stamp
-                except (ValueError, OverflowError):  # year 1 an hour east of UTC is before year 1
-                    pass
-            raise ValueError(f"{name} must be an ISO date and time")
-        if isinstance(kind, String):
-            if (
-                isinstance(value, str)
-                and (kind.length is None or len(value) <= kind.length)
-                and storable_text(value)
-            ):
-                return value
-            raise ValueError(f"{name} must be text of at most {kind.length} characters")
-        if isinstance(kind, JSON):
-            problem = json_problem(value)
-            if problem:
-                raise ValueError(f"{name} {problem}")
-            return value
-        raise ValueError(f"{name}: this server cannot read a {kind} column")  # a new column type
-
-    return check
-
-
 def _optional(column: Column) -> bool:
     """Whether a row may leave the column out (the database then fills it in). Never its id."""
     if column.primary_key:
@@ -462,7 +379,7 @@ class Restore:
             if parent != name and parent not in self.done:
                 raise BackupError(f"table “{name}” must come after “{parent}”, whose rows it refers to")
         empty, offset = self._prepare(table)
-        cols = {c.name: (c, _decoder(c)) for c in columns(table)}
+        cols = {c.name: (c, decoder(c)) for c in columns(table)}
         required = [c.name for c in columns(table) if not _optional(c)]
         refs = references(table)
         gen = generated_key(table)

@@ -29,7 +29,8 @@ from ..access import of_club
 from ..db import db
 from ..games import GAMES
 from ..models import Change, Club, Game, Member, Player, Seat
-from ..rules import InvalidFacts
+from ..refusals import Refusal
+from ..rules import N_, InvalidFacts, msg
 from ..service import house_gate
 from . import ratings
 from .ratings import Match, Ratings
@@ -215,11 +216,12 @@ def set_private(club_id: int, name: str, private: bool, by: str = "") -> None:
     _players_change(club_id, "private", write, by)
 
 
-class NameClash(Exception):
-    """The new name already sits in a game beside the old one: one person cannot play two seats."""
+class NameClash(Refusal):
+    """The new name already sits in a game beside the old one: one person cannot play two seats
+    (422, at the new name). The club's page words it with the games it names."""
 
-    def __init__(self, games: list[Game]):
-        super().__init__(", ".join(g.id for g in games))
+    def __init__(self, games: list[Game], new: str):
+        super().__init__("new", msg(N_("Each player may be listed once: {name} is listed twice."), name=new))
         self.games = games
 
 
@@ -255,7 +257,7 @@ def rename_everywhere(club_id: int, old: str, new: str, via: service.Via, by: st
         if new in g.players or new.casefold() in {p.casefold() for p in g.players if p != old}
     ]
     if clash:
-        raise NameClash(clash)
+        raise NameClash(clash, new)
     group = service.new_token(12)
     for game in games:
         seat = game.players.index(old)

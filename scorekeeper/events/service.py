@@ -1,5 +1,8 @@
-"""Events: check a new event, make its seating, start and close rounds, change players, and
-derive the standings and the event document (events.md) from the tables' games.
+"""Events: check and create a new event, its links' tokens, and derive the standings and the
+event document (events.md) from the tables' games; :func:`through_gate`, the one way an event
+is changed. What changes an event lives beside it: :mod:`.rounds` (start and close rounds,
+players join or withdraw), :mod:`.arrivals` (the door: check-in, removing an arrival) and
+:mod:`.confirming` (a table's result confirmed, and the corrections after).
 
 Each table plays an ordinary game, created through the write gate like any other; what it
 scores is read back through the read side (public figures only). The seating, pairing and
@@ -12,13 +15,12 @@ import copy
 import hashlib
 import hmac
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from flask import current_app, has_request_context, request
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from sqlalchemy import inspect as sa_inspect
-from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.state import InstanceState
 
 from .. import cache, read, service
@@ -26,44 +28,16 @@ from ..clubs import ratings, roster
 from ..db import db
 from ..games import GAMES
 from ..keys import hash_key, key_matches
-from ..models import Change, Event, EventRound, EventTable, Game, HouseChange, folded, utcnow
-from ..refusals import Clash, Missing, Refusal, refuse
-from ..rules import N_, Msg, Setup, msg
+from ..models import Event, EventRound, EventTable, Game, HouseChange
+from ..refusals import Missing
+from ..rules import N_
 from ..service import house_gate
 from . import formats, seating, standings, table_links
 from .checks import (  # the service refuses what the checks refuse, with their errors
     MAX_ENTRANTS,
     check_event,
-    check_size,
     plan,
-    player_names,
-    round_data,
 )
-
-
-class RoundOpen(Clash):
-    """A new round asked for while the current one is still being played (409)."""
-
-    def __init__(self, number: int):
-        super().__init__(
-            "close",
-            msg(
-                N_("Round {n} is still being played: finish its tables, or close it first."),
-                n=number,
-            ),
-        )
-        self.number = number
-
-
-def event_over() -> Clash:
-    """No round left to start (409)."""
-    return Clash("rounds", msg(N_("Every round of this event has been started.")))
-
-
-def not_now(message: Msg) -> Clash:
-    """A table's result that cannot be confirmed now (409): the event asks for no confirmation,
-    the game is still being played, or another player confirmed it already."""
-    return Clash("confirm", message)
 
 
 def new_id() -> str:
@@ -226,85 +200,7 @@ def round_done(rnd: EventRound, games: Mapping[str, Game]) -> bool:
     return all(read.game_view(games[t.game_id]).finished for t in rnd.tables if t.game_id in games)
 
 
-def start_round(
-    event: Event,
-    close: bool = False,
-    based_on: int | None = None,
-    token: str | None = None,
-    by: str = "",
-) -> EventRound:
-    """Start the next round: every table gets an ordinary game with the event's options.
-
-    One transaction makes the round and its tables' games, or nothing. The start is claimed on
-    the version the director saw (``based_on``, else the event as this request read it): two
-    directors starting at once start one round; the other gets :class:`~scorekeeper.service.house_gate.Stale`
-    and no game is made for it. A repeated submission (``token``) raises
-    :class:`~scorekeeper.service.house_gate.Repeat` (its ``detail["round"]``: the round it started).
-    """
-    seen = event.version if based_on is None else based_on
-
-    def step() -> house_gate.Step[EventRound]:
-        games = table_games(event)
-        current = event.rounds[-1] if event.rounds else None
-        closing = current is not None and not round_done(current, games)
-        if closing and not close:
-            assert current is not None
-            raise RoundOpen(current.number)
-        number = len(event.rounds) + 1
-        if number > event.settings["rounds"]:
-            raise event_over()
-        planned_now: list[dict[str, Any]] | None = None
-        if number == 1 and not event.schedule:  # filled at the door
-            here, size = active(event), event.settings["table_size"]
-            if not event.settings.get("check_in") or len(here) < size:  # not a table's worth yet
-                raise Clash(
-                    "round",
-                    msg(N_("At least {n} players must be here to start: {m} so far."), n=size, m=len(here)),
-                )
-            # A format planned only now (a mixer: too dear to plan again at every arrival).
-            fmt = formats.of(event.format)
-            shuffle = event.settings.get("shuffle", False)
-            made = fmt.reseat(len(event.entrants), here, [], event.settings["rounds"], size, shuffle)
-            planned_now = [round_data(r) for r in made]
-        seats_plan = planned_now[0] if planned_now else next_seating(event, number, games)
-        rules = GAMES[event.kind]
-        setups = []
-        for seats in seats_plan["tables"]:
-            setup = Setup(tuple(seat_names(event, seats)), dict(event.options), 0)
-            errors = rules.check_setup(setup)
-            if errors:  # the options were checked at creation: only a changed rule could get here
-                raise Refusal(errors=errors)
-            setups.append((seats, setup))
-        rnd = EventRound(event_id=event.id, number=number, sitting_out=list(seats_plan["sitting_out"]))
-
-        def apply() -> Any:
-            now = utcnow()
-            if planned_now is not None:
-                event.schedule = planned_now
-            if closing and current is not None:
-                current.closed_at = now
-            minutes = event.settings.get("minutes")
-            if minutes:
-                rnd.started_at, rnd.ends_at = now, now + timedelta(minutes=minutes)
-            tables = []
-            for number_at, (seats, setup) in enumerate(setups, start=1):
-                game_id = service.new_id()
-                # A club event's table is a game of the club like any other (events.md, Screens):
-                # in its lists and its ratings. Made in the round's transaction, not committed alone.
-                game = service.stage_game(
-                    rules, setup, game_id=game_id, key=table_key(game_id), club_id=event.club_id
-                )
-                tables.append(EventTable(number=number_at, game_id=game.id, seats=list(seats)))
-            rnd.tables = tables
-            event.rounds.append(rnd)
-            return {"round": number, "closed": closing}
-
-        return house_gate.Step(rnd, apply, "start_round")
-
-    return _through_gate(event, step, based_on=seen, token=token, by=by)
-
-
-def _through_gate(event: Event, step: Callable[[], house_gate.Step[Any]], **kwargs: Any) -> Any:
+def through_gate(event: Event, step: Callable[[], house_gate.Step[Any]], **kwargs: Any) -> Any:
     """The house gate for an event: an event deleted meanwhile (its club deleted while this
     change was on its way) is a 404, as one that never was, not a 500."""
     try:
@@ -313,154 +209,8 @@ def _through_gate(event: Event, step: Callable[[], house_gate.Step[Any]], **kwar
         raise Missing(None, N_("No such event.")) from None
 
 
-def not_open(event: Event, number: int) -> Clash:
-    """A close asked of a round that is not the one being played: 409 with the event as it is
-    (the API's ``record``), so the director sees which round is being played now."""
-    return house_gate.Stale(
-        event,
-        None,
-        "round",
-        N_("Round {n} is not the round being played: only that one can be closed."),
-        n=number,
-    )
-
-
-def close_round(
-    event: Event,
-    number: int | None = None,
-    based_on: int | None = None,
-    token: str | None = None,
-    by: str = "",
-) -> EventRound:
-    """The director closes the round being played (events.md, Rounds): its unfinished games
-    count as they stand, and from then on only a director corrects its tables, with a reason.
-    Any round can be closed, the last one too: closing the last round finishes the event.
-
-    ``number`` None: the latest round. A round that is not the latest started one, or was
-    closed already (or left behind by a later round), is refused with a 409 (:func:`not_open`).
-    Through the house gate: of two closes at once one closes; the other is judged again and
-    refused. A repeated submission (``token``) raises :class:`~.house_gate.Repeat`.
-    """
-
-    def step() -> house_gate.Step[EventRound]:
-        current = event.rounds[-1] if event.rounds else None
-        wanted = current.number if number is None and current is not None else number
-        if current is None or wanted != current.number or current.closed_at is not None:
-            raise not_open(event, wanted or 1)
-
-        def apply() -> Any:
-            current.closed_at = utcnow()
-            return {"round": current.number}
-
-        return house_gate.Step(current, apply, "close_round")
-
-    return _through_gate(event, step, based_on=based_on, token=token, by=by)
-
-
-def closable(event: Event, doc: Mapping[str, Any], clock: Mapping[str, Any] | None) -> int | None:
-    """The round the director's page offers to close (events.md: as soon as its clock has run
-    out or any of its tables has finished), or None: the latest round, not closed, and not
-    followed by another, with a table still playing."""
-    current = event.rounds[-1] if event.rounds else None
-    if current is None or current.closed_at is not None:
-        return None
-    shown = doc["rounds"][current.number - 1]
-    if shown["status"] == "done":
-        return None  # every table finished: nothing is left to close (the last round is locked)
-    tables = shown["tables"]
-    time_up = bool(clock and clock.get("over"))
-    return current.number if time_up or any(t["finished"] for t in tables) else None
-
-
 def active(event: Event) -> list[int]:
     return [e for e in range(len(event.entrants)) if e not in event.withdrawn]
-
-
-def next_seating(event: Event, number: int, games: Mapping[str, Game]) -> dict[str, Any]:
-    """Round ``number``'s seating, as the event's format makes it when the round starts."""
-    return formats.of(event.format).next_seating(event, number, games)
-
-
-def change_players(
-    event: Event,
-    add: Sequence[str],
-    withdraw: Sequence[str],
-    based_on: int | None = None,
-    by: str = "",
-) -> None:
-    """Players join late or withdraw between rounds: later rounds are re-seated, earlier ones stand.
-
-    Through the house gate: two changes at once both apply (the later one is judged again on the
-    event the first left), unless one was based on a version (``If-Match``): then it is refused
-    with :class:`~scorekeeper.service.house_gate.Stale`."""
-
-    def step() -> house_gate.Step[None]:
-        entrants, withdrawn, schedule, settings = _players_plan(event, add, withdraw)
-
-        def apply() -> Any:
-            _keep_players(event, entrants, withdrawn, schedule, settings)
-            return {"add": list(add), "withdraw": list(withdraw)}
-
-        return house_gate.Step(None, apply, "players")
-
-    _through_gate(event, step, based_on=based_on, by=by)
-
-
-def _keep_players(
-    event: Event,
-    entrants: list[Any],
-    withdrawn: list[int],
-    schedule: list[dict[str, Any]],
-    settings: dict[str, Any],
-) -> None:
-    event.entrants = entrants
-    event.withdrawn = withdrawn
-    event.schedule = schedule
-    if settings != event.settings:
-        event.settings = settings
-
-
-def _players_plan(
-    event: Event, add: Sequence[str], withdraw: Sequence[str]
-) -> tuple[list[Any], list[int], list[dict[str, Any]], dict[str, Any]]:
-    fmt = formats.of(event.format)
-    if not fmt.accepts_players:
-        raise refuse("add", N_("A pairs event keeps its pairs: players cannot be added or withdrawn."))
-    names = {n.casefold(): i for i, n in enumerate(event.entrants)}
-    gone = []
-    for name in withdraw:
-        if not isinstance(name, str) or name.strip().casefold() not in names:
-            raise refuse("withdraw", N_("{name} is not a player of this event."), name=str(name))
-        gone.append(names[name.strip().casefold()])
-    most = most_players()
-    new = player_names(list(add), "add", most)
-    for name in new:
-        if name.casefold() in names:
-            raise refuse("add", N_("{name} is already a player of this event."), name=name)
-    entrants = [*event.entrants, *new]
-    withdrawn = sorted({*event.withdrawn, *gone})
-    players = [e for e in range(len(entrants)) if e not in withdrawn]
-    check_size(len(players), "add", most)  # before any re-seating: a late arrival for a leaver fits
-    size = event.settings["table_size"]
-    started = len(event.rounds)
-    filling = bool(event.settings.get("check_in")) and not started  # the door still fills the list
-    if len(players) < size and not filling:
-        raise refuse("withdraw", N_("At least {n} players must stay: one full table."), n=size)
-    settings = dict(event.settings)
-    if filling and settings.get("rounds_auto"):
-        # No length was given: the format's usual one for tonight's list, until round 1 starts.
-        entry = formats.Entry([None] * max(len(players), size), size, settings.get("pairing"))
-        settings["rounds"] = fmt.fixed_rounds(len(players), entry) or fmt.default_rounds(
-            max(len(players), size), entry
-        )
-    remaining = settings["rounds"] - started
-    schedule = list(event.schedule[:started])
-    later = filling and not fmt.plans_at_the_door  # planned when round 1 starts
-    if remaining > 0 and len(players) >= size and not later:
-        before = [_as_round(i + 1, s) for i, s in enumerate(schedule)]
-        made = fmt.reseat(len(entrants), players, before, remaining, size, settings.get("shuffle", False))
-        schedule += [round_data(r) for r in made]
-    return entrants, withdrawn, schedule, settings
 
 
 # -- check-in at the door ---------------------------------------------------------------------
@@ -471,292 +221,6 @@ def check_in_token(event: Event) -> str:
     stored, so the door card printed at the creation stays valid all evening."""
     secret = str(current_app.secret_key or "").encode()
     return hmac.new(secret, f"event-arrive:{event.id}".encode(), hashlib.sha256).hexdigest()[:24]
-
-
-def check_in_token_matches(event: Event, token: str) -> bool:
-    return bool(event.settings.get("check_in")) and hmac.compare_digest(
-        check_in_token(event).encode(),
-        token.encode(),  # bytes: any text a URL may carry
-    )
-
-
-def tonight(event: Event) -> list[str]:
-    """Tonight's list: the players in the event now (arrived, or given), in the order they came."""
-    return [entrant_name(event, e) for e in active(event)]
-
-
-def _folded_entrant(event: Event, name: str) -> int | None:
-    wanted = folded(name)
-    return next((e for e, n in enumerate(event.entrants) if isinstance(n, str) and folded(n) == wanted), None)
-
-
-def arrive(event: Event, name: Any, by: str = "") -> dict[str, Any]:
-    """A player checks in at the door (events.md, Seating: ``"check_in": true``): on tonight's
-    list, seated in round 1 before it starts, later from the next round as a late arrival.
-    Answers ``{"name", "from_round"}``. A name already on the list (NFKC + casefold) or an event
-    that has finished: :class:`~scorekeeper.refusals.Clash` (409). One who was removed after the
-    rounds began comes back (his played rounds stand). Through the house gate."""
-    if not isinstance(name, str):
-        raise refuse("name", N_("Give your name."))
-
-    def step() -> house_gate.Step[dict[str, Any]]:
-        if finished(event, table_games(event)):
-            raise Clash("name", msg(N_("The event has finished: the check-in is closed.")))
-        clean = player_names([name], "name", most_players())[0]
-        found = _folded_entrant(event, clean)
-        if found is not None and found not in event.withdrawn:
-            raise Clash("name", msg(N_("{name} is on tonight's list already."), name=event.entrants[found]))
-        if found is not None:  # removed by mistake after the rounds began: back from the next one
-            entrants, withdrawn = list(event.entrants), [e for e in event.withdrawn if e != found]
-            plan_from = _replan(event, entrants, withdrawn)
-            shown = event.entrants[found]
-        else:
-            entrants, withdrawn, schedule, settings = _players_plan(event, [clean], [])
-            plan_from = (schedule, settings)
-            shown = clean
-        answer = {"name": shown, "from_round": len(event.rounds) + 1}
-
-        def apply() -> Any:
-            _keep_players(event, entrants, withdrawn, plan_from[0], plan_from[1])
-            return answer
-
-        return house_gate.Step(answer, apply, "arrive")
-
-    return _through_gate(event, step, by=by[:80])
-
-
-def _replan(
-    event: Event, entrants: list[Any], withdrawn: list[int]
-) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The rounds not started, seated again for these players (as :func:`_players_plan` does)."""
-    fmt = formats.of(event.format)
-    players = [e for e in range(len(entrants)) if e not in withdrawn]
-    started = len(event.rounds)
-    schedule = list(event.schedule[:started])
-    remaining = event.settings["rounds"] - started
-    size = event.settings["table_size"]
-    if remaining > 0 and len(players) >= size:
-        before = [_as_round(i + 1, s) for i, s in enumerate(schedule)]
-        made = fmt.reseat(
-            len(entrants), players, before, remaining, size, event.settings.get("shuffle", False)
-        )
-        schedule += [round_data(r) for r in made]
-    return schedule, dict(event.settings)
-
-
-def remove_arrival(event: Event, name: str, by: str = "") -> None:
-    """The director removes a wrong or doubled arrival (events.md, Seating). Before round 1 he
-    leaves tonight's list altogether; once rounds have started he is withdrawn (a round he
-    played stands; one who never played shows in no standings). Through the house gate."""
-
-    def step() -> house_gate.Step[None]:
-        found = _folded_entrant(event, name.strip()) if isinstance(name, str) else None
-        if found is None or found in event.withdrawn:
-            raise Missing("name", N_("{name} is not on tonight's list."), name=str(name)[:80])
-        gone = event.entrants[found]
-        if event.rounds:
-            entrants, withdrawn, schedule, settings = _players_plan(event, [], [gone])
-        else:
-            entrants = [n for e, n in enumerate(event.entrants) if e != found]
-            withdrawn = [e - (e > found) for e in event.withdrawn if e != found]
-            schedule, settings = _replan_fresh(event, entrants, withdrawn)
-
-        def apply() -> Any:
-            _keep_players(event, entrants, withdrawn, schedule, settings)
-            return {"removed": gone}
-
-        return house_gate.Step(None, apply, "arrival_removed")
-
-    _through_gate(event, step, by=by[:80])
-
-
-def _replan_fresh(
-    event: Event, entrants: list[Any], withdrawn: list[int]
-) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Before round 1: the whole evening planned again for tonight's list."""
-    fmt = formats.of(event.format)
-    settings = dict(event.settings)
-    players = [e for e in range(len(entrants)) if e not in withdrawn]
-    size = settings["table_size"]
-    if settings.get("rounds_auto"):
-        entry = formats.Entry([None] * max(len(players), size), size, settings.get("pairing"))
-        settings["rounds"] = fmt.fixed_rounds(len(players), entry) or fmt.default_rounds(
-            max(len(players), size), entry
-        )
-    schedule: list[dict[str, Any]] = []
-    if len(players) >= size and fmt.plans_at_the_door:
-        made = fmt.reseat(
-            len(entrants), players, [], settings["rounds"], size, settings.get("shuffle", False)
-        )
-        schedule = [round_data(r) for r in made]
-    return schedule, settings
-
-
-def _as_round(number: int, data: Mapping[str, Any]) -> seating.Round:
-    tables = tuple(seating.Table(i + 1, tuple(t)) for i, t in enumerate(data["tables"]))
-    return seating.Round(number, tables, tuple(data["sitting_out"]))
-
-
-# -- confirming a table's result, and the corrections after the close --------------------------
-
-
-def table_of_game(game_id: str) -> tuple[Event, EventRound, EventTable] | None:
-    """The event, round and table that play this game; None for a game of no event."""
-    table = db.session.scalar(select(EventTable).where(EventTable.game_id == game_id))
-    if table is None:
-        return None
-    return table.round.event, table.round, table
-
-
-def find_table(event: Event, number: int, table_number: int) -> tuple[EventRound, EventTable] | None:
-    rnd = next((r for r in event.rounds if r.number == number), None)
-    table = next((t for t in rnd.tables if t.number == table_number), None) if rnd is not None else None
-    return (rnd, table) if rnd is not None and table is not None else None
-
-
-REASON_LENGTH = 200
-
-
-def confirmers(event: Event, table: EventTable, game: Game) -> list[str]:
-    """Who may confirm the table's result (events.md, Rounds): the players of the side that did
-    not win, or every player after a tie. A finished game's winners say who won; a game counted
-    as it stands (its round closed) is won by the best total. A total nobody may know yet
-    (hidden): everyone."""
-    players = seat_names(event, table.seats)
-    result = read.game_view(game).result
-    if any(t is None for t in result.totals):
-        won: tuple[int, ...] = ()
-    elif result.finished:
-        won = tuple(result.winners)
-    else:
-        won = result.leaders
-    beaten = [s for s in range(len(players)) if s not in won]
-    seats = beaten if won and beaten else range(len(players))  # nobody beaten: a tie
-    return list(dict.fromkeys(players[s] for s in seats))
-
-
-def confirm_table(
-    event: Event,
-    table: EventTable,
-    name: Any,
-    director: str | None = None,
-    reason: Any = None,
-) -> str:
-    """A player of the side that did not win confirms the table's result (events.md, Rounds: "a
-    tap on the table's phone, naming who"), once its game has finished or its round closed; an
-    earlier round's result may still be confirmed until the event finishes (the last round's
-    after it too: its tables end the event). From then on only a director may correct the table.
-
-    ``director`` (their name, as the history names them) confirms for the table, with a
-    ``reason`` kept in the history, at any time once the table has finished or its round closed.
-
-    Returns the name kept as ``confirmed_by``; confirming again by the same player changes
-    nothing. Through the house gate: of confirms at once by different players one is kept, the
-    others are judged again and refused (:class:`~scorekeeper.refusals.Clash`, 409)."""
-    if not event.settings.get("confirm"):
-        raise not_now(msg(N_("This event does not ask for confirmed results.")))
-    why = reason.strip() if isinstance(reason, str) else ""
-    if director is not None:
-        if not why:
-            raise refuse("reason", N_("Give a reason: a director confirms for a table with one."))
-        if len(why) > REASON_LENGTH:
-            raise refuse("reason", N_("The reason is at most {n} characters."), n=REASON_LENGTH)
-
-    def step() -> house_gate.Step[str]:
-        game = db.session.get(Game, table.game_id)
-        state = read.table_state(table.game_id)  # the one rule of a closed round, the gate's too
-        over = state is not None and state.closed
-        if game is None or not (over or read.game_view(game).finished):
-            raise not_now(
-                msg(
-                    N_("Table {table} is still playing: its result is confirmed once its game has finished."),
-                    table=table.number,
-                )
-            )
-        match: str | None
-        if director is not None:
-            match = (director or "director")[:40]
-        else:
-            allowed = confirmers(event, table, game)
-            given = name.strip().casefold() if isinstance(name, str) else None
-            match = next((p for p in allowed if p.casefold() == given), None)
-            if match is None:
-                raise refuse(
-                    "by",
-                    N_("Who did not win confirms the result: choose one of {names}."),
-                    names=", ".join(allowed),
-                )
-        if table.confirmed_by is not None:
-            if table.confirmed_by == match:
-                raise _Already(match)
-            raise not_now(
-                msg(
-                    N_("Table {table}'s result is already confirmed by {name}."),
-                    table=table.number,
-                    name=table.confirmed_by,
-                )
-            )
-        last = event.settings["rounds"]
-        if director is None and table.round.number < last and finished(event, table_games(event)):
-            raise not_now(
-                msg(
-                    N_("The event has finished: only its director can confirm an earlier round's result now.")
-                )
-            )
-
-        def apply() -> Any:
-            # A conditional update: of two confirms at once, one finds the table unconfirmed.
-            kept = house_gate.rows_changed(
-                update(EventTable)
-                .where(EventTable.id == table.id, EventTable.confirmed_by.is_(None))
-                .values(confirmed_by=match)
-            )
-            if kept != 1:
-                raise house_gate.Retry
-            set_committed_value(table, "confirmed_by", match)
-            done = {"round": table.round.number, "table": table.number, "by": match}
-            return {**done, "reason": why} if director is not None else done
-
-        return house_gate.Step(match, apply, "confirm")
-
-    by = director if director is not None else name if isinstance(name, str) else ""
-    try:
-        return _through_gate(event, step, by=by[:80])
-    except _Already as same:
-        return same.name
-
-
-class _Already(Exception):
-    """The same player confirmed already: nothing to write, the same answer."""
-
-    def __init__(self, name: str):
-        super().__init__(name)
-        self.name = name
-
-
-def corrections(event: Event) -> list[dict[str, Any]]:
-    """The changes a director made at a table after its round closed (or its result was
-    confirmed), oldest first: round, table, the change, its reason and who gave it. Read from
-    the table games' history (where the write gate keeps them), never stored apart."""
-    where = {t.game_id: (r.number, t.number) for r in event.rounds for t in r.tables}
-    if not where:
-        return []
-    changes = db.session.scalars(
-        select(Change)
-        .where(Change.game_id.in_(list(where)), Change.reason.is_not(None))
-        .order_by(Change.created_at, Change.id)
-    )
-    return [
-        {
-            "round": where[c.game_id][0],
-            "table": where[c.game_id][1],
-            "deal": None if c.deal_index is None else c.deal_index + 1,
-            "change": c,
-            "reason": c.reason,
-            "by": c.given_by,
-        }
-        for c in changes
-    ]
 
 
 def history(event: Event) -> list[HouseChange]:

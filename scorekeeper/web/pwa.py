@@ -18,11 +18,12 @@ from flask_babel import gettext as _
 
 bp = Blueprint("pwa", __name__)
 
-# Kept by the service worker at install: what every page needs, and the offline page.
+# Kept by the service worker at install: what every page needs, and the offline page. Not
+# offline.js: only the pages that enter facts load it (a viewer's phone never fetches it), and
+# such a page has it kept through the worker once the worker serves it (static/offline.js).
 PRECACHE = (
     "app.css",
     "app.js",
-    "offline.js",
     "clock.js",
     "htmx.min.js",
     "favicon.svg",

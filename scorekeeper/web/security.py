@@ -16,6 +16,7 @@ from flask import Flask, abort, g, request
 from werkzeug import routing
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from ..problems import HostProblem
 from .cookies import DEVICE_COOKIE, KEY_MAX_AGE, OPENED_COOKIE, drop_cookie, keep_cookie
 from .jsonbody import JSONSafeRequest
 
@@ -48,7 +49,7 @@ HEADERS = {
 SECRET_KEY_FILE = "secret_key"
 
 
-class InsecureConfig(RuntimeError):
+class InsecureConfig(HostProblem):
     """The app would run with a secret key anyone can read in the source."""
 
 

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper import create_app
+from scorekeeper.events import rounds
 from scorekeeper.events import service as events
 
 TV = {"width": 1920, "height": 1080}
@@ -35,7 +36,7 @@ def evening(database_url: str, count: int) -> str:
                 "minutes": 20,
             }
         )
-        events.start_round(event)
+        rounds.start_round(event)
         return event.id
 
 

@@ -19,6 +19,7 @@ import urllib.request
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from scorekeeper import create_app
+from scorekeeper.events import rounds
 from scorekeeper.events import service as events
 from scorekeeper.events.table_links import table_url
 from tests.browser.conftest import PHONE
@@ -226,7 +227,7 @@ def test_an_event_tables_link_keeps_every_deal_and_the_director_hears_from_it(
                 "minutes": 30,
             }
         )
-        events.start_round(event)
+        rounds.start_round(event)
         link = table_url(event, 1)
         game_id = event.rounds[0].tables[0].game_id
         event_id = event.id
@@ -363,7 +364,7 @@ def test_an_event_table_deal_refused_after_a_directors_correction_stays_until_di
                 "minutes": 30,
             }
         )
-        events.start_round(event)
+        rounds.start_round(event)
         link = table_url(event, 1)
         event_id = event.id
     request = urllib.request.Request(
@@ -406,5 +407,187 @@ def test_an_event_table_deal_refused_after_a_directors_correction_stays_until_di
     expect(page.locator(".board tbody tr")).to_have_count(2)
     expect(page.locator("#offline .offline-list li")).to_have_count(0)
     assert facts(api(live_server, "/api/games/" + game_id)) == [("H", 0, 5), DEALS[2]]
+    assert page.problems == []
+    context.close()
+
+
+# -- Every entry form goes through the same keeping (Abracadabra's stages, a seat's allotment) --
+
+ABRA = ["Ann", "Bob", "Cid", "Dee"]
+# Deal 1 entered trick by trick (the set-up as docs/screens' example): bid cards, 13 winners, and
+# the bid-suit cards of those who won tricks (Dee won none).
+ABRA_BIDS = [[5, 11], [4], [1, 2], [6, 7, 8]]
+ABRA_WINNERS = [2, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1]
+ABRA_SUITS = [6, 4, 1, 0]
+
+
+def abra_chip(page: Page, name: str, value) -> None:
+    page.locator(f'#entry label.chip:has(input[name="{name}"][value="{value}"])').tap()
+
+
+def test_abracadabra_trick_by_trick_goes_on_offline_and_every_deal_is_saved_in_order(live_server, browser):
+    """Play started online (the set-up kept as the draft); the connection lost: the 13 taps, the
+    bid-suit cards in the same form, the deal kept on the phone; the next deal's set-up at once
+    (reloaded offline too); trick by trick cannot start offline and says so plainly, the
+    reported form records deal 2; back online both deals are saved once, in order."""
+    game = api(live_server, "/api/games", {"game": "abracadabra", "players": ABRA})
+    context = phone_context(browser)
+    page = new_tab(context)
+    page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
+    abra_chip(page, "trump", "D")
+    for seat, suit in enumerate("HSDC"):
+        abra_chip(page, f"suits_{seat}", suit)
+    for seat, ranks in enumerate(ABRA_BIDS):
+        for rank in ranks:
+            abra_chip(page, f"bid_cards_{seat}", rank)
+    page.get_by_role("button", name="Start play").tap()
+    expect(page.locator(".abra-head")).to_contain_text("Who won trick 1?")
+    controlled(page)
+
+    context.set_offline(True)
+    for seat in ABRA_WINNERS:
+        page.locator(f'#entry button.abra-tap[value="{seat}"]').tap()
+    here = page.locator("[data-abra-offline-suits]")
+    expect(here).to_be_visible()
+    for seat, count in enumerate(ABRA_SUITS):
+        abra_chip(page, f"suit_cards_{seat}", count)
+    here.get_by_role("button", name="Score the deal").tap()
+    waiting = page.locator("#offline .offline-list li")
+    expect(waiting).to_have_count(1)
+    expect(waiting.first).to_contain_text("Deal 1")
+    # The next deal's set-up, at once: the heading says which.
+    expect(page.locator("#entry .abra-head")).to_have_text("Deal 2")
+    expect(page.get_by_role("button", name="Start play")).to_be_visible()
+
+    page.reload()
+    expect(waiting).to_have_count(1)
+    expect(page.locator("#entry .abra-head")).to_have_text("Deal 2")
+    # Trick by trick needs the server to draw its stages: refused here, in words, nothing lost.
+    abra_chip(page, "trump", "S")
+    page.get_by_role("button", name="Start play").tap()
+    expect(page.locator(".offline-blocked")).to_contain_text(
+        "1 deal is waiting to be saved; this can be done once it is."
+    )
+    expect(page.locator(".offline-blocked")).to_contain_text("as the players report it")
+    assert page.locator('#entry input[name="trump"][value="S"]').is_checked()
+    # Deal 2 as the players report it (the worked example's report).
+    for seat, ranks in enumerate([[5, 11], [4, 12], [1, 2], []]):
+        for rank in ranks:
+            abra_chip(page, f"bid_won_{seat}", rank)
+    for rank in (6, 7, 8):
+        abra_chip(page, "bid_cards_3", rank)
+    for seat, count in enumerate([7, 4, 2]):
+        abra_chip(page, f"tricks_{seat}", count)
+    for seat, count in enumerate([6, 5, 1, 0]):
+        abra_chip(page, f"suit_cards_{seat}", count)
+    page.get_by_role("button", name="Score the deal").tap()
+    expect(waiting).to_have_count(2)
+    expect(waiting.nth(1)).to_contain_text("Deal 2")
+    assert api(live_server, "/api/games/" + game["id"])["deals"] == []
+
+    context.set_offline(False)
+    expect(page.locator(".board tbody tr[id^=deal-]")).to_have_count(2)
+    expect(waiting).to_have_count(0)
+    deals = api(live_server, "/api/games/" + game["id"])["deals"]
+    assert len(deals) == 2
+    assert deals[0]["trick_winners"] == ABRA_WINNERS and deals[0]["suit_cards"] == ABRA_SUITS
+    assert deals[0]["bid_cards"] == ABRA_BIDS
+    assert deals[1]["tricks"] == [7, 4, 2, 0] and deals[1]["trump"] == "S"
+    page.wait_for_timeout(5500)  # the page's own look: nothing sent twice
+    assert len(api(live_server, "/api/games/" + game["id"])["deals"]) == 2
+    assert page.problems == []
+    context.close()
+
+
+def test_a_seats_allotment_is_kept_offline_and_sent_when_the_connection_returns(live_server, browser):
+    """Hidden Secrets, before turn 1: a player saves his allotment from his private link with no
+    connection; it is kept on his phone (a reload too), listed in words, and sent by itself."""
+    from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
+    from tests.browser.test_secrets_console_e2e import ROW
+
+    game = api(
+        live_server, "/api/games", {"game": "secrets", "players": NAMES[:3], "options": {"hidden": True}}
+    )
+    request = urllib.request.Request(
+        f"{live_server}/api/games/{game['id']}/seats", headers={"Authorization": f"Bearer {game['edit_key']}"}
+    )
+    with urllib.request.urlopen(request) as answer:
+        seats = json.load(answer)["seats"]
+    context = phone_context(browser)
+    page = new_tab(context)
+    link = seats[1]["link"]
+    page.goto(link if link.startswith("http") else live_server + link)
+    expect(page.locator("#seat-orders h2")).to_have_text("Your allotment")
+    controlled(page)
+    context.set_offline(True)
+    for letter, value in zip(HIDDEN_SECRETS, ROW, strict=True):
+        page.fill(f"#v_{letter}", str(value))
+    page.get_by_role("button", name="Save my allotment").tap()
+    kept = page.locator("#offline .offline-list li")
+    expect(kept).to_have_count(1)
+    expect(kept.first).to_contain_text("Allotment of Bob")
+    page.reload()
+    expect(kept).to_have_count(1)
+    assert 1 not in api(live_server, "/api/games/" + game["id"])["waiting"]["in"]
+    context.set_offline(False)
+    expect(kept).to_have_count(0)
+    expect(page.locator(".sx-done")).to_contain_text("Saved.")
+    assert api(live_server, "/api/games/" + game["id"])["waiting"]["in"] == [1]
+    assert page.problems == []
+    context.close()
+
+
+def test_other_writes_wait_behind_kept_deals_with_a_plain_message(live_server, browser):
+    """A deal kept offline, then "Delete this game" tapped: refused on the phone in words,
+    nothing sent; back online the deal is saved and the game is still there."""
+    game = api(live_server, "/api/games", {"game": "euchre", "players": NAMES})
+    context = phone_context(browser)
+    page = new_tab(context)
+    page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
+    enter_online(page, DEALS[0])
+    context.set_offline(True)
+    enter(page, DEALS[1])
+    enter(page, DEALS[2])
+    expect(page.locator("#offline .offline-list li")).to_have_count(2)
+    page.locator(".danger-zone").evaluate("f => { const d = f.closest('details'); if (d) d.open = true; }")
+    sent = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    page.get_by_role("button", name="Delete this game").tap()
+    expect(page.locator(".offline-blocked")).to_have_text(
+        "2 deals are waiting to be saved; this can be done once they are."
+    )
+    assert not [url for url in sent if url.endswith("/delete")]
+    context.set_offline(False)
+    expect(page.locator(".board tbody tr")).to_have_count(3)
+    assert facts(api(live_server, "/api/games/" + game["id"])) == DEALS[:3]
+    context.close()
+
+
+def test_the_game_masters_allotment_page_keeps_a_players_allotment_offline(live_server, browser):
+    """The game master types a player's allotment for him (a page of its own, posted without
+    htmx's small answers): kept on the phone offline like a deal, and saved when the connection
+    returns."""
+    from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
+    from tests.browser.test_secrets_console_e2e import ROW
+
+    game = api(
+        live_server, "/api/games", {"game": "secrets", "players": NAMES[:3], "options": {"hidden": True}}
+    )
+    context = phone_context(browser)
+    page = new_tab(context)
+    page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
+    page.goto(f"{live_server}/g/{game['id']}/secrets/allot/2")
+    controlled(page)
+    context.set_offline(True)
+    for letter, value in zip(HIDDEN_SECRETS, ROW, strict=True):
+        page.fill(f"#v_{letter}", str(value))
+    page.get_by_role("button", name="Save the allotment").tap()
+    kept = page.locator("#offline .offline-list li")
+    expect(kept).to_have_count(1)
+    expect(kept.first).to_contain_text("Allotment of Cid")
+    assert api(live_server, "/api/games/" + game["id"])["waiting"]["in"] == []
+    context.set_offline(False)
+    expect(kept).to_have_count(0)
+    assert api(live_server, "/api/games/" + game["id"])["waiting"]["in"] == [2]
     assert page.problems == []
     context.close()

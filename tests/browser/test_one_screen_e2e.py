@@ -181,3 +181,28 @@ def test_secrets_turn_ends_with_resolve_in_view(live_server, phone: Page):
             chip(page, f"order_{seat}_{spy}", f"{target}-{secret}")
         chip(page, f"guards_{seat}", [3, 7, 5][seat])
     one_screen(page, last_chip(page, "guards_2", 5), "secrets-1", button="Resolve turn 1")
+
+
+def test_hidden_secrets_orders_end_with_send_in_view(live_server, phone: Page):
+    """Hidden Secrets: a player's own orders on his private link (the scorer enters none), the
+    policeman's post tapped last and *Send my orders* in view."""
+    page = phone
+    row = [4, 4, 4, 4, 4, 5, 5, 5, 5, 5]
+    answer = page.request.post(
+        live_server + "/api/games",
+        data={
+            "game": "secrets",
+            "players": ["Ann", "Bob", "Cid"],
+            "options": {"hidden": True, "values": [row[i:] + row[:i] for i in range(3)]},
+        },
+    )
+    game = answer.json()
+    seats = page.request.get(
+        f"{live_server}/api/games/{game['id']}/seats", headers={"Authorization": f"Bearer {game['edit_key']}"}
+    ).json()["seats"]
+    link = seats[1]["link"]
+    page.goto(link if link.startswith("http") else live_server + link)
+    for spy, target in zip(["club", "diamond", "heart", "spade"], [0, 2, 0, 2], strict=True):
+        chip(page, f"order_1_{spy}", f"{target}-B")
+    chip(page, "guards_1", "C")
+    one_screen(page, last_chip(page, "guards_1", "C"), "hidden_secrets-1", button="Send my orders")

@@ -28,6 +28,7 @@ from flask_babel import force_locale, gettext
 from scorekeeper.access import REFUSED
 from scorekeeper.clubs import service as clubs
 from scorekeeper.db import db
+from scorekeeper.events import rounds
 from scorekeeper.events import service as events
 from scorekeeper.models import Club, Member
 from scorekeeper.web.errors import GENERIC
@@ -94,7 +95,7 @@ def build(app) -> World:
             | {"hands": 1, "rounds": 2, "confirm": True},
             club_id=club.id,
         )
-        events.start_round(event)
+        rounds.start_round(event)
         table = events.document(event, director=True)["rounds"][0]["tables"][0]
         event_id, game, edit_key = event.id, table["game"], table["edit_key"]
         loser = table["seats"][1]  # seats 0 and 2 make their hand (MADE_02) and win

@@ -7,6 +7,7 @@ import re
 from functools import partial
 
 from scorekeeper.db import db
+from scorekeeper.events import rounds
 from scorekeeper.events import service as events
 from scorekeeper.models import Event
 from tests.conftest import make_event
@@ -43,20 +44,20 @@ def test_the_board_between_rounds_says_what_happens_next(app, client):
     assert "The standings start with round 1." in before
 
     with app.app_context():
-        events.start_round(db.session.get(Event, event_id))
+        rounds.start_round(db.session.get(Event, event_id))
     during = board(client, event_id)
     assert "Round 1 of 2" in during and "Who sits where" in during and "0 of 1 hands" in during
 
     with app.app_context():
-        events.close_round(db.session.get(Event, event_id))
+        rounds.close_round(db.session.get(Event, event_id))
     between = board(client, event_id)
     assert "Round 1 is over" in between and "Next: round 2, when the director starts it" in between
     assert all(words(t["seats"]) in between for t in planned_tables(app, event_id, 2))
 
     with app.app_context():
         event = db.session.get(Event, event_id)
-        events.start_round(event)
-        events.close_round(event)
+        rounds.start_round(event)
+        rounds.close_round(event)
     after = board(client, event_id)
     assert "Final standings" in after and "The event is over" in after and "Who sits where" not in after
 

@@ -8,6 +8,7 @@ import html
 import re
 
 from scorekeeper.db import db
+from scorekeeper.events import arrivals, rounds
 from scorekeeper.events import service as events
 from scorekeeper.models import Event
 
@@ -83,7 +84,7 @@ def test_a_late_check_in_joins_from_the_next_round_and_the_link_closes_when_the_
     client.post(f"/api/events/{event_id}/rounds", json={"close": True}, headers=auth(key))
     with app.app_context():
         event = db.session.get(Event, event_id)
-        events.close_round(event)
+        rounds.close_round(event)
     assert client.get(f"/api/events/{event_id}").get_json()["finished"] is True
     closed = arrive(client, event_id, token, "Ivy")
     assert closed.status_code == 409 and "finished" in closed.get_json()["errors"][0]["message"]
@@ -123,11 +124,18 @@ def test_the_door_page_one_tap_a_known_name_one_field_a_new_one(app, client):
     assert '<button type="submit" name="name" value="Mel">Mel</button>' in page
     assert "0 players on tonight's list." in page
     tapped = phone.post(door, data={"name": "Mel"})
-    assert tapped.status_code == 201
-    text = html.unescape(tapped.get_data(as_text=True))
+    # Post, redirect, get: a reload of the welcome sends nothing again.
+    assert tapped.status_code == 303 and tapped.headers["Location"].endswith(door)
+    text = html.unescape(phone.get(door).get_data(as_text=True))
     assert "Mel, you are on tonight's list" in text and 'value="Mel">Mel</button>' not in text
-    typed = phone.post(door, data={"name": "  Zoë "})
-    assert typed.status_code == 201 and "Zoë, you are on tonight's list" in html.unescape(
+    assert "Your page for tonight" in text
+    reloaded = html.unescape(phone.get(door).get_data(as_text=True))
+    assert "Mel, you are on tonight's list" in reloaded and "1 player on tonight's list." in reloaded
+    # Another phone at the door sees the list, not Mel's welcome nor the link to his page.
+    other = html.unescape(app.test_client().get(door).get_data(as_text=True))
+    assert "Mel, you are on tonight's list" not in other and "Your page for tonight" not in other
+    typed = phone.post(door, data={"name": "  Zoë "}, follow_redirects=True)
+    assert typed.status_code == 200 and "Zoë, you are on tonight's list" in html.unescape(
         typed.get_data(as_text=True)
     )
     twice = phone.post(door, data={"name": "ZOË"})
@@ -186,7 +194,7 @@ def test_a_mixer_filled_at_the_door_is_planned_once_when_round_1_starts(app, cli
     with app.app_context():  # 40 from one address would pass the joins limit: the service itself
         for n in range(40):
             started = time.monotonic()
-            events.arrive(db.session.get(Event, event_id), f"P{n}")
+            arrivals.arrive(db.session.get(Event, event_id), f"P{n}")
             took.append(time.monotonic() - started)
     # Every arrival is quick: no seating is planned yet (it was seconds each at 40 and more).
     assert max(took) < 1.0, max(took)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from scorekeeper.db import db
+from scorekeeper.events import rounds
 from scorekeeper.events import service as events
 from scorekeeper.models import Game, HouseChange
 
@@ -388,7 +389,7 @@ def test_in_the_last_round_a_table_phone_never_promises_a_next_round(app, client
         from scorekeeper.models import Event
 
         event = db.session.get(Event, event_id)
-        events.change_players(event, [], ["Ivy", "Jo", "Kit", "Lu"])  # round 2 fills two tables
+        rounds.change_players(event, [], ["Ivy", "Jo", "Kit", "Lu"])  # round 2 fills two tables
     assert close(client, event_id, 1, key).status_code == 200
     link = table_link(client, event_id, 3)
     start(client, event_id, key)

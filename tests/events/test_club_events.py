@@ -181,11 +181,12 @@ def test_a_finished_table_game_is_in_the_clubs_games_and_ratings(client, club):
 
 
 def test_an_event_without_a_club_keeps_personal_tables(app, client):
+    from scorekeeper.events import rounds
     from scorekeeper.events import service as events
 
     with app.app_context():
         event, _key = events.create_event({**NIGHT, "rounds": 1})
-        events.start_round(event)
+        rounds.start_round(event)
         assert set(db.session.scalars(select(Game.club_id))) == {None}
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from scorekeeper.db import db
-from scorekeeper.events import service as events
+from scorekeeper.events import rounds
 from scorekeeper.models import Club, Event, EventRound, Game, Member
 from scorekeeper.refusals import Missing
 from tests.races.test_house_races import bearer, count, new_club, new_event, served  # noqa: F401
@@ -80,8 +80,8 @@ def test_a_change_to_an_event_whose_club_went_meanwhile_is_missing(app, client):
         )
         assert gone.status_code == 303
         for change in (
-            lambda: events.change_players(event, ["Eve"], []),
-            lambda: events.start_round(event),
+            lambda: rounds.change_players(event, ["Eve"], []),
+            lambda: rounds.start_round(event),
         ):
             try:
                 change()

@@ -69,3 +69,32 @@ def test_a_deals_answer_names_the_version_it_leaves_and_a_repeat_is_saved_once(c
     assert stale.status_code == 409 and stale.headers["X-Game-Version"] == "3"
     assert "this game was changed on another device meanwhile" in stale.get_data(as_text=True)
     assert len(client.get(f"/api/games/{game_id}").get_json()["deals"]) == 2
+
+
+def test_only_pages_that_enter_facts_load_the_offline_script(client):
+    """offline.js is a scorer's (issue 53, item 3): a viewer's page, the pages any visitor sees
+    first, and the service worker's install list never fetch it; the scorer's page, a seat's
+    console and a deal's correction page do. The sentences for a write held behind kept deals
+    come in each plural form the page's language has (1, 2, 5)."""
+    game_id = new_game(client)
+    script = re.compile(r'<script src="/static/offline\.js[^"]*" defer>')
+    viewer = client.application.test_client()
+    for path in (f"/g/{game_id}", "/", "/offline"):
+        assert not script.search(viewer.get(path).get_data(as_text=True)), path
+    assert "/static/offline.js" not in viewer.get("/sw.js").get_data(as_text=True)
+    scorer_page = client.get(f"/g/{game_id}").get_data(as_text=True)
+    assert len(script.findall(scorer_page)) == 1
+    client.post(f"/g/{game_id}/deals", data={**DEAL, "base_version": "1", "submit_token": "tok-first-1"})
+    assert script.search(client.get(f"/g/{game_id}/deals/0").get_data(as_text=True))
+    words = dict(re.findall(r'data-(blocked[0-9])="([^"]*)"', scorer_page))
+    assert words["blocked1"] == "{n} deal is waiting to be saved; this can be done once it is."
+    assert (
+        words["blocked2"]
+        == words["blocked5"]
+        == "{n} deals are waiting to be saved; this can be done once they are."
+    )
+    client.post("/lang", data={"lang": "pl"})
+    polish = dict(
+        re.findall(r'data-(blocked[0-9])="([^"]*)"', client.get(f"/g/{game_id}").get_data(as_text=True))
+    )
+    assert len({polish["blocked1"], polish["blocked2"], polish["blocked5"]}) == 3

@@ -67,7 +67,14 @@ def apply(game: Game, step: tuple) -> None:
             service.delete_game(game)
         else:
             service.restore_game(game)
-    except (InvalidFacts, LookupError, service.CannotUndo, service.AlreadyDone):
+    except (
+        InvalidFacts,
+        LookupError,
+        service.GameGone,
+        service.DealGone,
+        service.CannotUndo,
+        service.AlreadyDone,
+    ):
         db.session.rollback()
 
 

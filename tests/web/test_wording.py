@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from scorekeeper.events import rounds
 from scorekeeper.events import service as events
 from tests.clubs.helpers import club_game, new_club
 
@@ -59,7 +60,7 @@ def test_a_players_points_in_the_plural_forms_of_the_catalog(app, client):
                 "rounds": 1,
             }
         )
-        rnd = events.start_round(event)
+        rnd = rounds.start_round(event)
         table_game, seats = rnd.tables[0].game_id, list(rnd.tables[0].seats)
         event_id = event.id
         links = {e: f"/e/{event_id}/p/{e}/{events.player_token(event, e)}" for e in range(4)}

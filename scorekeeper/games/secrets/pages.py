@@ -316,6 +316,9 @@ def private(game: Game, seat: int, token: str) -> ResponseReturnValue:
         abort(404)  # cannot be: turns need every allotment
     status = 200
     if request.method == "POST" and takes_allotments(game) and not game.deals:
+        # Its answer names the game's version: a phone sending an allotment it kept offline
+        # (static/offline.js) knows by it that it was saved.
+        PAGES.web.answers_version(game)
         form = PAGES.web.stamp_form(AllotmentForm.build(), game)
         if form.validate_on_submit():
             try:

@@ -17,7 +17,8 @@ from flask.typing import ResponseReturnValue
 from ... import limits
 from ...access import Membership
 from ...db import db
-from ...events import service
+from ...events import arrivals as door
+from ...events import confirming, rounds, service
 from ...models import Club, Event, Game
 from ...refusals import Denied, Missing, Refusal
 from ...rules.base import N_
@@ -108,7 +109,7 @@ def new_round(event_id: str) -> ResponseReturnValue:
     if not isinstance(close, bool):
         raise Refusal("close", N_("close is true or false."))
     try:
-        rnd = service.start_round(
+        rnd = rounds.start_round(
             event, close=close, based_on=if_match(event), token=scoped_idempotency(event), by=directing(event)
         )
     except house_gate.Repeat as done:
@@ -120,7 +121,7 @@ def new_round(event_id: str) -> ResponseReturnValue:
             # A change of no round of this event: never taken for this call's answer.
             raise house_gate.Stale(event, None) from None
         return jsonify(doc["rounds"][number - 1]), 201
-    except service.RoundOpen as exc:
+    except rounds.RoundOpen as exc:
         # The API's own way to close it first, with the event as it is (a director who lost the
         # race to start it sees the round the other one started): a stale start's answer
         # (web.errors.stale draws it).
@@ -145,7 +146,7 @@ def close(event_id: str, number: int) -> ResponseReturnValue:
     json_body()  # ``{}``: nothing to give, but a body that is not JSON is refused as everywhere
     # The same call again (its Idempotency-Key) is answered as the first: the round it closed.
     with contextlib.suppress(house_gate.Repeat):
-        service.close_round(
+        rounds.close_round(
             event, number, based_on=if_match(event), token=scoped_idempotency(event), by=directing(event)
         )
     response = jsonify(director_document(event))
@@ -162,7 +163,7 @@ def players(event_id: str) -> ResponseReturnValue:
     for field, value in (("add", add), ("withdraw", withdraw)):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise Refusal(field, N_("{what} is a list of names."), what=field)
-    service.change_players(event, add, withdraw, based_on=if_match(event), by=directing(event))
+    rounds.change_players(event, add, withdraw, based_on=if_match(event), by=directing(event))
     response = jsonify(director_document(event))
     response.set_etag(str(event.version))
     return response
@@ -174,7 +175,7 @@ def confirm(event_id: str, number: int, table_number: int) -> ResponseReturnValu
     the table's edit key; or a director for the table, with ``"reason"`` (kept in the history):
     200 the table as the event document shows it."""
     event = event_or_404(event_id)
-    found = service.find_table(event, number, table_number) if number < 10_000 else None
+    found = confirming.find_table(event, number, table_number) if number < 10_000 else None
     game = db.session.get(Game, found[1].game_id) if found is not None else None
     if found is None or game is None:
         raise Missing(None, N_("No such table in this event."))
@@ -188,7 +189,7 @@ def confirm(event_id: str, number: int, table_number: int) -> ResponseReturnValu
     director = None
     if "reason" in data and may().direct_event(event):
         director = directing(event)
-    service.confirm_table(event, table, data.get("by"), director=director, reason=data.get("reason"))
+    confirming.confirm_table(event, table, data.get("by"), director=director, reason=data.get("reason"))
     doc = service.document(event)
     return jsonify(doc["rounds"][rnd.number - 1]["tables"][table.number - 1]), 200
 
@@ -203,10 +204,10 @@ def arrivals(event_id: str) -> ResponseReturnValue:
     data = json_body()
     token = data.get("token")
     if not isinstance(token, str) or not limits.credential(
-        token, lambda t: service.check_in_token_matches(event, t)
+        token, lambda t: door.check_in_token_matches(event, t)
     ):
         raise Missing(None, N_("No such event."))
-    return jsonify(service.arrive(event, data.get("name"), by="check-in")), 201
+    return jsonify(door.arrive(event, data.get("name"), by="check-in")), 201
 
 
 @bp.delete("/events/<event_id>/arrivals/<name>")
@@ -214,7 +215,7 @@ def remove_arrival(event_id: str, name: str) -> ResponseReturnValue:
     """The director removes a wrong or doubled arrival: 200 the event document."""
     event = event_or_404(event_id)
     director_only(event)
-    service.remove_arrival(event, name, by=directing(event))
+    door.remove_arrival(event, name, by=directing(event))
     response = jsonify(director_document(event))
     response.set_etag(str(event.version))
     return response

@@ -4,6 +4,9 @@ A club's member makes an event from the club (``/c/<slug>/events/new``) and dire
 The director holds the event's key in a cookie sent only to the event's pages (handed over by
 ``/e/<id>/direct?key=...``, the link the event's creator gets); everyone else with the link
 sees the standings and the seating. Every change is a real form with its CSRF token.
+
+The door's pages (:mod:`.door`) and a table's confirmation (:mod:`.confirm`) live beside this
+module on the same blueprints (:mod:`.base`); importing them here registers their routes.
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from flask import (
-    Blueprint,
     Response,
     abort,
     current_app,
@@ -31,8 +33,7 @@ from flask_babel import format_datetime, get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, RadioField, SelectMultipleField, StringField, TextAreaField
-from wtforms.validators import InputRequired
+from wtforms import BooleanField, SelectMultipleField, StringField, TextAreaField
 from wtforms.widgets import CheckboxInput, ListWidget
 
 from ... import cache, limits, pdf
@@ -40,11 +41,11 @@ from ...access import REFUSED, Membership
 from ...clubs import roster
 from ...clubs.figures import SafeWriter
 from ...db import db
-from ...events import formats, prints, service, table_links
+from ...events import confirming, formats, prints, rounds, service, table_links
 from ...forms.base import whole_arg
 from ...games import GAMES
 from ...i18n import render
-from ...models import Club, Event, Game, folded, utcnow
+from ...models import Club, Event, utcnow
 from ...refusals import Clash, Denied, Missing, Refusal
 from ...service import house_gate
 from ..auth import (
@@ -53,32 +54,22 @@ from ..auth import (
     club_route,
     directing,
     event_cookie,
-    game_route,
     hand_event,
     may,
 )
 from ..cookies import keep_cookie
-from ..games.pages import game_context
 from ..games.table import describe_change
 from ..templating import pdf_printer, pdf_unavailable
 from ..via import form_via
+
+# The door's and a table's confirmation's routes, on these blueprints: registered with them.
+from . import confirm, door  # noqa: F401
 from . import tables as table_pages
+from .base import bp, event_or_404
 from .forms import EventForm, merge_names
 
-# No prefix: an event's pages are /e/<id>..., a new event is made from its club, /c/<slug>/events/new.
-bp = Blueprint("events", __name__)
-# A table's own page is the ordinary game page (/g/<id>): what an event adds there is posted to
-# an address under it, where the table's scorer key (a cookie scoped to /g/<id>) comes along.
-tables = Blueprint("event_tables", __name__, url_prefix="/g")
 COOKIE_AGE = 60 * 60 * 24 * 60  # a director keeps the event's key for two months
 VIEWER_PDF_FRESH = 60  # seconds a viewer's PDF of the sheets may be behind the evening
-
-
-def event_or_404(event_id: str) -> Event:
-    event = db.session.get(Event, event_id) if len(event_id) <= 32 else None
-    if event is None:
-        abort(404)
-    return event
 
 
 class StartRoundForm(FlaskForm):
@@ -89,10 +80,6 @@ class StartRoundForm(FlaskForm):
 
 class CloseRoundForm(FlaskForm):
     """The director closes the round being played (events.md, Rounds); nothing to type."""
-
-
-class CheckInForm(FlaskForm):
-    name = StringField(_l("Your name"), filters=[lambda v: v.strip() if isinstance(v, str) else v])
 
 
 class DirectorConfirmForm(FlaskForm):
@@ -150,7 +137,7 @@ def unconfirmed(event: Event, doc: Mapping[str, Any]) -> list[tuple[int, int]]:
 def correction_rows(event: Event) -> list[dict[str, Any]]:
     """The corrections after the close, as the results list them (round, table, what, reason, who)."""
     rows = []
-    for found in service.corrections(event):
+    for found in confirming.corrections(event):
         title, _detail = describe_change(found["change"])
         rows.append({**found, "what": title, "by": who(found["by"])})
     return rows
@@ -210,7 +197,7 @@ def context(event: Event) -> dict[str, Any]:
         "history": history_rows(event) if may().direct_event(event) else [],
         "clock": clock,
         # The round the director may close now: its clock ran out or a table of it finished.
-        "closable": service.closable(event, doc, clock),
+        "closable": rounds.closable(event, doc, clock),
         "hands": event.settings.get("hands"),
         "directing": may().direct_event(event),
         "next_number": len(event.rounds) + 1,
@@ -367,7 +354,7 @@ def start_round(event_id: str) -> ResponseReturnValue:
     if meant is not None:  # the version as this request read it; -1 (none): a repeat, else Stale
         based_on = event.version if meant == len(event.rounds) + 1 else -1
     try:
-        rnd = service.start_round(
+        rnd = rounds.start_round(
             event, close=form.close.data, based_on=based_on, token=via.token, by=directing(event)
         )
     except Missing:
@@ -382,7 +369,7 @@ def start_round(event_id: str) -> ResponseReturnValue:
             "error",
         )
         return redirect(url_for(".show", event_id=event.id), 303)
-    except service.RoundOpen as exc:
+    except rounds.RoundOpen as exc:
         flash(
             _(
                 "Round %(n)s is still being played: tick \u201cClose the round\u201d to close it first.",
@@ -408,7 +395,7 @@ def close_round(event_id: str, number: int) -> ResponseReturnValue:
     if not CloseRoundForm().validate_on_submit():
         abort(400)
     try:
-        service.close_round(event, number, token=form_via().token, by=directing(event))
+        rounds.close_round(event, number, token=form_via().token, by=directing(event))
     except house_gate.Repeat:
         pass  # the same form sent twice: closed once
     except (Clash, house_gate.Stale):
@@ -428,7 +415,7 @@ def director_confirm(event_id: str, number: int, table_number: int) -> ResponseR
     event = event_or_404(event_id)
     if not may().direct_event(event):
         raise Denied(None, REFUSED["confirm_table"])
-    found = service.find_table(event, number, table_number) if number < 10_000 else None
+    found = confirming.find_table(event, number, table_number) if number < 10_000 else None
     if found is None:
         abort(404)
     form = DirectorConfirmForm()
@@ -436,7 +423,7 @@ def director_confirm(event_id: str, number: int, table_number: int) -> ResponseR
         abort(400)
     who_confirms = directing(event)
     try:
-        service.confirm_table(event, found[1], None, director=who_confirms, reason=form.reason.data)
+        confirming.confirm_table(event, found[1], None, director=who_confirms, reason=form.reason.data)
     except Clash as exc:
         flash(render(exc.message), "error")
         return redirect(url_for(".show", event_id=event.id), 303)
@@ -460,7 +447,7 @@ def players(event_id: str) -> ResponseReturnValue:
     typed = [line.strip() for line in (form.add.data or "").splitlines() if line.strip()]
     add = merge_names(form.join.data or [], typed)
     try:
-        service.change_players(event, add, form.withdraw.data or [], by=directing(event))
+        rounds.change_players(event, add, form.withdraw.data or [], by=directing(event))
     except Missing:
         raise  # the event went meanwhile (its club deleted): 404, no page of it to show
     except Refusal as exc:
@@ -703,164 +690,3 @@ def correct_table(event_id: str, game_id: str) -> ResponseReturnValue:
         keep_cookie(response, DIRECTOR_COOKIE, key, DIRECTOR_COOKIE_AGE, f"/g/{game_id}")
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
-
-
-class ConfirmForm(FlaskForm):
-    by = RadioField(
-        _l("Who confirms"), choices=[], validators=[InputRequired(_l("Choose who confirms the result."))]
-    )
-
-
-@tables.post("/<game_id>/confirm")
-@game_route(scorer=True)
-def confirm(game: Game) -> ResponseReturnValue:
-    """A player at the table confirms its result on the table's phone (a confirm event)."""
-    found = service.table_of_game(game.id)
-    if found is None or not found[0].settings.get("confirm"):
-        abort(404)
-    event, _rnd, table = found
-    form = ConfirmForm()
-    form.by.choices = [(n, n) for n in service.confirmers(event, table, game)]
-    if not form.validate_on_submit():  # (a stale CSRF token was refused before any view)
-        error = next(iter(form.by.errors), None) or _("Choose who confirms the result.")
-        return confirm_refused(game, str(error))
-    try:
-        name = service.confirm_table(event, table, form.by.data)
-    except Clash as exc:  # not now: the table's page says why
-        flash(render(exc.message), "error")
-        return redirect(after_confirm(event, table.number, game), 303)
-    except Refusal as exc:
-        return confirm_refused(game, render(exc.message))
-    flash(_("Table %(n)s's result is confirmed by %(name)s.", n=table.number, name=name), "ok")
-    return redirect(after_confirm(event, table.number, game), 303)
-
-
-@bp.app_template_global()
-def table_confirmers(game: Game) -> list[str]:
-    """Who the table's phone offers to confirm its result: the side that did not win (either
-    side after a tie), as the service accepts them (events.md, Rounds)."""
-    found = service.table_of_game(game.id)
-    if found is None:
-        return []
-    event, _rnd, table = found
-    return service.confirmers(event, table, game)
-
-
-@bp.app_template_global()
-def earlier_unconfirmed(event: Event, table_number: int, now_round: int) -> list[dict[str, Any]]:
-    """The earlier rounds' results this table's phone may still confirm (events.md, Rounds: "a
-    table may still confirm an earlier round's result until the event finishes"): round and game
-    of each one at this table number, ended and confirmed by nobody; none once it finished."""
-    if not event.settings.get("confirm"):
-        return []
-    doc = service.document(event, render=render, language=str(get_locale()))
-    if doc["finished"]:
-        return []
-    return [
-        {"round": r["number"], "game": t["game"]}
-        for r in doc["rounds"]
-        if r["number"] < now_round
-        for t in r["tables"]
-        if t["table"] == table_number
-        and t.get("game")
-        and not t.get("confirmed_by")
-        and (t["finished"] or r["status"] == "done")
-    ]
-
-
-def after_confirm(event: Event, table: int, game: Game) -> str:
-    """Back to the table's phone (its table link) if the confirmation came from there, else the game."""
-    return table_pages.back_to_table(event, table) or url_for(
-        "games.show", game_id=game.id, _anchor="event-table"
-    )
-
-
-def confirm_refused(game: Game, error: str) -> ResponseReturnValue:
-    """422: the table's page again, the confirmation's message at its field."""
-    context = game_context(game)
-    page = render_template(
-        "games/show.html", confirm_error=error, confirm_by=request.form.get("by"), **context
-    )
-    return page, 422
-
-
-# -- check-in at the door (events.md, Seating) ------------------------------------------------
-
-
-class RemoveArrivalForm(FlaskForm):
-    name = StringField()
-
-
-@bp.post("/e/<event_id>/arrivals/remove")
-def remove_arrival(event_id: str) -> ResponseReturnValue:
-    """The director takes a wrong or doubled arrival off tonight's list (one confirmed tap)."""
-    event = event_or_404(event_id)
-    if not may().direct_event(event):
-        raise Denied(None, REFUSED["remove_arrival"])
-    form = RemoveArrivalForm()
-    if not form.validate_on_submit():
-        abort(400)
-    name = form.name.data or ""
-    try:
-        service.remove_arrival(event, name, by=directing(event))
-    except Refusal as exc:
-        db.session.rollback()
-        flash(render(exc.message), "error")
-    else:
-        flash(_("%(name)s is off tonight's list.", name=name), "ok")
-    return redirect(url_for(".show", event_id=event.id, _anchor="ev-tonight-title"), 303)
-
-
-def door_names(event: Event) -> list[str]:
-    """The club's players a check-in page offers to tap: not on tonight's list yet, and none the
-    club keeps private (the door's link is for anyone standing at the door)."""
-    here = {folded(n) for n in service.tonight(event)}
-    hidden = {folded(n) for n in roster.private_names(event.club_id)} if event.club_id is not None else set()
-    return [n for n in roster.seatable_names(event.club_id) if folded(n) not in here | hidden]
-
-
-def door_page(
-    event: Event, token: str, form: CheckInForm, status: int = 200, **extra: Any
-) -> ResponseReturnValue:
-    page = {
-        "event": event,
-        "form": form,
-        "names": door_names(event),
-        "tonight": service.tonight(event),
-        "finished": service.finished(event, service.table_games(event)),
-        "action": url_for(".check_in", event_id=event.id, token=token),
-        **extra,
-    }
-    response = make_response(render_template("events/arrive.html", **page), status)
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"  # the link is the door's credential
-    return response
-
-
-@bp.route("/e/<event_id>/arrive/<token>", methods=["GET", "POST"])
-@limits.limit("joins")  # the same abuse limits as joining a club
-def check_in(event_id: str, token: str) -> ResponseReturnValue:
-    """The door's check-in page: tap your name among the club's players, or type a new one
-    (one field, one tap); then you are on tonight's list (seated from the next round)."""
-    event = event_or_404(event_id)
-    if not limits.credential(token, lambda t: service.check_in_token_matches(event, t)):
-        abort(404)
-    form = CheckInForm()
-    if request.method == "GET":
-        return door_page(event, token, CheckInForm(formdata=None))
-    if not form.validate_on_submit():
-        abort(400)
-    try:
-        came = service.arrive(event, form.name.data or "", by="check-in")
-    except Refusal as exc:
-        db.session.rollback()
-        form.name.errors = [render(exc.message)]
-        return door_page(event, token, form, exc.status)
-    # The player's own page (where to sit each round, live) on the phone that checked in: the
-    # seating would otherwise reach them only on the wall screen or on paper.
-    entrant = next(
-        e for e, n in enumerate(event.entrants) if isinstance(n, str) and folded(n) == folded(came["name"])
-    )
-    mine = url_for(".player", event_id=event.id, entrant=entrant, token=service.player_token(event, entrant))
-    blank = CheckInForm(formdata=None)
-    return door_page(event, token, blank, 201, arrived=came, mine=mine)

@@ -35,6 +35,7 @@ from ...i18n import render
 from ...keys import key_matches
 from ...models import Game
 from ...read import GameView
+from ...refusals import Signal
 from ...rules import N_, GameResult, InvalidFacts
 from .. import secrecy
 from ..auth import correcting, game_route, locked_out, may_delete_game, role, role_for, table_lock
@@ -151,8 +152,26 @@ def game_context(
         else None
     )
     return page_context(
-        game, view, form=form, preview_url=preview_url, same_url=same_url, same_from=same_from, **shown
+        game,
+        view,
+        form=form,
+        preview_url=preview_url,
+        same_url=same_url,
+        same_from=same_from,
+        next_form=next_stage_form(game, form),
+        **shown,
     )
+
+
+def next_stage_form(game: Game, form: RulesForm | None) -> RulesForm | None:
+    """A deal entered in stages drawn by the server (Abracadabra's, past its set-up): the next
+    deal's first stage, empty, for a phone that keeps this deal without a connection and goes on
+    at once (static/offline.js puts it in place). None for a form of one stage."""
+    if form is None or not game.draft or not hasattr(form, "current_stage"):
+        return None
+    fresh = entry_form(game, data={}, fresh=True)
+    fresh.prefill()
+    return fresh
 
 
 # What the page for a viewer needs of the game before the cache: one primary-key query.
@@ -210,7 +229,7 @@ def viewer_page(game_id: str) -> ResponseReturnValue | None:
     return response
 
 
-class NotKept(Exception):
+class NotKept(Signal):
     """A page that is not the plain 200 a viewer's look gets: answered, never kept."""
 
     def __init__(self, response):

@@ -42,11 +42,13 @@ from ...forms.base import whole_arg
 from ...games import GAMES
 from ...i18n import render
 from ...models import Club, Game, Seat
-from ...rules import FieldError, InvalidFacts
+from ...refusals import Refusal
+from ...rules import FieldError, InvalidFacts, msg
 from ...rules.base import MAX_NAME
 from ..auth import game_route, role, viewer
 from ..cookies import remember_key
 from ..devices import keep_opened
+from ..errors import refused
 from ..templating import pdf_printer, pdf_unavailable
 from ..via import form_via
 from . import assets as game_assets
@@ -187,8 +189,13 @@ class ImportForm(FlaskForm):
     record = FileField(_l("Game record (a .json file)"), validators=[FileRequired(_l("Choose a file."))])
 
 
-class ImportProblem(ValueError):
-    """Why an uploaded file cannot become a game, in words for the page."""
+class ImportProblem(Refusal):
+    """Why an uploaded file cannot become a game, in words for the page (422, at the file's
+    field). Its words are in the page's language already (the reasons come from the file and
+    the rules): carried as they are, never looked up in the catalog again."""
+
+    def __init__(self, words: str):
+        super().__init__("record", msg("{words}", words=words))
 
 
 def read_record(upload) -> Any:
@@ -237,7 +244,6 @@ def describe_problem(errors: Sequence[FieldError], data: Any) -> str:
 def import_game() -> ResponseReturnValue:
     """Read a game record (JSON) back as a new game; a bad file is refused and nothing is created."""
     form = ImportForm()
-    problem = None
     if form.validate_on_submit():
         try:
             data = read_record(form.record.data)
@@ -251,8 +257,9 @@ def import_game() -> ResponseReturnValue:
                 game_rules, setup, deals, result = service.check_record(data)
             except InvalidFacts as exc:
                 raise ImportProblem(describe_problem(exc.errors, data)) from None
-        except ImportProblem as exc:
-            problem = str(exc)
+        except ImportProblem as problem:
+            status = problem.status  # the page again, the file's problem where the eye is
+            return refused(problem, lambda words: (import_page(form, words), status))
         else:
             game, key = service.create_game(game_rules, setup, deals, result=result)
             # A personal game, listed under this device's games.
@@ -265,4 +272,8 @@ def import_game() -> ResponseReturnValue:
                 )
             return remember_key(redirect(url_for("games.show", game_id=game.id), 303), game, key)
     status = 422 if request.method == "POST" else 200
-    return render_template("records/import.html", form=form, problem=problem), status
+    return import_page(form, None), status
+
+
+def import_page(form: ImportForm, problem: str | None) -> str:
+    return render_template("records/import.html", form=form, problem=problem)

@@ -79,7 +79,16 @@ def live(game_id: str) -> ResponseReturnValue:
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
     elif viewer.editable:
-        response = make_response(live_html(game_id, viewer, part))
+        html, whole = scorer_region(game_id, viewer, part)
+        response = make_response(html)
+        if whole:
+            # The board followed above a form whose game has no next deal now (it ended with a
+            # deal from another device, a director's correction, the table locked): the whole
+            # region takes its place, so the page shows the end and what comes next (an event
+            # table's confirmation, "wait for the next round") without a reload, as a round closed
+            # by the director does (issue 53).
+            response.headers["HX-Retarget"] = "#live"
+            response.headers["HX-Reswap"] = "outerHTML"
     elif since is not None and (
         delta := cache.remember(
             cache.key("live-delta", etag, since), lambda: live_delta(game_id, viewer, part, since)
@@ -159,6 +168,19 @@ def live_delta(game_id: str, viewer, part: str, since: int) -> str:
     return render_template(
         "games/_live_delta.html", changes=rows, board_rows=plugin.board_rows, **page_context(game, view)
     )
+
+
+def scorer_region(game_id: str, viewer, part: str) -> tuple[str, bool]:
+    """A scorer's followed region, and whether it is the whole live region in place of the board
+    asked for (a page drawn with a form, for a game that no longer takes one)."""
+    if part != "board":
+        return live_html(game_id, viewer, part), False
+    game = load_game(game_id)
+    resolve_table(game, viewer)
+    view = read.game_view(game, viewer)
+    if view.finished or locked_out():
+        return render_template("games/_live.html", **game_context(game, view)), True
+    return render_template("games/_board.html", follow_board=True, **page_context(game, view)), False
 
 
 def live_html(game_id: str, viewer, part: str) -> str:

@@ -41,19 +41,23 @@
     });
   }
 
-  // Kept in the tab for a reload, under the game; only for the version the page was drawn at
-  // (any write since, here or on another device, makes the server's list the truth again).
+  // Kept on the phone for a reload, a closed tab, a connection lost (issue 53: localStorage, not
+  // the tab's), under the game; only for the version the page was drawn at (any write since, here
+  // or on another device, makes the server's list the truth again: the old taps are dropped).
   function abraKey(form) { return "abra-tricks:" + form.dataset.abraPlay; }
 
   function abraKeep(form) {
     try {
-      sessionStorage.setItem(abraKey(form), JSON.stringify({version: form.dataset.version, winners: abraWinners(form)}));
+      localStorage.setItem(abraKey(form), JSON.stringify({version: form.dataset.version, winners: abraWinners(form)}));
     } catch (e) { /* storage off: the taps are still in the page */ }
   }
 
   function abraRestore(form) {
     var kept = null;
-    try { kept = JSON.parse(sessionStorage.getItem(abraKey(form)) || "null"); } catch (e) { kept = null; }
+    try { kept = JSON.parse(localStorage.getItem(abraKey(form)) || "null"); } catch (e) { kept = null; }
+    if (kept && kept.version !== form.dataset.version) {
+      try { localStorage.removeItem(abraKey(form)); } catch (e) { /* nothing kept */ }
+    }
     if (!kept || kept.version !== form.dataset.version || kept.winners.length !== abraRows(form).length) { return; }
     kept.winners.forEach(function (seat, trick) { abraTick(form, trick, seat); });
   }
@@ -144,7 +148,25 @@
       form.dataset.saved = JSON.stringify(abraWinners(form));
       abraRestore(form);
       abraDraw(form);
+      if (abraWinners(form).indexOf(null) < 0 && abraKeptHere()) { abraScoreHere(form); }
     });
+  }
+
+  // No connection, or deals kept on the phone before this one (static/offline.js): the tricks
+  // cannot be kept as the game's draft now. The deal is finished and scored in this form instead
+  // (its bid-suit cards below the tricks), and kept on the phone as a whole deal.
+  function abraKeptHere() {
+    var offline = window.scorekeeperOffline;
+    return navigator.onLine === false || !!(offline && offline.waiting() > 0);
+  }
+
+  function abraScoreHere(form) {
+    var part = form.querySelector("[data-abra-offline-suits]");
+    if (!part) { return false; }
+    part.hidden = false;
+    part.disabled = false;
+    part.scrollIntoView({block: "start"});
+    return true;
   }
   onReady(function () { abraStart(document); });
   document.addEventListener("htmx:load", function (event) { abraStart(event.detail.elt); });
@@ -168,9 +190,13 @@
     abraKeep(form);
     abraDraw(form, done);
     if (done && !button.classList.contains("abra-undo")) {
+      if (abraKeptHere() && abraScoreHere(form)) { return; }
       // The last trick: the list goes to the server once, by its own Save button (so htmx
       // sends that button's step, not the tap's).
       form.querySelector("button.abra-save-tricks").click();
+    } else if (!done) {
+      var part = form.querySelector("[data-abra-offline-suits]");
+      if (part) { part.hidden = true; part.disabled = true; }
     }
   });
 
@@ -180,6 +206,8 @@
     if (!form || !event.target.closest(".abra-trick-row")) { return; }
     abraKeep(form);
     abraDraw(form);
+    // Every trick in by the list, with the draft out of reach: scored here too.
+    if (abraWinners(form).indexOf(null) < 0 && abraKeptHere()) { abraScoreHere(form); }
   });
 
   // Going back to the set-up keeps the tricks of the draft: taps not sent yet are sent first.
