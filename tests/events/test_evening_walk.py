@@ -44,8 +44,8 @@ def test_a_player_checked_in_at_the_door_gets_their_own_page_on_that_phone(app, 
     door = client.get(f"/api/events/{event_id}", headers={"Authorization": f"Bearer {key}"}).get_json()
     path = "/" + door["check_in_link"].split("/", 3)[3]
     phone = app.test_client()
-    answer = phone.post(path, data={"name": "Zoë"})
-    assert answer.status_code == 201
+    answer = phone.post(path, data={"name": "Zoë"}, follow_redirects=True)
+    assert answer.status_code == 200 and answer.request.path == path  # back on the door, by a GET
     page = html.unescape(answer.get_data(as_text=True))
     mine = re.search(r'href="([^"]+)">Your page for tonight: where you sit each round', page)
     assert mine and mine.group(1).startswith(f"/e/{event_id}/p/0/")
@@ -61,8 +61,10 @@ def test_a_late_arrivals_page_sends_him_to_his_next_round_not_the_one_he_missed(
     start(client, event_id, key)
     door = client.get(f"/api/events/{event_id}", headers={"Authorization": f"Bearer {key}"}).get_json()
     phone = app.test_client()
-    answer = phone.post("/" + door["check_in_link"].split("/", 3)[3], data={"name": "Lee"})
-    assert answer.status_code == 201
+    answer = phone.post(
+        "/" + door["check_in_link"].split("/", 3)[3], data={"name": "Lee"}, follow_redirects=True
+    )
+    assert answer.status_code == 200
     mine = re.search(r'href="([^"]+)">Your page', answer.get_data(as_text=True)).group(1)
     page = html.unescape(phone.get(mine).get_data(as_text=True))
     go = re.search(r'<h2 id="ev-me-go" class="ev-go">([^<]*)</h2>', page).group(1)
