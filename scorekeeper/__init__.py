@@ -143,7 +143,8 @@ def _configure_blueprints(app: Flask) -> None:
     from .web.events import pages as events_pages
     from .web.events import season
     from .web.events import tables as events_tables
-    from .web.games import ends, records, secrets, table
+    from .web.games import assets as game_assets
+    from .web.games import ends, plugin_pages, records, table
     from .web.games import pages as games_pages
     from .web.security import IntegerConverter
 
@@ -156,7 +157,9 @@ def _configure_blueprints(app: Flask) -> None:
         table.bp,
         ends.bp,  # rematch, a new game with these players, archiving
         records.bp,  # lists, players, exports, import, backup commands
-        secrets.bp,  # Secrets: allotments, private links and reports
+        # The games' own pages (Secrets: allotments, private links and consoles), by the registry.
+        *plugin_pages.blueprints(),
+        game_assets.bp,  # each game's entry script and style, from its folder
         clubs_pages.bp,  # a club's pages: members, invites, players, ratings; `ratings rebuild`
         api_clubs.bp,  # the clubs' JSON API
         clubs_cli.bp,  # `scorekeeper clubs`: list, create, invite, delete

@@ -225,7 +225,10 @@
         var head = clean(legend.textContent).replace(/\s*\(.*\)$/, "");
         var group = perSeat.filter(function (g) { return g.head === head; })[0];
         if (!group) { group = {head: head, items: []}; perSeat.push(group); parts.push(group); }
-        group.items.push(clean(who.textContent) + " " + value);
+        // (the name alone: the dealer's tag is said once, in the deal's own words)
+        var name = who.cloneNode(true);
+        name.querySelectorAll("[data-offline-dealer]").forEach(function (tag) { tag.remove(); });
+        group.items.push(clean(name.textContent) + " " + value);
         return;
       }
       var name = groupName(input);
@@ -279,9 +282,36 @@
 
   function secure() { return "serviceWorker" in navigator && window.isSecureContext; }
 
+  // The entry form's words for the deal it is for (a legend's number, the dealer's tag, who bids
+  // first), drawn by the server for the next deal it has: with deals kept on the phone, the form
+  // is for a later one, and says so. ``data-offline-words`` is the sentence with {n} (that deal's
+  // number), {prev} (the one before) and {first} (the player after its dealer).
+  function nameNextDeal() {
+    var form = document.getElementById("entry");
+    var known = state.known;
+    var b = box();
+    if (!form || !known || !b || b.dataset.mode !== "deals") { return; }  // (a seat's orders, a correction: as drawn)
+    var kept = pending().filter(function (e) { return !e.kind || e.kind === "deal"; }).length;
+    var n = known.deal + kept;
+    var count = known.players.length;
+    var dealer = known.dealer !== null && count ? (known.dealer + kept) % count : null;
+    form.querySelectorAll("[data-offline-words]").forEach(function (node) {
+      var text = node.dataset.offlineWords.split("{n}").join(String(n)).split("{prev}").join(String(n - 1));
+      if (dealer !== null) { text = text.split("{first}").join(known.players[(dealer + 1) % count]); }
+      node.textContent = text;
+    });
+    var tag = form.querySelector("[data-offline-dealer]");
+    var seats = form.querySelectorAll("[data-offline-seat]");
+    if (tag && dealer !== null && seats[dealer] && tag.parentNode !== seats[dealer]) {
+      seats[dealer].appendChild(document.createTextNode(" "));
+      seats[dealer].appendChild(tag);
+    }
+  }
+
   function draw() {
     var b = box();
     if (!b) { return; }
+    nameNextDeal();
     var live = document.getElementById("live");
     var entries = pending();
     b.textContent = "";
@@ -343,7 +373,11 @@
     b.appendChild(list);
     if (!ordersMode() && b.dataset.mode !== "guard") {
       b.appendChild(el("p", "hint", say("unknown")));
-      b.appendChild(el("p", "offline-next", say("next", {deal: dealWords(first + dealsBefore)})));
+      // After a game's last planned deal there is no next one to name (unless a tie plays on,
+      // which only the server can tell: the form stays for it).
+      var last = parseInt(b.dataset.last, 10);
+      var after = first + dealsBefore;
+      b.appendChild(el("p", "offline-next", last && after > last ? say("lastKept") : say("next", {deal: dealWords(after)})));
     }
   }
 
@@ -557,7 +591,10 @@
     var said = [];
     if (doc) {
       var conflict = doc.querySelector(".conflict");
-      if (conflict) { said.push(clean(conflict.textContent)); }
+      // The game's own version conflict speaks of a form and an entry "below", as online: here the
+      // deal is in the list, above its message, and "Put it in the form" or "Discard it" settles it.
+      if (conflict && status === 409 && conflict.closest("#live")) { said.push(say("conflict")); }
+      else if (conflict) { said.push(clean(conflict.textContent)); }
       doc.querySelectorAll("#error-summary li, .error-page p").forEach(function (n) { said.push(clean(n.textContent)); });
       if (!said.length) {
         doc.querySelectorAll(".error").forEach(function (n) { if (clean(n.textContent)) { said.push(clean(n.textContent)); } });
@@ -566,12 +603,17 @@
     return said.length ? said.join(" ") : say("serverError", {code: status});
   }
 
+  var savedKey = "saved";  // (the words for what the last sending saved)
+
   function send() {
     if (sending || !state.loaded || navigator.onLine === false) { return; }
     var entries = pending();
     if (!entries.length || entries[0].refused) { return; }
     sending = true;
-    note = {text: say("sending")};
+    // A seat's orders or an allotment are no deals: the sentences say what was waiting.
+    var deals = entries.some(function (e) { return !e.kind || e.kind === "deal"; });
+    savedKey = deals ? "saved" : "savedOther";
+    note = {text: say(deals ? "sending" : "sendingOther")};
     draw();
     var version = null;
     var sentAny = false;
@@ -627,7 +669,7 @@
     // then shows the game as it is now); ``again``: no answer, look again in a while.
     function finish(allSaved, changed, again) {
       sending = false;
-      note = allSaved && changed ? {text: say("saved"), ok: true} : null;
+      note = allSaved && changed ? {text: say(savedKey), ok: true} : null;
       draw();
       if (again) { later(5000); return; }
       if (changed) { fresh(allSaved); }
@@ -658,10 +700,10 @@
   function fresh(allSaved) {
     keepPage();
     if (typing()) {
-      if (allSaved) { note = {text: say("saved"), ok: true, link: say("newest")}; draw(); }
+      if (allSaved) { note = {text: say(savedKey), ok: true, link: say("newest")}; draw(); }
       return;
     }
-    try { window.sessionStorage.setItem(SHOWN_SAVED, allSaved ? say("saved") : ""); } catch (e) { /* said once only */ }
+    try { window.sessionStorage.setItem(SHOWN_SAVED, allSaved ? say(savedKey) : ""); } catch (e) { /* said once only */ }
     window.location.reload();
   }
 

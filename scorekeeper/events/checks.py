@@ -15,6 +15,7 @@ from ..rules import N_, FieldError, Msg, check_setup, msg
 from ..rules.base import UNSAFE_NAME, unsafe_name
 from .entrants import MAX_ENTRANTS, check_size, int_field, matches_data, player_names, round_data
 from .formats import FORMATS, Entry
+from .formats import options as format_options
 
 NAME_LENGTH = 80
 MAX_ROUNDS = 60
@@ -45,10 +46,12 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
     for field, per in (("players", 1), ("pairs", 2)):
         if isinstance(data.get(field), list):
             check_size(per * len(data[field]), field, most)
+    # Each format's own settings (a pairing, a shuffle, a mixer's table size) are its file's.
+    owned = format_options()
     known = {
-        "name", "format", "game", "players", "pairs", "pairing", "rounds", "hands", "minutes",
-        "sit_out", "confirm", "seed", "options", "table_size", "shuffle", "late", "check_in",
-    }  # fmt: skip
+        "name", "format", "game", "players", "pairs", "rounds", "hands", "minutes", "sit_out",
+        "confirm", "options", "late", "check_in",
+    } | set(owned)  # fmt: skip
     unknown = sorted(set(data) - known)
     if unknown:
         raise refuse(unknown[0] or "event", N_("{what} is not part of an event."), what=repr(unknown[0]))
@@ -80,6 +83,10 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
     if fmt.partnership:
         options.update(traits.partnership_options)
     entry = fmt.check(data, kind, rules, options)
+    own = {o.key for o in fmt.options}
+    for key, option in owned.items():  # another format's setting: refused or unused, as it says
+        if key in data and key not in own:
+            option.elsewhere(data)
     count = len(entry.entrants)
     hands = int_field(data, "hands", 1, 100, fmt.default_hands(kind))
     if hands is not None and not traits.partnership:
@@ -90,7 +97,7 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
         )
     if hands is not None:
         options["hands"] = hands
-        options.setdefault("hands_tiebreak", entry.pairing == "knockout")
+        options.setdefault("hands_tiebreak", fmt.ties_broken(entry))
         if fmt.never_tied:  # a ladder's table never ends tied: someone moves up (events.md)
             options["hands_tiebreak"] = True
     # The house rules are checked once, as every table will be set up.
@@ -114,12 +121,9 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
     confirm = data.get("confirm", False)
     if not isinstance(confirm, bool):
         raise refuse("confirm", N_("Confirm is true or false."))
-    shuffle = data.get("shuffle", False)
-    if not isinstance(shuffle, bool) or (shuffle and not fmt.shuffles):
-        raise refuse("shuffle", N_("Shuffle is true or false, for a ladder only."))
-    seed = data.get("seed")
-    if seed not in (None, "ratings") or (seed and entry.pairing not in ("swiss", "knockout")):
-        raise refuse("seed", N_("Seeding by ratings is for Swiss and knockout pairs only."))
+    # Every format's settings are stored (another format's at its default), its own as it checks them.
+    own_settings = {key: option.default for key, option in owned.items()}
+    own_settings.update({o.key: o.check(data, entry) for o in fmt.options})
     minutes = int_field(data, "minutes", 1, 600)
     rounds = int_field(data, "rounds", 1, MAX_ROUNDS)
     # With check-in and no rounds given, the length follows tonight's list until round 1 starts.
@@ -139,10 +143,7 @@ def check_event(data: Any, most: int = MAX_ENTRANTS) -> dict[str, Any]:
             "minutes": minutes,
             "sit_out": sit_out,
             "confirm": confirm,
-            "pairing": entry.pairing,
-            "seed": seed,
-            "table_size": entry.table_size,
-            "shuffle": shuffle,
+            **own_settings,
             "late": late,
             "check_in": check_in,
             "rounds_auto": rounds_auto,
@@ -165,10 +166,8 @@ def plan(
 
 # -- an event read back from a backup ----------------------------------------------------------
 
-SETTINGS = {
-    "rounds", "hands", "minutes", "sit_out", "confirm", "pairing", "seed", "table_size", "shuffle",
-    "late", "check_in", "rounds_auto",
-}  # fmt: skip
+# The settings every event stores; each format's own (format_options) are stored beside them.
+SETTINGS = {"rounds", "hands", "minutes", "sit_out", "confirm", "late", "check_in", "rounds_auto"}
 
 
 def _whole(value: Any, low: int, high: int) -> bool:
@@ -207,8 +206,10 @@ def check_stored(
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= NAME_LENGTH or unsafe_name(name.strip()):
         raise ValueError(f"“name” must be an event's name of 1 to {NAME_LENGTH} characters")
     settings = row.get("settings")
-    if not isinstance(settings, Mapping) or not set(settings) <= SETTINGS:
-        raise ValueError(f"“settings” must be an object of {', '.join(sorted(SETTINGS))}")
+    owned = format_options()
+    allowed = SETTINGS | set(owned)
+    if not isinstance(settings, Mapping) or not set(settings) <= allowed:
+        raise ValueError(f"“settings” must be an object of {', '.join(sorted(allowed))}")
     size = settings.get("table_size", 4)
     checks = {
         "rounds": _whole(settings.get("rounds"), 1, MAX_ROUNDS),
@@ -217,10 +218,7 @@ def check_stored(
         "sit_out": settings.get("sit_out", "average") == "average"
         or _whole(settings.get("sit_out"), -10_000, 10_000),
         "confirm": isinstance(settings.get("confirm", False), bool),
-        "shuffle": isinstance(settings.get("shuffle", False), bool),
-        "seed": settings.get("seed") in (None, "ratings"),
-        "pairing": settings.get("pairing") in (None, "round_robin", "swiss", "knockout"),
-        "table_size": _whole(size, 2, 20),  # the game judges it below, with the options
+        **{key: option.stored(settings.get(key, option.default)) for key, option in owned.items()},
         "late": settings.get("late", "sit_out") in ("sit_out", "zero"),
         "check_in": isinstance(settings.get("check_in", False), bool),
         "rounds_auto": isinstance(settings.get("rounds_auto", False), bool),

@@ -4,7 +4,9 @@ A game's folder holds everything of it: ``__init__.py`` (its pure parts, ``PARTS
 and its traits at an event), ``rules.py`` (pure: facts in, points out; no Flask, no SQLAlchemy),
 ``event.py`` if it plays partnership events, ``form.py`` (its entry form), ``plugin.py`` (its web
 side, :class:`~scorekeeper.games.base.Plugin`), ``templates/games/<key>/`` (found by the app's
-template loader) and ``help/<lang>.md`` (the players' rules in each language).
+template loader), ``help/<lang>.md`` (the players' rules in each language), and if it needs
+them ``pages.py`` (its own pages, :mod:`scorekeeper.games.pages`) and ``static/entry.js`` /
+``static/entry.css`` (its entry's behaviour and style, on its pages only).
 
 Adding a game: its folder, and one line in :data:`REGISTRY` (the checklist: docs/developers.md,
 "Adding a game"). Everything else here is a view of

@@ -30,6 +30,7 @@ from ..service import new_token
 from . import secrecy
 from .auth import may
 from .etags import live_etag
+from .games import assets as game_assets
 from .present import (
     ago,
     house_rules,
@@ -168,6 +169,7 @@ def init_app(app: Flask) -> None:
         poll_seconds=poll_seconds,
         language=language,
         secrets_words=secrets_words,
+        game_assets=game_assets.tags,  # a game's own entry style and script (its folder's static/)
         suit_marks=SUIT_MARKS,
         # The access layer's predicates, by name (``may().run_club(club.id)``): asked, never re-decided.
         may=may,

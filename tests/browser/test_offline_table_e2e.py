@@ -206,7 +206,7 @@ def test_a_deal_refused_on_its_return_stays_on_the_phone_with_its_message(live_s
     refused = page.locator("#offline .offline-refused")
     expect(refused).to_have_count(1)
     expect(refused).to_contain_text("Not saved:")
-    expect(refused).to_contain_text("this game was changed on another device meanwhile")
+    expect(refused).to_contain_text("This game was changed on another device meanwhile")
     expect(refused).to_contain_text("Deal 3 (Cid deals)")  # numbered after the deal now on the server
     expect(page.locator("#offline .offline-list li")).to_have_count(2)
     expect(page.locator("#offline .offline-list li").nth(1)).to_contain_text(
@@ -365,7 +365,7 @@ def test_an_event_table_deal_refused_after_a_directors_correction_stays_until_di
     context.set_offline(False)
 
     refused = page.locator("#offline .offline-refused")
-    expect(refused).to_contain_text("this game was changed on another device meanwhile")
+    expect(refused).to_contain_text("This game was changed on another device meanwhile")
     expect(page.locator("#offline .offline-list li").nth(1)).to_contain_text(
         "waits until the deal above is settled"
     )

@@ -1,7 +1,8 @@
 """A game nobody has yet, "High Card", made as a folder in a temporary directory and registered
 with one line (tests/plugin_game/high_card.py), shows up everywhere a real game does: the new-game
 page, its set-up, entry, the game page, ``/help`` in three languages, export and import, the
-record schema, the folder guard, ratings. Nothing of it is written outside its folder.
+record schema and the served API description, the folder guard, ratings. Nothing of it is
+written outside its folder.
 
 Seats: Ann 0, Bob 1, Cid 2.
 """
@@ -9,6 +10,7 @@ Seats: Ann 0, Bob 1, Cid 2.
 from __future__ import annotations
 
 import dataclasses
+import json
 from datetime import UTC, datetime
 
 import pytest
@@ -18,6 +20,7 @@ from scorekeeper import create_app, games, plugins
 from scorekeeper.clubs.ratings import match_from
 from scorekeeper.events import service as events
 from scorekeeper.games import schema
+from scorekeeper.paths import site_folder
 from scorekeeper.rules import check_setup, play
 from tests.conftest import app_config, emptied
 from tests.plugin_game import high_card
@@ -110,6 +113,28 @@ def test_its_schema_fragment_joins_the_record_schema(registered):
     validator = Draft202012Validator({**whole, "$ref": "#/$defs/GameRecord"})
     assert not list(validator.iter_errors(high_card.EXAMPLE))
     assert list(validator.iter_errors({**high_card.EXAMPLE, "deals": [{"high": 0, "low": 1}]}))
+
+
+def test_the_served_api_description_knows_it_the_file_keeps_the_built_in_games(client):
+    # /api/openapi.json is made from the registry of the moment: the game registered at run time
+    # is a kind, its options are described as its rules check them, its deal is a schema.
+    served = client.get("/api/openapi.json")
+    assert served.status_code == 200
+    schemas = served.get_json()["components"]["schemas"]
+    assert "high_card" in schemas["GameKind"]["enum"] and "HighCardDeal" in schemas
+    assert schemas["HighCardOptions"]["properties"]["target"] == {
+        "type": "integer", "minimum": 1, "maximum": 50, "default": 5
+    }  # fmt: skip
+    # A record of it validates against the served description's record schema.
+    record = {"$defs": {}, **{k: v for k, v in schemas.items()}}
+    text = json.dumps(record).replace("#/components/schemas/", "#/$defs/")
+    whole = {"$defs": json.loads(text), "$ref": "#/$defs/GameRecord"}
+    assert not list(Draft202012Validator(whole).iter_errors(high_card.EXAMPLE))
+    # docs/openapi.json remains the description of the built-in games (python -m
+    # scorekeeper.web.api.describe writes it; tests/docs holds it to the code).
+    written = json.loads((site_folder("docs") / "openapi.json").read_text(encoding="utf-8"))
+    assert "high_card" not in written["components"]["schemas"]["GameKind"]["enum"]
+    assert "HighCardDeal" not in written["components"]["schemas"]
 
 
 def test_its_finished_games_count_in_ratings(registered):

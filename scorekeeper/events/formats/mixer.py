@@ -6,14 +6,35 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ... import read
-from ...models import Event, Game
 from ...refusals import refuse
 from ...rules import N_, msg
 from ...rules import Game as Rules
 from .. import seating, standings
 from ..entrants import int_field, player_names
-from .base import Column, Entry, Format, rounds_data
+from ..played import Play
+from .base import Column, Entry, Format, Option, rounds_data
+
+
+class TableSize(Option):
+    """A mixer's players a table, any the game allows (the page leaves it to the game's usual)."""
+
+    key = "table_size"
+    default = 4
+    schema = {
+        "type": "integer",
+        "minimum": 1,
+        "description": "mixer only: how many sit at a table (the game's counts; 4 when it allows 4).",
+    }
+
+    def check(self, data: Mapping[str, Any], entry: Entry) -> Any:
+        return entry.table_size  # checked with the entrants, against the game (Mixer.check)
+
+    def elsewhere(self, data: Mapping[str, Any]) -> None:
+        raise refuse("table_size", N_("Only a mixer chooses its table size."))
+
+    def stored(self, value: Any) -> bool:
+        # The game judges it with the options (checks.check_stored).
+        return isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= 20
 
 
 class Mixer(Format):
@@ -21,6 +42,7 @@ class Mixer(Format):
     label = N_("Mixer (everyone for themselves, new tables each round)")
     partnership = False
     plans_at_the_door = False
+    options = (TableSize(),)
 
     def title(self, pairing: str | None) -> str:
         return N_("Mixer")
@@ -66,32 +88,26 @@ class Mixer(Format):
             for r in made
         ]
 
-    def standings(
-        self, event: Event, games: Mapping[str, Game], names: list[str]
-    ) -> list[standings.Standing]:
-        tables_by_round = []
-        for rnd in event.rounds:
-            results = []
-            for table in rnd.tables:
-                view = read.game_view(games[table.game_id])
-                totals = tuple(t or 0 for t in view.result.totals)
-                results.append(
-                    standings.TableResult(
-                        tuple(table.seats),
-                        totals,
-                        view.result.low_wins,
-                        view.result.winners if view.finished else (),
-                    )
+    def rank(self, play: Play, names: list[str]) -> list[standings.Standing]:
+        tables_by_round = [
+            [
+                standings.TableResult(
+                    table.seats,
+                    tuple(t or 0 for t in table.totals),
+                    table.low_wins,
+                    table.winners if table.finished else (),
                 )
-            tables_by_round.append(results)
-        sit_out = event.settings.get("sit_out", "average")
+                for table in rnd.tables
+            ]
+            for rnd in play.rounds
+        ]
         return standings.mixer(
             names,
             tables_by_round,
-            sit_out,
-            [frozenset(r.sitting_out) for r in event.rounds],
-            event.settings.get("late", "sit_out"),
-            frozenset(event.withdrawn or ()),
+            play.settings.get("sit_out", "average"),
+            [frozenset(r.sitting_out) for r in play.rounds],
+            play.settings.get("late", "sit_out"),
+            play.withdrawn,
         )
 
     def columns(self, pairing: str | None) -> list[Column]:

@@ -3,16 +3,14 @@ schedule made at creation (a whist design where one exists)."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from ... import read
 from ...games import event_traits
-from ...models import Event, Game
 from ...rules import N_
 from .. import seating, standings
-from .base import Column, Entry, Format, lone_hands_of, rounds_data
+from ..played import Play
+from .base import Column, Entry, Format, rounds_data
 
 
 class Progressive(Format):
@@ -42,25 +40,20 @@ class Progressive(Format):
     ):
         return seating.reseat_progressive(entrants, players, before, remaining)
 
-    def standings(
-        self, event: Event, games: Mapping[str, Game], names: list[str]
-    ) -> list[standings.Standing]:
-        count_lone = lone_hands_of(event.kind)
+    def rank(self, play: Play, names: list[str]) -> list[standings.Standing]:
         scores = []
-        for rnd in event.rounds:
+        for rnd in play.rounds:
             played: dict[int, standings.Played] = {}
             for table in rnd.tables:
-                view = read.game_view(games[table.game_id])
-                loners = count_lone([d.facts for d in view.result.deals]) if count_lone else Counter()
                 for seat, entrant in enumerate(table.seats):
-                    played[entrant] = standings.Played(view.result.totals[seat] or 0, loners[seat])
+                    played[entrant] = standings.Played(table.totals[seat] or 0, table.loners.get(seat, 0))
             scores.append(standings.RoundScores(played, frozenset(rnd.sitting_out)))
         return standings.progressive(
             names,
             scores,
-            event.settings.get("sit_out", "average"),
-            event.settings.get("late", "sit_out"),
-            frozenset(event.withdrawn or ()),
+            play.settings.get("sit_out", "average"),
+            play.settings.get("late", "sit_out"),
+            play.withdrawn,
         )
 
     def columns(self, pairing: str | None) -> list[Column]:

@@ -4,11 +4,13 @@
 request and answer bodies); everything the code knows is made here and written into it, so the
 file, what ``/api/openapi.json`` serves and the app cannot disagree:
 
-- the game record's definitions (``docs/game-record.schema.json``, the one source of the
-  record's shape) as ``components.schemas``, so that the file validates on its own;
+- the game record's definitions (assembled from the registered games' folders, as
+  ``docs/game-record.schema.json`` is for the built-in ones) as ``components.schemas``, so that
+  the file validates on its own;
 - the registries: the game kinds (``scorekeeper.games``) and each game's options with their
-  types, bounds and choices; the event formats (``scorekeeper.events.formats``), the pairings
-  and a round's statuses;
+  types, bounds and choices; the event formats (``scorekeeper.events.formats``) and each
+  format's own settings (its :class:`~scorekeeper.events.formats.Option`'s schema), and a
+  round's statuses;
 - the refusals: every 4xx any call answers, each with the one error body (``Errors``:
   ``{"errors": [{"field", "message"}]}``, ``deal`` where a deal is meant; a stale write's 409
   adds ``record``), from the rules of :data:`ANSWERS` below and the routes' own.
@@ -25,8 +27,8 @@ import sys
 from typing import Any
 
 from ...events.formats import FORMATS
-from ...events.formats.pairs import PAIRINGS
-from ...games import GAMES
+from ...events.formats import options as format_options
+from ...games import FOLDERS, GAMES, schema
 from ...paths import site_folder
 
 DOCS = site_folder("docs")
@@ -104,8 +106,10 @@ def registries(schemas: dict[str, Any]) -> None:
         if name in schemas:
             schemas[name]["properties"]["format"]["enum"] = formats
     if "EventInput" in schemas:
-        schemas["EventInput"]["properties"]["game"] = {"$ref": COMPONENT_REF + "GameKind"}
-        schemas["EventInput"]["properties"]["pairing"]["enum"] = list(PAIRINGS)
+        properties = schemas["EventInput"]["properties"]
+        properties["game"] = {"$ref": COMPONENT_REF + "GameKind"}
+        for key, option in format_options().items():  # each format's settings, as its file says
+            properties[key] = dict(option.schema)
     if "EventRound" in schemas:
         schemas["EventRound"]["properties"]["status"]["enum"] = list(ROUND_STATUSES)
 
@@ -253,7 +257,8 @@ def document(written: dict[str, Any] | None = None) -> dict[str, Any]:
     doc = copy.deepcopy(written if written is not None else read("openapi.json"))
     components = doc.setdefault("components", {})
     own = {k: v for k, v in components.get("schemas", {}).items() if k not in ("Problem",)}
-    record = as_components(read("game-record.schema.json"))
+    # The registry of the moment: a game registered after start-up is described as it is served.
+    record = as_components(schema.assemble(FOLDERS.values()))
     components["schemas"] = {**record, **{k: v for k, v in own.items() if k not in record}}
     registries(components["schemas"])
     statuses(doc)

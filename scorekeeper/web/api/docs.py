@@ -9,20 +9,30 @@ afresh means a file left behind by a code change never reaches a client.
 
 from __future__ import annotations
 
-from functools import cache
+from threading import Lock
 
 from flask import Blueprint, current_app
 from flask.typing import ResponseReturnValue
 
+from ...events.formats import FORMATS
+from ...games import GAMES
 from . import describe
 
 bp = Blueprint("docs", __name__)
 
+# Not a registered store: one document, made again only when the registries change (a game or
+# format registered after start-up is described as it is served); one slot, bounded by nature.
+_made: dict[str, tuple[tuple[int, ...], str]] = {}
+_making = Lock()
 
-# Not a registered store: one constant document, bounded by nature.
-@cache
+
 def openapi_document() -> str:
-    return describe.text(describe.document())
+    mark = tuple(id(x) for x in (*GAMES.values(), *FORMATS.values()))
+    made = _made.get("doc")
+    if made is None or made[0] != mark:
+        with _making:
+            made = _made["doc"] = (mark, describe.text(describe.document()))
+    return made[1]
 
 
 @bp.get("/api/openapi.json")

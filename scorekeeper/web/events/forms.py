@@ -4,11 +4,16 @@ Parsing is lenient, judging is the service's: the form turns what was typed into
 body (events.md, "Creating") and :func:`scorekeeper.events.service.check_event` refuses it by field, so the page
 and the API give the same answers. A number that is not one is passed on as typed, for the
 service to refuse by name.
+
+A format's own settings (a pairs event's pairing, a ladder's shuffle) are asked as their format
+says (:class:`scorekeeper.events.formats.Field`): the form is made for the registry of the
+moment, so a format registered later is asked for its settings with nothing written here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from threading import Lock
 from typing import Any
 
 from flask_babel import gettext as _
@@ -23,19 +28,13 @@ from wtforms import (
     ValidationError,
 )
 
-from ...events.formats import FORMATS
+from ...events.formats import FORMATS, Field, Option
+from ...events.formats import options as format_options
 from ...forms.base import choices, lenient_int, strip
 from ...games import GAMES, event_traits
 from ...i18n import render
 from ...rules import FieldError
 
-# Every registered format, in the registry's order, labelled as it labels itself.
-FORMAT_LABELS = {key: _l(fmt.label) for key, fmt in FORMATS.items()}
-PAIRING_LABELS = {
-    "round_robin": _l("Round robin (every pair meets every other)"),
-    "swiss": _l("Swiss (paired by the standings)"),
-    "knockout": _l("Knockout"),
-}
 # A service field the form shows elsewhere: pairs are typed in the players' box, options and
 # a mixer's table size are the game's, and a refusal of the whole body goes to the top.
 SHOWN_AT = {"pairs": "players", "options": "game", "table_size": "game", "event": "name"}
@@ -60,19 +59,12 @@ def hands_description() -> str:
     )
 
 
-class EventForm(FlaskForm):
+class EventFormBase(FlaskForm):
     name = StringField(_l("Name of the event"), filters=[strip])
     # A value not offered is the service's to refuse, by name, as the API's would be.
     game = SelectField(_l("Game"), choices=[], default="euchre", validate_choice=False)  # the usual evening
-    format = SelectField(
-        _l("Format"), choices=choices(FORMAT_LABELS.items()), default="progressive", validate_choice=False
-    )
-    pairing = SelectField(
-        _l("Pairing (pairs only)"),
-        choices=choices(PAIRING_LABELS.items()),
-        default="round_robin",
-        validate_choice=False,
-    )
+    # Every registered format, in the registry's order, labelled as it labels itself (__init__).
+    format = SelectField(_l("Format"), choices=[], default="progressive", validate_choice=False)
     # The club's players, ticked when here tonight (the page fills the choices); a name not in
     # the club yet is typed below.
     here = SelectMultipleField(_l("Who is here tonight"), choices=[], validate_choice=False)
@@ -99,15 +91,20 @@ class EventForm(FlaskForm):
         validate_choice=False,
     )
     check_in = BooleanField(_l("Players check in at the door (a QR code card to print)"))
-    shuffle = BooleanField(_l("Shuffle the players for the first round (ladder)"))
-    seed = BooleanField(_l("Seed by the club's ratings (Swiss and knockout pairs)"))
+    # The formats' own settings that have a field, by key (set on each class event_form makes).
+    format_options: dict[str, Option] = {}
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.game.choices = choices((key, _(rules.title)) for key, rules in GAMES.items())
+        self.format.choices = choices((key, _(fmt.label)) for key, fmt in FORMATS.items())
         self.hands.description = hands_description()
         # Errors that belong to no one field (none today; kept so nothing is ever lost).
         self.general_errors: list[str] = []
+
+    def format_fields(self, near: str) -> list[Any]:
+        """The formats' own fields shown ``near`` ("format": under the format's choice; "end")."""
+        return [self[key] for key, option in self.format_options.items() if option.field.near == near]  # type: ignore[union-attr]
 
     def takes_pairs(self) -> bool:
         """The chosen format's entrants are pairs typed "Ann & Bob" (its plug-in says)."""
@@ -132,7 +129,6 @@ class EventForm(FlaskForm):
             "confirm": bool(self.confirm.data),
         }
         if self.takes_pairs():
-            data["pairing"] = self.pairing.data
             data["pairs"] = [[name.strip() for name in line.split("&")] for line in lines]
         else:
             data["players"] = lines
@@ -143,10 +139,17 @@ class EventForm(FlaskForm):
         sit_out = lenient_int(self.sit_out.data)
         if sit_out is not None:
             data["sit_out"] = "average" if str(sit_out).casefold() == "average" else sit_out
-        if self.shuffle.data and getattr(FORMATS.get(self.format.data), "shuffles", False):
-            data["shuffle"] = True
-        if self.seed.data:
-            data["seed"] = "ratings"
+        chosen = FORMATS.get(self.format.data)
+        for key, option in self.format_options.items():
+            asked = option.field
+            assert asked is not None  # only options with a field are here
+            if not (asked.always or (chosen is not None and option in chosen.options)):
+                continue  # another format's setting, not sent (its box may be ticked still)
+            if asked.kind == "check":
+                if self[key].data:
+                    data[key] = asked.sends
+            else:
+                data[key] = self[key].data
         if self.check_in.data:
             data["check_in"] = True
         if self.late.data and self.late.data != "sit_out":
@@ -169,6 +172,42 @@ class EventForm(FlaskForm):
         for field in self:
             items += [(text, field.id) for text in field.errors if isinstance(text, str)]
         return items
+
+
+def _field(option: Option) -> Any:
+    """The WTForms field asking ``option`` as its format's :class:`Field` says, in its words."""
+    field: Field = option.field  # type: ignore[assignment]
+    description: Any = _l(field.description) if field.description else ""
+    if field.kind == "select":
+        return SelectField(
+            _l(field.label),
+            choices=choices((value, _l(label)) for value, label in field.choices),
+            default=field.default,
+            description=description,
+            validate_choice=False,  # a value not offered is the service's to refuse, by name
+        )
+    return BooleanField(_l(field.label), description=description)
+
+
+_made: dict[tuple[int, ...], type[EventFormBase]] = {}
+_making = Lock()
+
+
+def event_form(*args: Any, **kwargs: Any) -> EventFormBase:
+    """The new-event form for the formats registered now: :class:`EventFormBase` and a field for
+    each format's setting that has one (one class per registry, made once)."""
+    asked = {key: o for key, o in format_options().items() if o.field is not None}
+    mark = tuple(id(o) for o in asked.values())
+    with _making:
+        cls = _made.get(mark)
+        if cls is None:
+            fields = {key: _field(option) for key, option in asked.items()}
+            cls = _made[mark] = type("EventForm", (EventFormBase,), {**fields, "format_options": asked})
+    return cls(*args, **kwargs)
+
+
+# The pages make the form as they would a class: EventForm() is the form for today's registry.
+EventForm = event_form
 
 
 def merge_names(ticked: list[str], typed: list[str]) -> list[str]:

@@ -51,6 +51,7 @@ from ..devices import keep_opened
 from ..errors import refused
 from ..templating import pdf_printer, pdf_unavailable
 from ..via import form_via
+from . import assets as game_assets
 from .pages import page_context
 
 bp = Blueprint("records", __name__, cli_group=None)
@@ -163,7 +164,8 @@ def download_pdf(game: Game) -> ResponseReturnValue:
             "games/sheet_pdf.html",
             **page_context(game, read.game_view(game, viewer)),
             paper=PAPERS[paper],
-            stylesheet=Path(static, "app.css").read_text(encoding="utf-8"),
+            stylesheet=Path(static, "app.css").read_text(encoding="utf-8")
+            + game_assets.style_text(game.kind),
         )
 
     # Printed once per version, language, role and paper, then kept in the instance folder;

@@ -1,4 +1,4 @@
-"""Secrets' own pages: the players' consoles, their private links, Hidden Secrets' allotments.
+"""Secrets' own pages (declared here, in its folder; the web registers them, scorekeeper.games.pages): the players' consoles, their private links, Hidden Secrets' allotments.
 
 - ``GET /g/<id>/secrets/links`` (game master): the seats, whose orders (or allotment) are in, and
   one seat's private link at a time, as a link and a QR code (``?seat=N``).
@@ -8,7 +8,7 @@
   a phone (spec "Seat entry"); the form never shows what the seat sent.
 - ``/g/<id>/p/<seat>/<token>``: one player's console: his allotment form before turn 1 (Hidden
   Secrets), then each turn his orders form (posted to ``…/orders``, through
-  :func:`service.send_orders`, as the API's seat entry), and what only he knows. ``…/live`` is
+  :func:`PAGES.web.service.send_orders`, as the API's seat entry), and what only he knows. ``…/live`` is
   what the console polls. The token is an HMAC of the game, the seat and the app's secret key:
   nothing is stored, and nobody can guess another player's link.
 
@@ -24,7 +24,6 @@ from dataclasses import replace
 from typing import Any
 
 from flask import (
-    Blueprint,
     Response,
     abort,
     flash,
@@ -38,40 +37,35 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from ... import read, service
 from ...forms.base import whole_arg
-from ...games.secrets.form import AllotmentForm, SeatOrdersForm
-from ...games.secrets.rules import HIDDEN_SECRETS
 from ...models import Game
 from ...rules import InvalidFacts
-from ..auth import game_route, private_token, role
-from ..etags import changed_at
-from ..form_tokens import answers_version, stamp_form
-from ..live.shed import CHANGED_AT
-from ..regions import is_htmx, render_region
-from ..templating import qr_svg
-from ..via import form_via
-from .pages import page_context
+from ..pages import Pages
+from .form import AllotmentForm, SeatOrdersForm
+from .rules import HIDDEN_SECRETS
 
-bp = Blueprint("secrets", __name__, url_prefix="/g")
+# Its pages, their blueprint's name kept ("secrets": url_for("secrets.private") is unchanged).
+PAGES = Pages("secrets", url_prefix="/g")
 
 
 def private_url(game: Game, seat: int) -> str:
-    return url_for(".private", game_id=game.id, seat=seat, token=private_token(game, seat), _external=True)
+    return url_for(
+        ".private", game_id=game.id, seat=seat, token=PAGES.web.private_token(game, seat), _external=True
+    )
 
 
 def private_only(game: Game) -> None:
     """A game whose seats have no console of their own has none of these pages."""
-    if not service.game_rules(game).has_private_pages(service.setup_of(game)):
+    if not PAGES.web.service.game_rules(game).has_private_pages(PAGES.web.service.setup_of(game)):
         abort(404)
 
 
 def takes_allotments(game: Game) -> bool:
-    return service.game_rules(game).takes_seat_allotments(service.setup_of(game))
+    return PAGES.web.service.game_rules(game).takes_seat_allotments(PAGES.web.service.setup_of(game))
 
 
 def waiting(game: Game) -> tuple[int, ...]:
-    return service.game_rules(game).waiting_seats(game.options, len(game.players))
+    return PAGES.web.service.game_rules(game).waiting_seats(game.options, len(game.players))
 
 
 def private_page(response: Any, referrer: bool = True) -> Any:
@@ -89,25 +83,24 @@ def private_page(response: Any, referrer: bool = True) -> Any:
 def save_allotment(game: Game, seat: int, row: list[Any]) -> None:
     """Store ``seat``'s ten values before turn 1; raise :class:`InvalidFacts` with the rules' refusal."""
     # Each player writes his own row: a write made meanwhile by another is no conflict.
-    with suppress(service.AlreadyDone):  # this very submission was saved before
-        service.set_allotment(game, seat, row, replace(form_via(), version=None))
+    with suppress(PAGES.web.service.AlreadyDone):  # this very submission was saved before
+        PAGES.web.service.set_allotment(game, seat, row, replace(PAGES.web.form_via(), version=None))
 
 
 def has_allotment(game: Game, seat: int) -> bool:
     return seat not in waiting(game)
 
 
-@bp.route("/<game_id>/secrets/allot/<int:seat>", methods=["GET", "POST"])
-@game_route()
+@PAGES.route("/<game_id>/secrets/allot/<int:seat>", methods=("GET", "POST"))
 def allot(game: Game, seat: int) -> ResponseReturnValue:
     """The game master types one player's allotment (before turn 1)."""
     if not takes_allotments(game):
         abort(404)
-    if not role().editable:
+    if not PAGES.web.role().editable:
         abort(403)
     if not 0 <= seat < len(game.players):
         abort(404)
-    form = stamp_form(AllotmentForm.build(), game)
+    form = PAGES.web.stamp_form(AllotmentForm.build(), game)
     status = 200
     if form.validate_on_submit():
         try:
@@ -122,11 +115,11 @@ def allot(game: Game, seat: int) -> ResponseReturnValue:
         status = 422
     else:
         # Typed values are never shown back: this form always starts empty.
-        form = stamp_form(AllotmentForm.build(), game, fresh=True)
+        form = PAGES.web.stamp_form(AllotmentForm.build(), game, fresh=True)
     page = render_template(
         "games/secrets/allot.html",
         game=game,
-        kind=service.game_rules(game),
+        kind=PAGES.web.service.game_rules(game),
         seat=seat,
         form=form,
         entered=has_allotment(game, seat),
@@ -136,17 +129,16 @@ def allot(game: Game, seat: int) -> ResponseReturnValue:
 
 
 # -- the game master's links page: one seat's link and code at a time ------------------
-@bp.get("/<game_id>/secrets/links")
-@game_route()
+@PAGES.route("/<game_id>/secrets/links", methods=("GET",))
 def links(game: Game) -> ResponseReturnValue:
     """The seats, each with what is in, and one chosen seat's private link and QR code.
 
     Only the chosen seat's code is drawn (``?seat=N``; htmx swaps it in alone): a code left on
     the screen is a seat's secrets for anyone who scans it, so the page never shows them all."""
     private_only(game)
-    if not role().editable:
+    if not PAGES.web.role().editable:
         abort(403)
-    view = read.game_view(game, role())
+    view = PAGES.web.read.game_view(game, PAGES.web.role())
     chosen = request.args.get("seat", type=whole_arg)
     if chosen is not None and not 0 <= chosen < len(game.players):
         chosen = None
@@ -157,7 +149,9 @@ def links(game: Game) -> ResponseReturnValue:
             "seat": chosen,
             "name": name,
             "url": private_url(game, chosen),
-            "qr": qr_svg(private_url(game, chosen), _("%(name)s's private page", name=name), "sx-qr"),
+            "qr": PAGES.web.qr_svg(
+                private_url(game, chosen), _("%(name)s's private page", name=name), "sx-qr"
+            ),
         }
     still = set(view.waiting)
     players = [
@@ -169,10 +163,10 @@ def links(game: Game) -> ResponseReturnValue:
         }
         for seat, name in enumerate(game.players)
     ]
-    page = render_region(
+    page = PAGES.web.render_region(
         "games/secrets/links.html",
         "games/secrets/_seat_link.html",
-        **page_context(game, view),
+        **PAGES.web.page_context(game, view),
         players=players,
         shown=shown,
         allotments=takes_allotments(game),
@@ -182,15 +176,14 @@ def links(game: Game) -> ResponseReturnValue:
 
 
 # -- the game master types one seat's orders (a player without a phone) ------------------
-@bp.route("/<game_id>/secrets/orders/<int:seat>", methods=["GET", "POST"])
-@game_route(scorer=True)
+@PAGES.route("/<game_id>/secrets/orders/<int:seat>", methods=("GET", "POST"), scorer=True)
 def seat_orders(game: Game, seat: int) -> ResponseReturnValue:
     """One player's orders, typed by the game master as the player tells them: the same form and
     checks as the player's own console. What the seat sent itself is never shown here."""
     private_only(game)
     if not 0 <= seat < len(game.players):
         abort(404)
-    turn = len(read.result(game).deals) + 1
+    turn = len(PAGES.web.read.result(game).deals) + 1
     status = 200
     conflict = None
     if request.method == "POST":
@@ -207,10 +200,10 @@ def seat_orders(game: Game, seat: int) -> ResponseReturnValue:
             form = orders_form(game, seat, turn, fresh=True)
     else:
         form = orders_form(game, seat, turn, fresh=True)
-    view = read.game_view(game, role())
+    view = PAGES.web.read.game_view(game, PAGES.web.role())
     page = render_template(
         "games/secrets/seat_orders.html",
-        **page_context(game, view),
+        **PAGES.web.page_context(game, view),
         seat=seat,
         form=form,
         turn=turn,
@@ -228,8 +221,8 @@ def orders_form(
     """``seat``'s orders form for ``turn``: the request's (``bound``), or a fresh one showing what
     the seat sent (``sent``: its own pending orders, for its own console only)."""
     data = SeatOrdersForm.data_from_entry(seat, sent) if sent else None
-    form = SeatOrdersForm.for_seat(service.setup_of(game), seat, data)
-    form.prior = lambda: read.state_before(game, turn - 1)
+    form = SeatOrdersForm.for_seat(PAGES.web.service.setup_of(game), seat, data)
+    form.prior = lambda: PAGES.web.read.state_before(game, turn - 1)
     if not bound and request.method == "POST":
         # Not what was posted (a write, or another form's), but the record.
         form.process(formdata=None, data=data)
@@ -237,7 +230,7 @@ def orders_form(
         form.turn.data = turn
         if not sent:
             form.prefill()
-    return stamp_form(form, game, fresh)
+    return PAGES.web.stamp_form(form, game, fresh)
 
 
 def send(game: Game, seat: int, turn: int, form: SeatOrdersForm) -> tuple[int, bool]:
@@ -249,7 +242,9 @@ def send(game: Game, seat: int, turn: int, form: SeatOrdersForm) -> tuple[int, b
     if form.turn.data != turn:
         return 409, False
     try:
-        _turn, waiting = service.send_orders(game, seat, form.entry(), replace(form_via(), version=None))
+        _turn, waiting = PAGES.web.service.send_orders(
+            game, seat, form.entry(), replace(PAGES.web.form_via(), version=None)
+        )
     except InvalidFacts as exc:
         form.apply_errors(exc.errors)
         return 422, False
@@ -259,9 +254,9 @@ def send(game: Game, seat: int, turn: int, form: SeatOrdersForm) -> tuple[int, b
 def console_context(game: Game, seat: int, token: str, form: Any = None, **extra: Any) -> dict[str, Any]:
     """What a console shows: the seat's view of the game, its console (own pending orders), the
     form of what it may do now (``form``: the one posted, shown again), and the URLs it uses."""
-    who = role()
-    view = read.game_view(game, who)
-    console = read.seat_console(game, who)
+    who = PAGES.web.role()
+    view = PAGES.web.read.game_view(game, who)
+    console = PAGES.web.read.seat_console(game, who)
     assert console is not None  # a seat's link gives a seat's role
     allot_form = extra.pop("allot_form", None)
     if console.takes_orders and form is None:
@@ -269,7 +264,7 @@ def console_context(game: Game, seat: int, token: str, form: Any = None, **extra
     if takes_allotments(game) and not game.deals:
         allot_form = allot_form or allotment_form(game, seat, fresh=True)
     page = url_for(".private", game_id=game.id, seat=seat, token=token)
-    return page_context(
+    return PAGES.web.page_context(
         game,
         view,
         seat=seat,
@@ -294,7 +289,7 @@ def allotment_form(game: Game, seat: int, fresh: bool = False) -> AllotmentForm:
     form = AllotmentForm.build(data)
     if request.method == "POST":
         form.process(formdata=None, data=data)
-    return stamp_form(form, game, fresh)
+    return PAGES.web.stamp_form(form, game, fresh)
 
 
 def console_etag(game: Game, seat: int, key: str) -> str:
@@ -306,12 +301,13 @@ def console_etag(game: Game, seat: int, key: str) -> str:
 def console_reply(context: dict[str, Any], status: int = 200) -> ResponseReturnValue:
     """The console page, or to htmx the console alone (every region in it)."""
     return private_page(
-        render_region("games/secrets/private.html", "games/secrets/_console.html", status, **context)
+        PAGES.web.render_region(
+            "games/secrets/private.html", "games/secrets/_console.html", status, **context
+        )
     )
 
 
-@bp.route("/<game_id>/p/<int:seat>/<token>", methods=["GET", "POST"])
-@game_route(seat_link=True)
+@PAGES.route("/<game_id>/p/<int:seat>/<token>", methods=("GET", "POST"), seat_link=True)
 def private(game: Game, seat: int, token: str) -> ResponseReturnValue:
     """One player's console: his allotment before turn 1 (Hidden Secrets), his orders each turn,
     and what only he knows. A POST here is his allotment; his orders go to ``private_orders``."""
@@ -322,8 +318,8 @@ def private(game: Game, seat: int, token: str) -> ResponseReturnValue:
     if request.method == "POST" and takes_allotments(game) and not game.deals:
         # Its answer names the game's version: a phone sending an allotment it kept offline
         # (static/offline.js) knows by it that it was saved.
-        answers_version(game)
-        form = stamp_form(AllotmentForm.build(), game)
+        PAGES.web.answers_version(game)
+        form = PAGES.web.stamp_form(AllotmentForm.build(), game)
         if form.validate_on_submit():
             try:
                 save_allotment(game, seat, form.row())
@@ -332,7 +328,7 @@ def private(game: Game, seat: int, token: str) -> ResponseReturnValue:
                 status = 422
             else:
                 said = _("Your allotment is saved. You can change it until turn 1 is resolved.")
-                if is_htmx():
+                if PAGES.web.is_htmx():
                     # The console alone is swapped in: a flash would wait for the next whole page,
                     # and say there, late, what this answer already said.
                     return console_reply(console_context(game, seat, token, notice=said))
@@ -344,13 +340,12 @@ def private(game: Game, seat: int, token: str) -> ResponseReturnValue:
     return console_reply(console_context(game, seat, token))
 
 
-@bp.post("/<game_id>/p/<int:seat>/<token>/orders")
-@game_route(seat_link=True)
+@PAGES.route("/<game_id>/p/<int:seat>/<token>/orders", methods=("POST",), seat_link=True)
 def private_orders(game: Game, seat: int, token: str) -> ResponseReturnValue:
     """The player sends (or changes) his orders for the turn being collected."""
-    answers_version(game)
+    PAGES.web.answers_version(game)
     private_only(game)
-    console = read.seat_console(game, role())
+    console = PAGES.web.read.seat_console(game, PAGES.web.role())
     assert console is not None
     form = orders_form(game, seat, console.turn, bound=True)
     status, resolved = send(game, seat, console.turn, form)
@@ -359,7 +354,7 @@ def private_orders(game: Game, seat: int, token: str) -> ResponseReturnValue:
             said = _("Turn %(n)s is resolved: every player's orders were in.", n=console.turn)
         else:
             said = _("Your orders for turn %(n)s are in.", n=console.turn)
-        if not is_htmx():
+        if not PAGES.web.is_htmx():
             flash(said, "ok")
             page = url_for(".private", game_id=game.id, seat=seat, token=token, _anchor="console")
             return redirect(page, 303)
@@ -375,8 +370,7 @@ def private_orders(game: Game, seat: int, token: str) -> ResponseReturnValue:
     return console_reply(console_context(game, seat, token, form=form), status)
 
 
-@bp.get("/<game_id>/p/<int:seat>/<token>/live")
-@game_route(seat_link=True)
+@PAGES.route("/<game_id>/p/<int:seat>/<token>/live", methods=("GET",), seat_link=True)
 def private_live(game: Game, seat: int, token: str) -> ResponseReturnValue:
     """What a console polls: its status, and its board and form when they changed (out of band).
 
@@ -384,7 +378,7 @@ def private_live(game: Game, seat: int, token: str) -> ResponseReturnValue:
     alone; once the turn resolved (or the game ended), the new form comes with the answer. Never
     cached by anyone but the phone itself: it is this seat's alone."""
     private_only(game)
-    request.environ[CHANGED_AT] = changed_at(game.updated_at)
+    request.environ[PAGES.web.changed_at_key] = PAGES.web.changed_at(game.updated_at)
     shown = request.args.get("at", "")
     etag = console_etag(game, seat, shown)
     if request.if_none_match.contains_weak(etag):
