@@ -379,6 +379,55 @@
     }, 0);
   });
 
+  // A boosted visit swaps the body alone, and a page's own stylesheet (a game's entry style,
+  // evening.css) comes in its body: swapped in, it loaded after the page was shown, and the page
+  // moved under the thumb (a tap meant for one player's points landed on the next player's).
+  // So a stylesheet once met is kept in <head> for the visits after, and a visit that brings one
+  // not kept yet is made a whole-page visit, where the stylesheet holds the page until it is in.
+  function keptStyle(href) {
+    var found = false;
+    document.head.querySelectorAll("link[rel=stylesheet]").forEach(function (link) {
+      if (link.getAttribute("href") === href) { found = true; }
+    });
+    return found;
+  }
+  function keepStyles() {
+    document.querySelectorAll("body link[rel=stylesheet]").forEach(function (link) {
+      var href = link.getAttribute("href");
+      if (href && !keptStyle(href)) { document.head.appendChild(link.cloneNode(false)); }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", keepStyles);
+  document.addEventListener("htmx:afterSettle", keepStyles);
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.boosted || !detail.shouldSwap || typeof detail.serverResponse !== "string") { return; }
+    var page = new DOMParser().parseFromString(detail.serverResponse, "text/html");
+    var missing = [];
+    page.querySelectorAll("body link[rel=stylesheet]").forEach(function (link) {
+      var href = link.getAttribute("href");
+      if (href && !keptStyle(href)) { missing.push(href); }
+    });
+    if (!missing.length) { return; }
+    var xhr = detail.xhr;
+    var config = detail.requestConfig || {};
+    var landed = xhr && xhr.responseURL;
+    // A page reached by GET (or by a redirect after a POST) is asked for again whole. A POST's
+    // own answer (a form refused with what was typed) cannot be: its styles are put in <head>
+    // first, so that they are at least on their way.
+    if (landed && (config.verb === "get" || landed.split("#")[0] !== new URL(config.path || "", window.location.href).href)) {
+      detail.shouldSwap = false;
+      window.location.assign(landed);
+      return;
+    }
+    missing.forEach(function (href) {
+      var link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = href;
+      document.head.appendChild(link);
+    });
+  });
+
   // The installable app: the service worker keeps static files and an offline page. Browsers
   // allow one only in a secure context (HTTPS, or this machine itself).
   var manifest = document.querySelector("link[rel=manifest][data-sw]");

@@ -313,7 +313,9 @@
     if (!b) { return; }
     nameNextDeal();
     var live = document.getElementById("live");
-    var entries = pending();
+    // (An entry is listed once it is on the phone for good: listed while its write to IndexedDB
+    // was still under way, a reload at once lost what the page had said was kept.)
+    var entries = pending().filter(function (e) { return !storing.has(e); });
     b.textContent = "";
     // What the phone cannot know while deals wait: the totals, the status line, the preview.
     if (live) { live.classList.toggle("offline-waiting", entries.length > 0); }
@@ -429,6 +431,8 @@
   // ``sent``: the request went out and failed on its way (its answer may have been lost after the
   // server saved it): the deal keeps the token it was sent with, so a repeat is recognised. Not
   // sent: a new token of its own (the page may be a copy kept from before its own token was used).
+  // Entries whose write to IndexedDB is under way (not stored with them: a Set beside them).
+  var storing = new Set();
   function keep(form, submitter, sent) {
     var fields = fieldsOf(form, submitter);
     var token = sent ? fieldOf(fields, "submit_token") : null;
@@ -451,6 +455,7 @@
       at: Date.now(),
       refused: null,
     };
+    storing.add(entry);
     var replaced = [];
     if (entry.kind !== "deal") {
       // Orders (an allotment) changed again before the first were sent: only the newest go (as
@@ -473,7 +478,7 @@
     return Promise.all(replaced.map(function (e) { return e.id ? dropWaiting(e.id) : null; }))
       .then(function () { return putWaiting(entry); })
       .then(function (id) { entry.id = id; }).catch(function () { /* kept in memory */ })
-      .then(function () { draw(); later(0); });
+      .then(function () { storing.delete(entry); draw(); later(0); });
   }
 
   function fresh_token(form) {
@@ -720,9 +725,11 @@
       Promise.resolve(worker && worker.controller).then(function (has) {
         if (!has) { return null; }
         // (Through the worker, which keeps a static file it serves: the page opens offline
-        // with this script, though the page's first visit fetched it before the worker served.)
-        if (SELF) { window.fetch(SELF).catch(function () { /* kept later */ }); }
-        return window.fetch(here, {credentials: "same-origin"}).then(function (answer) {
+        // with this script, though the page's first visit fetched it before the worker served.
+        // The script first, then the page: a page kept before its script opened offline as a
+        // page with no waiting deals, when the connection dropped within that moment.)
+        var script = SELF ? window.fetch(SELF).catch(function () { /* kept later */ }) : Promise.resolve();
+        return script.then(function () { return window.fetch(here, {credentials: "same-origin"}); }).then(function (answer) {
           if (!answer.ok || answer.redirected) { return null; }
           return window.caches.open(PAGES).then(function (cache) { return cache.put(here, answer); });
         });

@@ -32,8 +32,9 @@ function fromCacheFirst(request) {
   return caches.open(STATIC).then(function (cache) {
     return cache.match(request).then(function (hit) {
       return hit || fetch(request).then(function (answer) {
-        if (answer.ok) { cache.put(request, answer.clone()); }
-        return answer;
+        if (!answer.ok) { return answer; }
+        // Answered once kept: whoever asked (offline.js keeping its page) knows it is there.
+        return cache.put(request, answer.clone()).then(function () { return answer; }, function () { return answer; });
       });
     });
   });
