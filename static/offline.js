@@ -894,6 +894,13 @@
     // The first visit (before the worker was installed) is not kept by it: kept once it serves.
     if (box() && secure() && !navigator.serviceWorker.controller) {
       navigator.serviceWorker.addEventListener("controllerchange", function () { keepPage(true); });
+    } else if (box() && secure() && "caches" in window) {
+      // The worker took the page over before this script started (it had no change left to
+      // hear): the page, fetched before the worker served, is kept now unless it is already.
+      window.caches.open(PAGES)
+        .then(function (cache) { return cache.match(window.location.pathname); })
+        .then(function (hit) { if (!hit) { keepPage(true); } })
+        .catch(function () { /* kept at the next save */ });
     }
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }

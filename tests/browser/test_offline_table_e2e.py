@@ -93,11 +93,20 @@ def controlled(page: Page) -> None:
         "async () => navigator.serviceWorker.controller !== null"
         " && !!(await (await caches.open('pages')).match(location.pathname))"
     )
-    for _ in range(50):
+    # Up to 30 s: the worker's first install fetches every static file from the test's one-thread
+    # server, which the suite's other browsers share (10 s was short of it under -n 2 now and then).
+    for _ in range(150):
         if page.evaluate(kept):
             return
         page.wait_for_timeout(200)
-    raise AssertionError("the page was not kept by the service worker")
+    # What the phone had then, to tell a worker not installed from a page not kept.
+    why = page.evaluate(
+        "async () => [navigator.serviceWorker.controller && navigator.serviceWorker.controller.state,"
+        " location.pathname, !!document.getElementById('offline'),"
+        " (await (await caches.open('pages')).keys()).map(r => r.url), await caches.keys(),"
+        " await navigator.serviceWorker.getRegistration().then(r => r ? [r.installing && r.installing.state, r.waiting && r.waiting.state, r.active && r.active.state, r.scope] : 'none')]"
+    )
+    raise AssertionError(f"the page was not kept by the service worker: {why}")
 
 
 def two_kept_offline(browser: Browser, url: str) -> tuple[BrowserContext, Page]:
