@@ -91,6 +91,17 @@ def has_allotment(game: Game, seat: int) -> bool:
     return seat not in waiting(game)
 
 
+def refused(form: AllotmentForm, game: Game, seat: int) -> bool:
+    """Save the form's allotment for ``seat`` (the game master's page and the seat's console
+    alike); True when the rules refused it, its errors then on the form's fields."""
+    try:
+        save_allotment(game, seat, form.row())
+    except InvalidFacts as exc:
+        form.apply_errors(exc.errors)
+        return True
+    return False
+
+
 @PAGES.route("/<game_id>/secrets/allot/<int:seat>", methods=("GET", "POST"))
 def allot(game: Game, seat: int) -> ResponseReturnValue:
     """The game master types one player's allotment (before turn 1)."""
@@ -103,10 +114,7 @@ def allot(game: Game, seat: int) -> ResponseReturnValue:
     form = PAGES.web.stamp_form(AllotmentForm.build(), game)
     status = 200
     if form.validate_on_submit():
-        try:
-            save_allotment(game, seat, form.row())
-        except InvalidFacts as exc:
-            form.apply_errors(exc.errors)
+        if refused(form, game, seat):
             status = 422
         else:
             flash(_("%(name)s's allotment is saved.", name=game.players[seat]), "ok")
@@ -321,10 +329,7 @@ def private(game: Game, seat: int, token: str) -> ResponseReturnValue:
         PAGES.web.answers_version(game)
         form = PAGES.web.stamp_form(AllotmentForm.build(), game)
         if form.validate_on_submit():
-            try:
-                save_allotment(game, seat, form.row())
-            except InvalidFacts as exc:
-                form.apply_errors(exc.errors)
+            if refused(form, game, seat):
                 status = 422
             else:
                 said = _("Your allotment is saved. You can change it until turn 1 is resolved.")
