@@ -23,7 +23,7 @@ from ...rules import N_
 from ...rules import Game as Rules
 from .. import played, seating, standings
 from ..entrants import player_names, round_data
-from ..played import Play
+from ..played import Play, RoundPlay
 from ..standings import Standing
 
 
@@ -193,3 +193,13 @@ class Format:
 
 def rounds_data(made: Sequence[seating.Round]) -> list[dict[str, Any]]:
     return [round_data(r) for r in made]
+
+
+def played_in(rnd: RoundPlay) -> dict[int, standings.Played]:
+    """Each entrant who played round ``rnd``, by entrant: their seat's total at their table (none
+    shown yet: 0) and the lone hands they made there (a partnership format's standings count both)."""
+    return {
+        entrant: standings.Played(table.totals[seat] or 0, table.loners.get(seat, 0))
+        for table in rnd.tables
+        for seat, entrant in enumerate(table.seats)
+    }

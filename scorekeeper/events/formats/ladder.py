@@ -14,7 +14,7 @@ from ...rules import N_
 from .. import ladder, seating, standings
 from ..entrants import round_data
 from ..played import Play, RoundPlay, TablePlay
-from .base import Column, Entry, Field, Option, rounds_data
+from .base import Column, Entry, Field, Option, played_in, rounds_data
 from .progressive import Progressive
 
 
@@ -85,11 +85,8 @@ class Ladder(Progressive):
         """Total points, then rounds won, then (Euchre) lone hands made, then shared rank."""
         rounds = []
         for rnd in play.rounds:
-            scored: dict[int, standings.Played] = {}
             won: set[int] = set()
             for table in rnd.tables:
-                for seat, entrant in enumerate(table.seats):
-                    scored[entrant] = standings.Played(table.totals[seat] or 0, table.loners.get(seat, 0))
                 first = first_pair_won(table)
                 # A round won is a table won: a finished game's, or the higher total of a closed
                 # round (equal totals there are a tie: nobody won it, events.md, Rounds).
@@ -97,7 +94,7 @@ class Ladder(Progressive):
                 left_behind = rnd.number < len(play.rounds)
                 if (table.finished or rnd.closed or left_behind) and not tied:
                     won.update(table.seats[s] for s in ((0, 2) if first else (1, 3)))
-            rounds.append(ladder.RoundScores(scored, frozenset(won), frozenset(rnd.sitting_out)))
+            rounds.append(ladder.RoundScores(played_in(rnd), frozenset(won), frozenset(rnd.sitting_out)))
         return ladder.ladder_standings(
             names,
             rounds,

@@ -10,7 +10,7 @@ from ...games import event_traits
 from ...rules import N_
 from .. import seating, standings
 from ..played import Play
-from .base import Column, Entry, Format, rounds_data
+from .base import Column, Entry, Format, played_in, rounds_data
 
 
 class Progressive(Format):
@@ -41,13 +41,7 @@ class Progressive(Format):
         return seating.reseat_progressive(entrants, players, before, remaining)
 
     def rank(self, play: Play, names: list[str]) -> list[standings.Standing]:
-        scores = []
-        for rnd in play.rounds:
-            played: dict[int, standings.Played] = {}
-            for table in rnd.tables:
-                for seat, entrant in enumerate(table.seats):
-                    played[entrant] = standings.Played(table.totals[seat] or 0, table.loners.get(seat, 0))
-            scores.append(standings.RoundScores(played, frozenset(rnd.sitting_out)))
+        scores = [standings.RoundScores(played_in(rnd), frozenset(rnd.sitting_out)) for rnd in play.rounds]
         return standings.progressive(
             names,
             scores,
