@@ -31,12 +31,9 @@ from ...db import db
 from ...events import arrivals, service
 from ...i18n import render
 from ...models import Event, folded
-from ...refusals import Denied, Refusal
-from ..auth import (
-    directing,
-    may,
-)
-from .base import bp, event_or_404
+from ...refusals import Refusal
+from ..auth import directing
+from .base import bp, directed_event, event_or_404, posted
 
 
 class CheckInForm(FlaskForm):
@@ -50,12 +47,8 @@ class RemoveArrivalForm(FlaskForm):
 @bp.post("/e/<event_id>/arrivals/remove")
 def remove_arrival(event_id: str) -> ResponseReturnValue:
     """The director takes a wrong or doubled arrival off tonight's list (one confirmed tap)."""
-    event = event_or_404(event_id)
-    if not may().direct_event(event):
-        raise Denied(None, REFUSED["remove_arrival"])
-    form = RemoveArrivalForm()
-    if not form.validate_on_submit():
-        abort(400)
+    event = directed_event(event_id, REFUSED["remove_arrival"])
+    form = posted(RemoveArrivalForm())
     name = form.name.data or ""
     try:
         arrivals.remove_arrival(event, name, by=directing(event))
@@ -115,8 +108,7 @@ def check_in(event_id: str, token: str) -> ResponseReturnValue:
         if isinstance(came, dict) and came.get("event") == event.id:
             return door_page(event, token, CheckInForm(formdata=None), arrived=came, mine=came.get("mine"))
         return door_page(event, token, CheckInForm(formdata=None))
-    if not form.validate_on_submit():
-        abort(400)
+    posted(form)
     try:
         came = arrivals.arrive(event, form.name.data or "", by="check-in")
     except Refusal as exc:

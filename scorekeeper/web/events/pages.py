@@ -46,7 +46,7 @@ from ...forms.base import whole_arg
 from ...games import GAMES
 from ...i18n import render
 from ...models import Club, Event, utcnow
-from ...refusals import Clash, Denied, Missing, Refusal
+from ...refusals import Clash, Missing, Refusal
 from ...service import house_gate
 from ..auth import (
     DIRECTOR_COOKIE,
@@ -65,7 +65,7 @@ from ..via import form_via
 # The door's and a table's confirmation's routes, on these blueprints: registered with them.
 from . import confirm, door  # noqa: F401
 from . import tables as table_pages
-from .base import bp, event_or_404
+from .base import bp, directed_event, event_or_404, posted
 from .forms import EventForm, merge_names
 
 COOKIE_AGE = 60 * 60 * 24 * 60  # a director keeps the event's key for two months
@@ -325,12 +325,8 @@ def hall(event_id: str) -> ResponseReturnValue:
 
 @bp.post("/e/<event_id>/rounds")
 def start_round(event_id: str) -> ResponseReturnValue:
-    event = event_or_404(event_id)
-    if not may().direct_event(event):
-        raise Denied(None, REFUSED["start_round"])
-    form = StartRoundForm()
-    if not form.validate_on_submit():
-        abort(400)
+    event = directed_event(event_id, REFUSED["start_round"])
+    form = posted(StartRoundForm())
     via = form_via()
     doc = service.document(event, director=True, render=render, language=str(get_locale()))
     waiting = unconfirmed(event, doc)
@@ -389,11 +385,8 @@ def start_round(event_id: str) -> ResponseReturnValue:
 def close_round(event_id: str, number: int) -> ResponseReturnValue:
     """The director closes the round being played, the last one too: its unfinished tables count
     as they stand, and the last round's close finishes the event (events.md, Rounds)."""
-    event = event_or_404(event_id)
-    if not may().direct_event(event):
-        raise Denied(None, REFUSED["close_round"])
-    if not CloseRoundForm().validate_on_submit():
-        abort(400)
+    event = directed_event(event_id, REFUSED["close_round"])
+    posted(CloseRoundForm())
     try:
         rounds.close_round(event, number, token=form_via().token, by=directing(event))
     except house_gate.Repeat:
@@ -412,15 +405,11 @@ def close_round(event_id: str, number: int) -> ResponseReturnValue:
 @bp.post("/e/<event_id>/rounds/<int:number>/tables/<int:table_number>/confirm")
 def director_confirm(event_id: str, number: int, table_number: int) -> ResponseReturnValue:
     """The director confirms a table's result for it, giving a reason kept in the history."""
-    event = event_or_404(event_id)
-    if not may().direct_event(event):
-        raise Denied(None, REFUSED["confirm_table"])
+    event = directed_event(event_id, REFUSED["confirm_table"])
     found = confirming.find_table(event, number, table_number) if number < 10_000 else None
     if found is None:
         abort(404)
-    form = DirectorConfirmForm()
-    if not form.validate_on_submit():
-        abort(400)
+    form = posted(DirectorConfirmForm())
     who_confirms = directing(event)
     try:
         confirming.confirm_table(event, found[1], None, director=who_confirms, reason=form.reason.data)
@@ -438,12 +427,8 @@ def director_confirm(event_id: str, number: int, table_number: int) -> ResponseR
 
 @bp.post("/e/<event_id>/players")
 def players(event_id: str) -> ResponseReturnValue:
-    event = event_or_404(event_id)
-    if not may().direct_event(event):
-        raise Denied(None, REFUSED["players"])
-    form = players_form(event)
-    if not form.validate_on_submit():
-        abort(400)
+    event = directed_event(event_id, REFUSED["players"])
+    form = posted(players_form(event))
     typed = [line.strip() for line in (form.add.data or "").splitlines() if line.strip()]
     add = merge_names(form.join.data or [], typed)
     try:
@@ -679,9 +664,7 @@ def correct_table(event_id: str, game_id: str) -> ResponseReturnValue:
     opened from them, hands the same key to the one table game's pages (a cookie scoped to
     /g/<id>, for two days), where the auth recognises the director. An owner or admin of the
     club needs nothing handed over: their member cookie goes everywhere already."""
-    event = event_or_404(event_id)
-    if not may().direct_event(event):
-        raise Denied(None, REFUSED["correct_table"])
+    event = directed_event(event_id, REFUSED["correct_table"])
     if not any(t.game_id == game_id for r in event.rounds for t in r.tables):
         abort(404)
     response = redirect(url_for("games.show", game_id=game_id), 303)
