@@ -203,3 +203,10 @@ def played_in(rnd: RoundPlay) -> dict[int, standings.Played]:
         for table in rnd.tables
         for seat, entrant in enumerate(table.seats)
     }
+
+
+def absences(play: Play) -> tuple[str | int, str, frozenset[int]]:
+    """How the standings count a round an entrant did not play, as the event's settings say: a
+    round sat out (``sit_out``: "average", the default, or so many points), one before arriving
+    late (``late``: "sit_out", the default, or "zero"), and who withdrew."""
+    return play.settings.get("sit_out", "average"), play.settings.get("late", "sit_out"), play.withdrawn

@@ -14,7 +14,7 @@ from ...rules import N_
 from .. import ladder, seating, standings
 from ..entrants import round_data
 from ..played import Play, RoundPlay, TablePlay
-from .base import Column, Entry, Field, Option, played_in, rounds_data
+from .base import Column, Entry, Field, Option, absences, played_in, rounds_data
 from .progressive import Progressive
 
 
@@ -95,13 +95,7 @@ class Ladder(Progressive):
                 if (table.finished or rnd.closed or left_behind) and not tied:
                     won.update(table.seats[s] for s in ((0, 2) if first else (1, 3)))
             rounds.append(ladder.RoundScores(played_in(rnd), frozenset(won), frozenset(rnd.sitting_out)))
-        return ladder.ladder_standings(
-            names,
-            rounds,
-            play.settings.get("sit_out", "average"),
-            play.settings.get("late", "sit_out"),
-            play.withdrawn,
-        )
+        return ladder.ladder_standings(names, rounds, *absences(play))
 
     def columns(self, pairing: str | None) -> list[Column]:
         return [

@@ -12,7 +12,7 @@ from ...rules import Game as Rules
 from .. import seating, standings
 from ..entrants import int_field, player_names
 from ..played import Play
-from .base import Column, Entry, Format, Option, rounds_data
+from .base import Column, Entry, Format, Option, absences, rounds_data
 
 
 class TableSize(Option):
@@ -101,14 +101,9 @@ class Mixer(Format):
             ]
             for rnd in play.rounds
         ]
-        return standings.mixer(
-            names,
-            tables_by_round,
-            play.settings.get("sit_out", "average"),
-            [frozenset(r.sitting_out) for r in play.rounds],
-            play.settings.get("late", "sit_out"),
-            play.withdrawn,
-        )
+        sit_out, late, withdrawn = absences(play)
+        sitting_out = [frozenset(r.sitting_out) for r in play.rounds]
+        return standings.mixer(names, tables_by_round, sit_out, sitting_out, late, withdrawn)
 
     def columns(self, pairing: str | None) -> list[Column]:
         return [Column("points", N_("Placing points"), True), Column("game_points", N_("Game points"))]

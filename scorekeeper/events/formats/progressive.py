@@ -10,7 +10,7 @@ from ...games import event_traits
 from ...rules import N_
 from .. import seating, standings
 from ..played import Play
-from .base import Column, Entry, Format, played_in, rounds_data
+from .base import Column, Entry, Format, absences, played_in, rounds_data
 
 
 class Progressive(Format):
@@ -42,13 +42,7 @@ class Progressive(Format):
 
     def rank(self, play: Play, names: list[str]) -> list[standings.Standing]:
         scores = [standings.RoundScores(played_in(rnd), frozenset(rnd.sitting_out)) for rnd in play.rounds]
-        return standings.progressive(
-            names,
-            scores,
-            play.settings.get("sit_out", "average"),
-            play.settings.get("late", "sit_out"),
-            play.withdrawn,
-        )
+        return standings.progressive(names, scores, *absences(play))
 
     def columns(self, pairing: str | None) -> list[Column]:
         return [Column("points", N_("Points"), True), Column("loners", N_("Loners"))]
