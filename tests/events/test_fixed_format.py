@@ -24,10 +24,8 @@ BODY = {"name": "Fixed night", "format": "fixed", "game": "euchre", "players": P
 
 @pytest.fixture
 def registered(tmp_path):
-    root = tmp_path / "formats"
-    fmt = fixed.install(root)
-    yield fmt
-    fixed.uninstall(root)
+    with fixed.installed(tmp_path / "formats") as fmt:
+        yield fmt
 
 
 def test_it_is_one_file_and_one_line(registered, tmp_path):

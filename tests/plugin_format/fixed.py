@@ -9,10 +9,11 @@ Nothing here is written outside that file: the whole format is :data:`SOURCE`.
 
 from __future__ import annotations
 
-import sys
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from scorekeeper.events import formats
+from tests.plugged import plugged_in
 
 NAME = "fixed_format"
 
@@ -103,15 +104,13 @@ FORMAT = Fixed()
 """
 
 
-def install(root: Path) -> formats.Format:
-    """Write the file under ``root``, make it importable and register it."""
+def write_file(root: Path) -> None:
+    """The format's one file, as the module ``fixed_format`` under ``root``."""
     root.mkdir(parents=True, exist_ok=True)
     (root / f"{NAME}.py").write_text(SOURCE, encoding="utf-8")
-    sys.path.insert(0, str(root))
-    return formats.register(NAME)  # the one registry line a format needs
 
 
-def uninstall(root: Path) -> None:
-    formats.unregister("fixed")
-    sys.path.remove(str(root))
-    sys.modules.pop(NAME, None)
+def installed(root: Path) -> AbstractContextManager[formats.Format]:
+    """``with installed(root) as fmt:`` the file written under ``root``, importable and registered
+    (the one registry line a format needs), for the block."""
+    return plugged_in(root, NAME, write_file, formats.register, lambda: formats.unregister("fixed"))

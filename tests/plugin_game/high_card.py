@@ -9,11 +9,12 @@ Nothing here is written outside the folder: every file of the game is in :data:`
 from __future__ import annotations
 
 import json
-import sys
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from scorekeeper import games
 from scorekeeper.games.folder import Folder
+from tests.plugged import plugged_in
 
 RULES = """
 from __future__ import annotations
@@ -157,15 +158,7 @@ def write_folder(root: Path, files: dict[str, str] = FILES) -> Path:
     return folder
 
 
-def install(root: Path) -> Folder:
-    """Write the folder under ``root``, make it importable and register it."""
-    write_folder(root)
-    sys.path.insert(0, str(root))
-    return games.register("high_card")  # the one registry line a game needs
-
-
-def uninstall(root: Path) -> None:
-    games.unregister("high_card")
-    sys.path.remove(str(root))
-    for name in [m for m in sys.modules if m == "high_card" or m.startswith("high_card.")]:
-        del sys.modules[name]
+def installed(root: Path) -> AbstractContextManager[Folder]:
+    """``with installed(root) as folder:`` the folder written under ``root``, importable and
+    registered (the one registry line a game needs), for the block."""
+    return plugged_in(root, "high_card", write_folder, games.register, lambda: games.unregister("high_card"))

@@ -31,10 +31,8 @@ PLAYERS = ["Ann", "Bob", "Cid"]
 
 @pytest.fixture
 def registered(tmp_path):
-    root = tmp_path / "plugins"
-    folder = high_card.install(root)
-    yield folder
-    high_card.uninstall(root)
+    with high_card.installed(tmp_path / "plugins") as folder:
+        yield folder
 
 
 @pytest.fixture
