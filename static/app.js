@@ -2,6 +2,22 @@
 (function () {
   "use strict";
 
+  // What a game's own entry script (games/<key>/static/entry.js, web/games/assets.py) is started
+  // with. It comes in its pages' body, after this script (both deferred), and a boosted visit runs
+  // it again: ``once(key, start)`` starts it on the first of its pages only, its listeners on the
+  // document serving the pages after; ``ready(fn)`` runs ``fn`` once the page is parsed.
+  var started = {};
+  window.scorekeeperGames = {
+    once: function (key, start) {
+      if (started[key]) { return; }
+      started[key] = true;
+      start();
+    },
+    ready: function (fn) {
+      if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", fn); } else { fn(); }
+    }
+  };
+
   // Tricks that must add up to a total: once every player but one is given, the last player's
   // count follows, so the scorer taps one player less. Only a player the scorer has not touched
   // is filled (and refilled while still untouched); a value shown by the page counts as given.

@@ -1,14 +1,8 @@
 // Abracadabra's entry: a reported bid card won is laid too, and the tricks played in the page (scorekeeper/games/abracadabra/static/entry.js).
 // Loaded only on this game's pages (web/games/assets.py), in the body: a boosted visit runs
-// it again, so it starts once; pages work without it.
-(function () {
+// it again, so it starts once (scorekeeperGames.once, static/app.js); pages work without it.
+window.scorekeeperGames.once("abracadabra", function () {
   "use strict";
-  window.scorekeeperGames = window.scorekeeperGames || {};
-  if (window.scorekeeperGames.abracadabra) { return; }
-  window.scorekeeperGames.abracadabra = true;
-  function onReady(start) {
-    if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
-  }
 
   // Abracadabra as reported (issue 53): a bid card tapped as won is laid too (the server adds it
   // as well), so it is ticked under "laid"; a card no longer laid is no longer won.
@@ -168,7 +162,7 @@
     part.scrollIntoView({block: "start"});
     return true;
   }
-  onReady(function () { abraStart(document); });
+  window.scorekeeperGames.ready(function () { abraStart(document); });
   document.addEventListener("htmx:load", function (event) { abraStart(event.detail.elt); });
 
   document.addEventListener("click", function (event) {
@@ -222,4 +216,4 @@
     var go = function () { window.location.href = link.href; };
     window.fetch(form.action, {method: "POST", body: body, credentials: "same-origin"}).then(go, go);
   });
-})();
+});

@@ -1,14 +1,8 @@
 // Secrets' entry: the turn form folded to the next order, and Hidden Secrets' allotment sum (scorekeeper/games/secrets/static/entry.js).
 // Loaded only on this game's pages (web/games/assets.py), in the body: a boosted visit runs
-// it again, so it starts once; pages work without it.
-(function () {
+// it again, so it starts once (scorekeeperGames.once, static/app.js); pages work without it.
+window.scorekeeperGames.once("secrets", function () {
   "use strict";
-  window.scorekeeperGames = window.scorekeeperGames || {};
-  if (window.scorekeeperGames.secrets) { return; }
-  window.scorekeeperGames.secrets = true;
-  function onReady(start) {
-    if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
-  }
 
   // Secrets' turn form from four players ([data-sx-fold], games/secrets/_macros.html): each player's
   // orders and each spy's keypads are drawn open (the page works without script); here all fold
@@ -55,7 +49,7 @@
     if (root.querySelectorAll) { found = found.concat(Array.prototype.slice.call(root.querySelectorAll("[data-sx-fold]"))); }
     found.forEach(sxFold);
   }
-  onReady(function () { sxFoldAll(document); });
+  window.scorekeeperGames.ready(function () { sxFoldAll(document); });
   document.addEventListener("htmx:load", function (event) { sxFoldAll(event.detail.elt || document); });
   document.addEventListener("change", function (event) {
     var fold = event.target.closest && event.target.closest("[data-sx-fold]");
@@ -80,4 +74,4 @@
       : sum === 45 ? out.dataset.exact : out.dataset.over.replace("{sum}", sum).replace("{over}", sum - 45);
     out.textContent = said;
   });
-})();
+});

@@ -1,14 +1,8 @@
 // Spades' entry: the tricks shown once every bid is in, the bids kept as the game's draft (scorekeeper/games/spades/static/entry.js).
 // Loaded only on this game's pages (web/games/assets.py), in the body: a boosted visit runs
-// it again, so it starts once; pages work without it.
-(function () {
+// it again, so it starts once (scorekeeperGames.once, static/app.js); pages work without it.
+window.scorekeeperGames.once("spades", function () {
   "use strict";
-  window.scorekeeperGames = window.scorekeeperGames || {};
-  if (window.scorekeeperGames.spades) { return; }
-  window.scorekeeperGames.spades = true;
-  function onReady(start) {
-    if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); } else { start(); }
-  }
 
   // Spades: once every bid is in, the tricks show beneath the bids (no "Bids done" tap), and the
   // bids are kept as the game's draft in the background (the hidden [data-sp-save] posts them), so
@@ -42,6 +36,6 @@
     if (root.querySelectorAll) { forms = forms.concat(Array.prototype.slice.call(root.querySelectorAll("form[data-sp-bids]"))); }
     forms.forEach(function (form) { if (bidsIn(form)) { showTricks(form); } });
   }
-  onReady(function () { bidsDrawn(document); });
+  window.scorekeeperGames.ready(function () { bidsDrawn(document); });
   document.addEventListener("htmx:load", function (event) { bidsDrawn(event.detail.elt || event.target); });
-})();
+});

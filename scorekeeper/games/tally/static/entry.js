@@ -1,11 +1,8 @@
 // Tally's entry: ± on a phone's number pad, and each player's new total as it is typed (scorekeeper/games/tally/static/entry.js).
 // Loaded only on this game's pages (web/games/assets.py), in the body: a boosted visit runs
-// it again, so it starts once; pages work without it.
-(function () {
+// it again, so it starts once (scorekeeperGames.once, static/app.js); pages work without it.
+window.scorekeeperGames.once("tally", function () {
   "use strict";
-  window.scorekeeperGames = window.scorekeeperGames || {};
-  if (window.scorekeeperGames.tally) { return; }
-  window.scorekeeperGames.tally = true;
   // Tally: ± flips the sign of its player's points (a phone's number pad has no minus key),
   // and each player's new total shows while the points are typed.
   function tallyTotal(input) {
@@ -32,4 +29,4 @@
   document.addEventListener("input", function (event) {
     if (event.target.matches && event.target.matches(".tally-pad input.points")) { tallyTotal(event.target); }
   });
-})();
+});
