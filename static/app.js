@@ -414,7 +414,11 @@
     });
   }
   document.addEventListener("DOMContentLoaded", keepStyles);
-  document.addEventListener("htmx:afterSettle", keepStyles);
+  // After a page's visit only (a boosted swap of the body): a followed region's poll, every few
+  // seconds, or a form's answer brings no page's stylesheet, and need not look for one.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.detail && event.detail.boosted) { keepStyles(); }
+  });
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
     if (!detail.boosted || !detail.shouldSwap || typeof detail.serverResponse !== "string") { return; }
