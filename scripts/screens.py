@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import logging
 import os
 import sys
 import tempfile
 import threading
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,22 +31,12 @@ from werkzeug.serving import make_server  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 
+# The tests' scenes (plain Python, none of the suite's settings): these pictures are of them.
+from tests import scenes  # noqa: E402
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PHONE = {"width": 360, "height": 740}
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
-ROW = [4, 4, 4, 4, 4, 5, 5, 5, 5, 5]  # a Hidden Secrets allotment: ten values adding up to 45
-
-
-def api(base: str, path: str, body: dict | None = None, key: str | None = None) -> dict:
-    headers = {"Content-Type": "application/json"}
-    if key:
-        headers["Authorization"] = f"Bearer {key}"
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(
-        base + path, data=data, headers=headers, method="POST" if data else "GET"
-    )
-    with urllib.request.urlopen(request) as answer:
-        return json.load(answer)
 
 
 def serve(folder: str) -> tuple[str, Callable[[], None], object]:
@@ -75,7 +63,7 @@ def chip(page, name: str, value) -> None:
 
 
 def open_game(page, base: str, kind: str, players: list[str], options: dict | None = None) -> dict:
-    game = api(base, "/api/games", {"game": kind, "players": players, "options": options or {}})
+    game = scenes.api(base, "/api/games", {"game": kind, "players": players, "options": options or {}})
     page.goto(f"{base}/g/{game['id']}?key={game['edit_key']}")
     page.locator("#entry").wait_for()
     return game
@@ -121,15 +109,8 @@ def secrets(page, base: str, app) -> str:
 def hidden_secrets(page, base: str, app) -> str:
     """Hidden Secrets: each player sends his own orders from his private link (the scorer enters
     none); Bob's phone, turn 1."""
-    values = [ROW[i:] + ROW[:i] for i in range(3)]
-    game = api(
-        base,
-        "/api/games",
-        {"game": "secrets", "players": NAMES[:3], "options": {"hidden": True, "values": values}},
-    )
-    seats = api(base, f"/api/games/{game['id']}/seats", key=game["edit_key"])["seats"]
-    link = seats[1]["link"]
-    page.goto(link if link.startswith("http") else base + link)
+    _game, seats = scenes.hidden_secrets(base, NAMES[:3])
+    page.goto(scenes.address(base, seats[1]["link"]))
     page.locator("#entry").wait_for()
     for spy, target in zip(["club", "diamond", "heart", "spade"], [0, 2, 0, 2], strict=True):
         chip(page, f"order_1_{spy}", f"{target}-B")
@@ -140,15 +121,7 @@ def hidden_secrets(page, base: str, app) -> str:
 def abracadabra(page, base: str, app) -> str:
     """As the players report it after the deal (the entry's default): the worked example."""
     open_game(page, base, "abracadabra", ["Helen", "David", "Cid", "Dee"])
-    for seat, ranks in enumerate([[5, 11], [4, 12], [1, 2], []]):
-        for rank in ranks:
-            chip(page, f"bid_won_{seat}", rank)
-    for rank in (6, 7, 8):
-        chip(page, "bid_cards_3", rank)
-    for seat, count in enumerate([7, 4, 2]):
-        chip(page, f"tricks_{seat}", count)
-    for seat, count in enumerate([6, 5, 1, 0]):
-        chip(page, f"suit_cards_{seat}", count)
+    scenes.abracadabra_reported(lambda name, value: chip(page, name, value))
     return "Score the deal"
 
 
@@ -168,15 +141,9 @@ def event_table(page, base: str, app) -> str:
     from scorekeeper.events.table_links import table_url
 
     with app.app_context():
+        players = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
         event, _key = events.create_event(
-            {
-                "name": "Thursday progressive",
-                "format": "progressive",
-                "game": "euchre",
-                "players": ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"],
-                "hands": 4,
-                "minutes": 10,
-            }
+            scenes.euchre_evening(players, "Thursday progressive", hands=4, minutes=10)
         )
         rounds.start_round(event)
         link = table_url(event, 1)

@@ -244,12 +244,6 @@ def bearer(key: str, **more: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}", **more}
 
 
-def euchre_evening(players, name: str = "Euchre night", **settings) -> dict:
-    """An event's body (events.md): progressive Euchre for ``players``, with ``settings`` (hands,
-    rounds, minutes, another format...) as the test needs them."""
-    return {"name": name, "format": "progressive", "game": "euchre", "players": list(players), **settings}
-
-
 def make_event(app, **body) -> tuple[str, str]:
     """An event made by the service from ``body`` (events.md), outside any club: its id and its
     director key. A file fixes its own evening with ``functools.partial(make_event, ...)``."""

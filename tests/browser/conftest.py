@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import threading
-import urllib.request
 
 import pytest
 from werkzeug.serving import make_server
@@ -100,9 +98,17 @@ def browser(chromium):
         context.close()
 
 
+def phone_context(browser, **options):
+    """A phone's own browser context: 360 px, touch, its pixels doubled; ``options`` as Playwright's
+    ``new_context`` takes them (a ``locale``, a ``color_scheme``)."""
+    return browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, **options
+    )
+
+
 @pytest.fixture
 def phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = phone_context(browser)
     page = context.new_page()
     page.set_default_timeout(10_000)
     yield page
@@ -122,7 +128,7 @@ def on_server(database_url):
 def new_phone(browser, wait: int = 20_000, script: str = COUNT_TAPS):
     """A page in a phone's own context (360 px, touch) counting its taps; ``wait`` ms for each
     action and expectation (a poll is 3 s, and this box is shared and slow)."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = phone_context(browser)
     context.add_init_script(script)
     page = context.new_page()
     page.set_default_timeout(wait)
@@ -142,19 +148,6 @@ def no_sideways_scroll(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], page.url
 
 
-def api(base: str, path: str, body: dict | None = None, key: str | None = None) -> dict:
-    """A call to the served app's API (JSON in and out), with a bearer ``key`` if given."""
-    request = urllib.request.Request(
-        base + path,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    if key:
-        request.add_header("Authorization", f"Bearer {key}")
-    with urllib.request.urlopen(request) as answer:
-        return json.load(answer)
-
-
 # A Euchre hand made by seats 0 and 2 (3 tricks: 1 point), the one the evenings' tables play.
 MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}
 
@@ -167,17 +160,3 @@ def hand_played(page, base: str, table: dict, facts: dict = MADE_02) -> None:
         data=facts,
         headers={"Authorization": f"Bearer {table['edit_key']}"},
     )
-
-
-def abracadabra_reported(chip) -> None:
-    """The rules' worked example (four players) entered as the players report it, each fact
-    tapped with ``chip(name, value)``: the ranks each won, the bid's cards, tricks, suit cards."""
-    for seat, ranks in enumerate([[5, 11], [4, 12], [1, 2], []]):
-        for rank in ranks:
-            chip(f"bid_won_{seat}", rank)
-    for rank in (6, 7, 8):
-        chip("bid_cards_3", rank)
-    for seat, count in enumerate([7, 4, 2]):
-        chip(f"tricks_{seat}", count)
-    for seat, count in enumerate([6, 5, 1, 0]):
-        chip(f"suit_cards_{seat}", count)

@@ -16,8 +16,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.events import service as events
-from tests.browser.conftest import TV, api, no_sideways_scroll, taps
+from tests.browser.conftest import TV, no_sideways_scroll, taps
 from tests.browser.conftest import new_phone as phone_counting_taps
+from tests.scenes import api
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lee"]
 MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}

@@ -21,7 +21,7 @@ import re
 from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.events import service as events
-from tests.conftest import euchre_evening
+from tests.scenes import euchre_evening
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 PHONE = {"width": 360, "height": 740}

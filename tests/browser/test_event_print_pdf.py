@@ -9,7 +9,7 @@ import io
 from pypdf import PdfReader
 
 from scorekeeper.events import service as events
-from tests.conftest import euchre_evening
+from tests.scenes import euchre_evening
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 

@@ -4,7 +4,7 @@ own phone from the table card's link, and the board and the standings follow."""
 from playwright.sync_api import Page, expect
 
 from scorekeeper.events import service as events
-from tests.conftest import euchre_evening
+from tests.scenes import euchre_evening
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 

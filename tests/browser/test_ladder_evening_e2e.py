@@ -19,9 +19,9 @@ from playwright.sync_api import Browser, Page, expect
 from scorekeeper.events import ladder
 from scorekeeper.events import service as events
 from scorekeeper.events.table_links import table_token
-from tests.browser.conftest import COUNT_TAPS, api, big_enough, no_sideways_scroll, taps
+from tests.browser.conftest import COUNT_TAPS, big_enough, no_sideways_scroll, taps
 from tests.browser.conftest import new_phone as phone_counting_taps
-from tests.conftest import euchre_evening
+from tests.scenes import api, euchre_evening
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lee"]
 HANDS = 2

@@ -21,8 +21,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from scorekeeper.events import rounds
 from scorekeeper.events import service as events
 from scorekeeper.events.table_links import table_url
-from tests.browser.conftest import PHONE, abracadabra_reported, api, no_sideways_scroll
-from tests.conftest import euchre_evening
+from tests.browser.conftest import no_sideways_scroll, phone_context
+from tests.scenes import ROW, abracadabra_reported, address, api, euchre_evening, hidden_secrets
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 DEALS = [("H", 0, 3), ("S", 1, 4), ("D", 2, 3), ("C", 3, 3), ("H", 0, 4)]
@@ -43,10 +43,6 @@ def offline_evening(on_server, hands: int) -> tuple[str, str, str, str]:
 
 def facts(record: dict) -> list[tuple[str, int, int]]:
     return [(d["trump"], d["maker"], d["maker_tricks"]) for d in record["deals"]]
-
-
-def phone_context(browser: Browser) -> BrowserContext:
-    return browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
 
 
 def new_tab(context: BrowserContext) -> Page:
@@ -128,7 +124,6 @@ def allotted_offline(context: BrowserContext, page: Page, button: str):
     """The connection cut, the allotment typed and saved with ``button``: kept on the phone (the
     list of kept entries, one long)."""
     from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
-    from tests.browser.test_secrets_console_e2e import ROW
 
     controlled(page)
     context.set_offline(True)
@@ -305,21 +300,14 @@ def test_a_seats_private_link_keeps_its_orders_and_sends_them(live_server, brows
     on his phone (through a reload) and sent by themselves when it returns; the turn then resolves
     with them as tapped."""
     from tests.browser.test_secrets_console_e2e import NAMES as SX_NAMES
-    from tests.browser.test_secrets_console_e2e import ROW, SPIES, enter_orders
+    from tests.browser.test_secrets_console_e2e import SPIES, enter_orders
 
-    values = [ROW[i:] + ROW[:i] for i in range(3)]
-    game = api(
-        live_server,
-        "/api/games",
-        {"game": "secrets", "players": SX_NAMES[:3], "options": {"hidden": True, "values": values}},
-    )
-    seats = api(live_server, f"/api/games/{game['id']}/seats", key=game["edit_key"])["seats"]
+    game, seats = hidden_secrets(live_server, SX_NAMES[:3])
     orders = [[{"spy": s, "target": (p + 1) % 3, "secret": "B"} for s in SPIES] for p in range(3)]
 
     context = phone_context(browser)
     page = new_tab(context)
-    link = seats[1]["link"]
-    page.goto(link if link.startswith("http") else live_server + link)
+    page.goto(address(live_server, seats[1]["link"]))
     expect(page.locator("#seat-orders h2")).to_have_text("Your orders for turn 1")
     controlled(page)
     context.set_offline(True)
@@ -474,19 +462,10 @@ def test_abracadabra_trick_by_trick_goes_on_offline_and_every_deal_is_saved_in_o
 def test_a_seats_allotment_is_kept_offline_and_sent_when_the_connection_returns(live_server, browser):
     """Hidden Secrets, before turn 1: a player saves his allotment from his private link with no
     connection; it is kept on his phone (a reload too), listed in words, and sent by itself."""
-
-    game = api(
-        live_server, "/api/games", {"game": "secrets", "players": NAMES[:3], "options": {"hidden": True}}
-    )
-    request = urllib.request.Request(
-        f"{live_server}/api/games/{game['id']}/seats", headers={"Authorization": f"Bearer {game['edit_key']}"}
-    )
-    with urllib.request.urlopen(request) as answer:
-        seats = json.load(answer)["seats"]
+    game, seats = hidden_secrets(live_server, NAMES[:3], allotted=False)
     context = phone_context(browser)
     page = new_tab(context)
-    link = seats[1]["link"]
-    page.goto(link if link.startswith("http") else live_server + link)
+    page.goto(address(live_server, seats[1]["link"]))
     expect(page.locator("#seat-orders h2")).to_have_text("Your allotment")
     kept = allotted_offline(context, page, "Save my allotment")
     expect(kept.first).to_contain_text("Allotment of Bob")

@@ -3,11 +3,11 @@ cut with Playwright): what the entry form and the waiting list say for deals kep
 
 from __future__ import annotations
 
-import json
-
 from playwright.sync_api import expect
 
-from tests.browser.test_offline_table_e2e import api, controlled, new_tab, phone_context
+from tests.browser.conftest import phone_context
+from tests.browser.test_offline_table_e2e import controlled, new_tab
+from tests.scenes import ROW, address, api, hidden_secrets
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 
@@ -79,13 +79,7 @@ def test_a_deal_refused_on_its_return_is_told_what_to_do_in_the_list_in_polish(l
     already headed "Not saved:" and with no form below it. In the list it says what the two buttons
     beside it do, in the phone's language."""
     game = api(live_server, "/api/games", {"game": "euchre", "players": NAMES})
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740},
-        is_mobile=True,
-        has_touch=True,
-        locale="pl-PL",
-        color_scheme="dark",
-    )
+    context = phone_context(browser, locale="pl-PL", color_scheme="dark")
     page = new_tab(context)
     page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
     with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/deals")):
@@ -122,29 +116,12 @@ def euchre_deal(page, deal) -> None:
 def test_a_seats_allotment_sent_on_return_is_not_called_a_deal_in_portuguese(live_server, browser):
     """Hidden Secrets' private link: the allotment kept offline and sent when the connection
     returned was announced as "every waiting deal is saved" (a deal on a seat that records none)."""
-    import urllib.request
-
     from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
-    from tests.browser.test_secrets_console_e2e import ROW
 
-    game = api(
-        live_server, "/api/games", {"game": "secrets", "players": NAMES[:3], "options": {"hidden": True}}
-    )
-    request = urllib.request.Request(
-        f"{live_server}/api/games/{game['id']}/seats", headers={"Authorization": f"Bearer {game['edit_key']}"}
-    )
-    with urllib.request.urlopen(request) as answer:
-        seats = json.load(answer)["seats"]
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740},
-        is_mobile=True,
-        has_touch=True,
-        locale="pt-PT",
-        color_scheme="dark",
-    )
+    game, seats = hidden_secrets(live_server, NAMES[:3], allotted=False)
+    context = phone_context(browser, locale="pt-PT", color_scheme="dark")
     page = new_tab(context)
-    link = seats[1]["link"]
-    page.goto(link if link.startswith("http") else live_server + link)
+    page.goto(address(live_server, seats[1]["link"]))
     controlled(page)
     context.set_offline(True)
     for letter, value in zip(HIDDEN_SECRETS, ROW, strict=True):

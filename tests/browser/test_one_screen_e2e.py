@@ -9,8 +9,8 @@ import os
 from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.events import service as events
-from tests.browser.conftest import PHONE, abracadabra_reported
-from tests.conftest import euchre_evening
+from tests.browser.conftest import PHONE, phone_context
+from tests.scenes import abracadabra_reported, address, euchre_evening, hidden_secrets
 
 SHOTS = os.environ.get("SHOTS_DIR", "/tmp/shots")
 
@@ -126,7 +126,7 @@ def test_an_event_tables_hand_fits_one_screen(live_server, browser: Browser, on_
             )
         )
         event_id = event.id
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = phone_context(browser)
     director = context.new_page()
     director.goto(f"{live_server}/e/{event_id}/direct?key={key}")
     director.get_by_role("button", name="Start round 1").tap()
@@ -169,21 +169,8 @@ def test_hidden_secrets_orders_end_with_send_in_view(live_server, phone: Page):
     """Hidden Secrets: a player's own orders on his private link (the scorer enters none), the
     policeman's post tapped last and *Send my orders* in view."""
     page = phone
-    row = [4, 4, 4, 4, 4, 5, 5, 5, 5, 5]
-    answer = page.request.post(
-        live_server + "/api/games",
-        data={
-            "game": "secrets",
-            "players": ["Ann", "Bob", "Cid"],
-            "options": {"hidden": True, "values": [row[i:] + row[:i] for i in range(3)]},
-        },
-    )
-    game = answer.json()
-    seats = page.request.get(
-        f"{live_server}/api/games/{game['id']}/seats", headers={"Authorization": f"Bearer {game['edit_key']}"}
-    ).json()["seats"]
-    link = seats[1]["link"]
-    page.goto(link if link.startswith("http") else live_server + link)
+    _game, seats = hidden_secrets(live_server, ["Ann", "Bob", "Cid"])
+    page.goto(address(live_server, seats[1]["link"]))
     for spy, target in zip(["club", "diamond", "heart", "spade"], [0, 2, 0, 2], strict=True):
         chip(page, f"order_1_{spy}", f"{target}-B")
     chip(page, "guards_1", "C")

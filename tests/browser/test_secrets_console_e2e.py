@@ -19,11 +19,11 @@ from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
 from scorekeeper.rules.base import check_setup, play
 from tests.browser.conftest import PHONE
 from tests.browser.test_secrets_e2e import no_sideways_scroll, start
+from tests.scenes import ROW, address, hidden_secrets
 
 SHOTS = os.environ.get("SCREENSHOTS")
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 SPIES = ("club", "diamond", "heart", "spade")
-ROW = [4, 4, 4, 4, 4, 5, 5, 5, 5, 5]
 
 
 def tap(page: Page, name: str, value) -> None:
@@ -148,16 +148,9 @@ def test_a_poll_drawn_before_the_players_own_send_never_lands_over_its_answer(li
     showed turn 5's form after the game was over (CI, 6 phones). The send cancels the poll on its
     way (static/app.js); here the poll is held until after the send's answer, then let through."""
     api = phone.request
-    values = [ROW[i:] + ROW[:i] for i in range(3)]
-    created = api.post(
-        f"{live_server}/api/games",
-        data={"game": "secrets", "players": NAMES[:3], "options": {"hidden": True, "values": values}},
-    )
-    assert created.status == 201, created.text()
-    game_id, key = created.json()["id"], created.json()["edit_key"]
-    seats = api.get(f"{live_server}/api/games/{game_id}/seats", headers={"Authorization": f"Bearer {key}"})
-    tokens = [s["token"] for s in seats.json()["seats"]]
-    links = [s["link"] for s in seats.json()["seats"]]
+    game, seats = hidden_secrets(live_server, NAMES[:3])
+    game_id = game["id"]
+    tokens = [s["token"] for s in seats]
     orders = [[{"spy": s, "target": (p + 1) % 3, "secret": "A"} for s in SPIES] for p in range(3)]
 
     def send(seat: int, guard: str = "J") -> None:
@@ -177,7 +170,7 @@ def test_a_poll_drawn_before_the_players_own_send_never_lands_over_its_answer(li
             held.append(route)
 
     page = phone
-    page.goto(links[1] if links[1].startswith("http") else live_server + links[1])
+    page.goto(address(live_server, seats[1]["link"]))
     expect(page.locator("#seat-orders h2")).to_have_text("Your orders for turn 1")
     enter_orders(page, 1, 3, orders[1], "J")
     page.route(re.compile(r"/p/1/[^/]+/live"), hold_first)

@@ -21,8 +21,9 @@ import json
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import TV, api, big_enough, no_sideways_scroll, taps
+from tests.browser.conftest import TV, big_enough, no_sideways_scroll, taps
 from tests.browser.conftest import new_phone as phone_counting_taps
+from tests.scenes import api
 
 # Club regulars (seated at an earlier club evening): their names are offered at the door.
 REGULARS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]

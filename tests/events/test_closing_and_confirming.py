@@ -11,7 +11,7 @@ from scorekeeper.db import db
 from scorekeeper.events import rounds
 from scorekeeper.events import service as events
 from scorekeeper.models import Game, HouseChange
-from tests.conftest import euchre_evening
+from tests.scenes import euchre_evening
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 MADE_02 = {"trump": "H", "maker": 0, "alone": False, "defender_alone": None, "maker_tricks": 3}

@@ -10,8 +10,8 @@ import re
 
 from scorekeeper.events import service as events
 from tests.clubs.helpers import as_member
-from tests.conftest import euchre_evening
 from tests.events.test_season_pages import season  # noqa: F401 (a fixture; club is the suite's)
+from tests.scenes import euchre_evening
 
 PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 

@@ -9,7 +9,6 @@ from scorekeeper.db import db
 from scorekeeper.events import rounds
 from scorekeeper.models import Club, Event, EventRound, Game, Member
 from scorekeeper.refusals import Missing
-from tests.conftest import euchre_evening
 from tests.races.test_house_races import (  # noqa: F401
     bearer,
     count,
@@ -18,6 +17,7 @@ from tests.races.test_house_races import (  # noqa: F401
     new_event,
     served,
 )
+from tests.scenes import euchre_evening
 from tests.web.test_table_concurrency import all_at_once, call
 
 ROUNDS = 7
