@@ -19,6 +19,7 @@ import errno
 import gc
 import selectors
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -33,6 +34,7 @@ from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from ..load import Load, follower_poll, set_waited
 from ..web.live.loopanswer import Found, kept_answers, refusal
+from .connections import Connections
 
 # Lower is sooner: every write, page and API call before any poll. The live answers the writes
 # changed (issue 40: drawn once per change, web/live/livepoll.py) take their turn among the polls, in
@@ -87,6 +89,12 @@ LINGER_DRAIN = 65536
 SEND_REST = 5.0
 # The most connections taken off the listen queue in one turn of the event loop (accept()).
 ACCEPT_BATCH = 256
+# How long a thread may keep the interpreter lock while another asks for it (seconds; Python's
+# default is 0.005). The event loop gives the lock up at every system call (each poll's peek, read
+# and send, each accept) and then waits for it behind a thread drawing or writing: with the
+# default, up to 5 ms each time, so a turn that saw a thousand readable sockets lasted seconds, and
+# the deals those turns found waited for them (issue 58, docs/live-updates.md).
+SWITCH_INTERVAL = 0.0005
 
 
 def priority(head: bytes) -> int:
@@ -286,6 +294,9 @@ class WritesFirstWorker(ThreadWorker):
         # as bytes and digests since, which the collector never scans: scoring._keep_latest.)
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        self.keepalived_conns = Connections()  # type: ignore[assignment]  # what gunicorn asks of its deque
+        self.pending_conns = Connections()  # type: ignore[assignment]
         # The connections closed after their answers, waiting for their peers' close (linger()),
         # each with its deadline, oldest first.
         self.lingering: deque[tuple[float, socket.socket]] = deque()
