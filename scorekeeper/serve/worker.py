@@ -19,7 +19,6 @@ import errno
 import gc
 import selectors
 import socket
-import sys
 import threading
 import time
 from collections import deque
@@ -89,12 +88,6 @@ LINGER_DRAIN = 65536
 SEND_REST = 5.0
 # The most connections taken off the listen queue in one turn of the event loop (accept()).
 ACCEPT_BATCH = 256
-# How long a thread may keep the interpreter lock while another asks for it (seconds; Python's
-# default is 0.005). The event loop gives the lock up at every system call (each poll's peek, read
-# and send, each accept) and then waits for it behind a thread drawing or writing: with the
-# default, up to 5 ms each time, so a turn that saw a thousand readable sockets lasted seconds, and
-# the deals those turns found waited for them (issue 58, docs/live-updates.md).
-SWITCH_INTERVAL = 0.0005
 
 
 def priority(head: bytes) -> int:
@@ -294,7 +287,6 @@ class WritesFirstWorker(ThreadWorker):
         # as bytes and digests since, which the collector never scans: scoring._keep_latest.)
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
-        sys.setswitchinterval(SWITCH_INTERVAL)
         self.keepalived_conns = Connections()  # type: ignore[assignment]  # what gunicorn asks of its deque
         self.pending_conns = Connections()  # type: ignore[assignment]
         # The connections closed after their answers, waiting for their peers' close (linger()),
