@@ -33,6 +33,7 @@ from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from ..load import Load, follower_poll, set_waited
 from ..web.live.loopanswer import Found, kept_answers, refusal
+from .connections import Connections
 
 # Lower is sooner: every write, page and API call before any poll. The live answers the writes
 # changed (issue 40: drawn once per change, web/live/livepoll.py) take their turn among the polls, in
@@ -286,6 +287,8 @@ class WritesFirstWorker(ThreadWorker):
         # as bytes and digests since, which the collector never scans: scoring._keep_latest.)
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
+        self.keepalived_conns = Connections()  # type: ignore[assignment]  # what gunicorn asks of its deque
+        self.pending_conns = Connections()  # type: ignore[assignment]
         # The connections closed after their answers, waiting for their peers' close (linger()),
         # each with its deadline, oldest first.
         self.lingering: deque[tuple[float, socket.socket]] = deque()
