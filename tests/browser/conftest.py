@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+import time
 
 import pytest
 from werkzeug.serving import make_server
@@ -133,6 +134,17 @@ def new_phone(browser, wait: int = 20_000, script: str = COUNT_TAPS):
     page = context.new_page()
     page.set_default_timeout(wait)
     return page
+
+
+def until(page, expression: str, timeout: float = 10.0) -> None:
+    """Wait until ``expression`` (a function's source, evaluated in the page) is true. Polled by
+    ``evaluate``, not ``wait_for_function``: Playwright polls a waited function by evaluating its
+    text inside the page, which the pages' CSP (no 'unsafe-eval') refuses whenever the first try
+    is not already true (a test failed so on a loaded machine)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"not true within {timeout} s: {expression}"
+        page.wait_for_timeout(100)
 
 
 def taps(page) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import until
 from tests.scenes import api
 
 # Recorded the moment htmx has put the new body in: Tally's rows are a grid only by entry.css.
@@ -58,7 +59,7 @@ def test_a_deal_saved_in_place_leaves_the_kept_styles_alone(live_server, phone: 
     page.keyboard.type("5")
     page.get_by_role("button", name="Record deal").tap()
     expect(page.locator(".board tbody tr[id^=deal-]")).to_have_count(1)
-    page.wait_for_function("window.__settled > 0")
+    until(page, "() => window.__settled > 0")
     kept = page.evaluate(KEPT)
     assert not [h for h in kept if "planted" in h]
     games = [h for h in kept if "/static/games/" in h]

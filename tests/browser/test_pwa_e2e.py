@@ -7,6 +7,7 @@ import time
 
 from playwright.sync_api import expect
 
+from tests.browser.conftest import until
 from tests.browser.test_table_e2e import enter, phone, record, start_game, violations
 
 
@@ -47,7 +48,7 @@ def test_the_manifest_is_valid_and_the_service_worker_registers(live_server, bro
     # seen gets the offline page; static files come from its cache.
     page.reload()
     expect(page.locator(".brand")).to_be_visible()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    until(page, "() => navigator.serviceWorker.controller !== null")
     page.context.set_offline(True)
     page.goto(live_server + "/")
     expect(page.locator("a.button.primary")).to_be_visible()
