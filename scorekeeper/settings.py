@@ -47,6 +47,8 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # LIVE_POLL_CEILING (X-Poll-After, Retry-After: docs/live-updates.md).
         "LIVE_POLL_SECONDS": 3,
         "LIVE_POLL_CEILING": 15,
+        # An event's board (the hall's TV) asks for the standings every BOARD_REFRESH_SECONDS.
+        "BOARD_REFRESH_SECONDS": 10,
         # Threads per worker process (`scorekeeper serve` sets it). Under a server that does not say
         # how long a request waited (serve's worker does), with 2 or more, a poll that finds every
         # other thread busy is refused (503) to keep one for writes. 0: never refused.
@@ -139,6 +141,7 @@ NUMBERS = (
     "AUTO_MIGRATE",
     "LIVE_POLL_SECONDS",
     "LIVE_POLL_CEILING",
+    "BOARD_REFRESH_SECONDS",
     "SERVER_THREADS",
     "LOCAL_GAMES",
     "RATELIMIT_ENABLED",

@@ -359,6 +359,10 @@ LONGEST = (
     "test_taps_e2e.py::test_whole_spades_games_cutthroat_and_pairs",
     "test_limits_hall.py::test_four_worker_processes_count_together_without_redis",
     "test_benchmark_script.py::test_long_games_hold_their_deals_and_never_end",
+    "test_accessibility_e2e.py::test_every_page_kind_passes_axe_light_and_dark",
+    "test_evening_walk_accessibility_e2e.py::",
+    "test_secrets_e2e.py::test_hidden_secrets_allotments_and_a_private_report",
+    "test_where_i_sit_e2e.py::test_a_players_page_moves_on_by_itself",
 )
 
 

@@ -131,6 +131,11 @@ def poll_seconds() -> int:
     return int(current_app.config.get("LIVE_POLL_SECONDS", POLL_SECONDS))
 
 
+def board_seconds() -> int:
+    """How often an event's board (the hall's TV) asks for the standings (BOARD_REFRESH_SECONDS)."""
+    return int(current_app.config.get("BOARD_REFRESH_SECONDS", 10))
+
+
 def secrets_words() -> dict:
     """Names and marks the Secrets templates show."""
     return {"spies": SPY_NAMES, "marks": SPY_MARKS, "outcomes": OUTCOME_NAMES, "letters": HIDDEN_SECRETS}
@@ -167,6 +172,7 @@ def init_app(app: Flask) -> None:
         write_token=write_token,
         live_etag=live_etag,
         poll_seconds=poll_seconds,
+        board_seconds=board_seconds,
         language=language,
         secrets_words=secrets_words,
         game_assets=game_assets.tags,  # a game's own entry style and script (its folder's static/)
