@@ -169,8 +169,13 @@ def emptied(app) -> None:
             quote = dialect.identifier_preparer.format_table
             _EMPTYING[dialect.name] = [f"DELETE FROM {quote(t)}" for t in reversed(db.metadata.sorted_tables)]
         with db.engine.begin() as conn:
-            for statement in _EMPTYING[dialect.name]:
-                conn.exec_driver_sql(statement)
+            if dialect.name == "postgresql":
+                # One round trip for all of them (psycopg runs several statements sent without
+                # parameters as one): forty in turn cost 11 ms a test on a local server.
+                conn.exec_driver_sql("; ".join(_EMPTYING[dialect.name]))
+            else:
+                for statement in _EMPTYING[dialect.name]:
+                    conn.exec_driver_sql(statement)
         db.engine.dispose()
 
 
