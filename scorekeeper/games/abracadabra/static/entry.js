@@ -204,16 +204,25 @@ window.scorekeeperGames.once("abracadabra", function () {
     if (abraWinners(form).indexOf(null) < 0 && abraKeptHere()) { abraScoreHere(form); }
   });
 
-  // Going back to the set-up keeps the tricks of the draft: taps not sent yet are sent first.
+  // Going back to the set-up keeps the tricks of the draft: taps not sent yet are sent first,
+  // and only then is the set-up asked for. Heard in the capture phase and stopped there: the
+  // link is boosted (body hx-boost), and htmx's own listener on the link would otherwise fetch
+  // the set-up at once, drawn from the draft before the taps reached it (its version then older
+  // than theirs), while this page's later navigation pulled the scorer back to the set-up from
+  // wherever they had gone meanwhile (a loaded phone: the tricks again, as in the test).
+  // Nothing unsent: htmx follows the link as any other.
   document.addEventListener("click", function (event) {
-    var link = event.target.closest("form[data-abra-play] a.abra-change");
+    var link = event.target.closest && event.target.closest("form[data-abra-play] a.abra-change");
     if (!link) { return; }
     var form = link.closest("form");
-    if (JSON.stringify(abraWinners(form)) === form.dataset.saved) { return; }
+    if (!form.dataset.abraSending && JSON.stringify(abraWinners(form)) === form.dataset.saved) { return; }
     event.preventDefault();
+    event.stopPropagation();
+    if (form.dataset.abraSending) { return; }  // a second tap while the taps are on their way
+    form.dataset.abraSending = "1";
     var body = new FormData(form);
     body.set("step", "tricks");
     var go = function () { window.location.href = link.href; };
     window.fetch(form.action, {method: "POST", body: body, credentials: "same-origin"}).then(go, go);
-  });
+  }, true);
 });
