@@ -153,6 +153,23 @@ def until(page, expression: str, timeout: float = 10.0) -> None:
         page.wait_for_timeout(100)
 
 
+def _no_signal(route) -> None:
+    route.abort("internetdisconnected")
+
+
+def offline(context, cut: bool) -> None:
+    """The phone's connection cut (``cut``) or back. Playwright's offline emulation covers the
+    pages, but a request the phone's service worker makes may still reach the server: in CI, an
+    allotment saved with the connection cut arrived at the server while the phone listed it as
+    kept. So every request leaving the context fails too, as on a phone with no signal (in
+    Chromium, the context's routes see the service worker's requests as well)."""
+    context.set_offline(cut)
+    if cut:
+        context.route("**/*", _no_signal)
+    else:
+        context.unroute("**/*", _no_signal)
+
+
 def taps(page) -> int:
     return int(page.evaluate("Number(localStorage.taps || 0)"))
 

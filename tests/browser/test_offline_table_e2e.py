@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from scorekeeper.events import rounds
 from scorekeeper.events import service as events
 from scorekeeper.events.table_links import table_url
-from tests.browser.conftest import no_sideways_scroll, phone_context
+from tests.browser.conftest import no_sideways_scroll, offline, phone_context
 from tests.scenes import ROW, abracadabra_reported, address, api, euchre_evening, hidden_secrets
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
@@ -120,7 +120,7 @@ def two_kept_offline(browser: Browser, url: str) -> tuple[BrowserContext, Page]:
     page.goto(url)
     enter_online(page, DEALS[0])
     expect(page.locator(".board tbody tr")).to_have_count(1)
-    context.set_offline(True)
+    offline(context, True)
     enter(page, DEALS[1])
     enter(page, DEALS[2])
     expect(page.locator("#offline .offline-list li")).to_have_count(2)
@@ -133,7 +133,7 @@ def allotted_offline(context: BrowserContext, page: Page, button: str):
     from scorekeeper.games.secrets.rules import HIDDEN_SECRETS
 
     controlled(page)
-    context.set_offline(True)
+    offline(context, True)
     for letter, value in zip(HIDDEN_SECRETS, ROW, strict=True):
         page.fill(f"#v_{letter}", str(value))
     page.get_by_role("button", name=button).tap()
@@ -152,7 +152,7 @@ def play_offline(context: BrowserContext, url: str, game_path: str, base: str, e
     expect(page.locator(".board tbody tr")).to_have_count(1)
     controlled(page)
 
-    context.set_offline(True)
+    offline(context, True)
     for deal in DEALS[1:4]:
         enter(page, deal)
     waiting = page.locator("#offline .offline-list li")
@@ -182,7 +182,7 @@ def play_offline(context: BrowserContext, url: str, game_path: str, base: str, e
     page = new_tab(context)
     page.goto(address)
     expect(page.locator("#offline .offline-list li")).to_have_count(4)
-    context.set_offline(False)
+    offline(context, False)
     expect(page.locator(".board tbody tr")).to_have_count(5)
     expect(page.locator("#offline .offline-list li")).to_have_count(0)
     expect(page.locator("#offline")).to_contain_text("every waiting deal is saved")
@@ -212,7 +212,7 @@ def test_a_deal_refused_on_its_return_stays_on_the_phone_with_its_message(live_s
     # Meanwhile another client (another scorer, a director) records a deal of its own.
     other = {"trump": "S", "round": 1, "maker": 1, "alone": False, "maker_tricks": 5}
     api(live_server, f"/api/games/{game['id']}/deals", other, key=game["edit_key"])
-    context.set_offline(False)
+    offline(context, False)
 
     refused = page.locator("#offline .offline-refused")
     expect(refused).to_have_count(1)
@@ -281,7 +281,7 @@ def test_without_a_service_worker_the_page_says_deals_are_kept_only_while_it_sta
     page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
     expect(page.locator("#entry")).to_be_visible()
     expect(page.locator("#offline .offline-fragile")).to_have_count(0)
-    context.set_offline(True)
+    offline(context, True)
     # Recorded with a double tap: the second finds the form emptied for the next deal, and records nothing.
     trump, maker, tricks = DEALS[0]
     tap(page, "trump", trump)
@@ -295,7 +295,7 @@ def test_without_a_service_worker_the_page_says_deals_are_kept_only_while_it_sta
         "This connection is not secure, so this page cannot open without a connection: "
         "a deal entered offline is kept only while this page stays open."
     )
-    context.set_offline(False)
+    offline(context, False)
     expect(page.locator(".board tbody tr")).to_have_count(1)
     expect(page.locator("#offline .offline-fragile")).to_have_count(0)
     assert facts(api(live_server, "/api/games/" + game["id"])) == DEALS[:1]
@@ -317,7 +317,7 @@ def test_a_seats_private_link_keeps_its_orders_and_sends_them(live_server, brows
     page.goto(address(live_server, seats[1]["link"]))
     expect(page.locator("#seat-orders h2")).to_have_text("Your orders for turn 1")
     controlled(page)
-    context.set_offline(True)
+    offline(context, True)
     enter_orders(page, 1, 3, orders[1], "C")
     page.get_by_role("button", name="Send my orders").tap()
     kept = page.locator("#offline .offline-list li")
@@ -325,7 +325,7 @@ def test_a_seats_private_link_keeps_its_orders_and_sends_them(live_server, brows
     expect(kept.first).to_contain_text("Turn 1")
     page.reload()
     expect(page.locator("#offline .offline-list li")).to_have_count(1)
-    context.set_offline(False)
+    offline(context, False)
     expect(page.locator(".sx-sent")).to_contain_text("Your orders are in")
     expect(page.locator("#offline .offline-list li")).to_have_count(0)
     # The others' orders (from their own phones, by the API) resolve the turn with Bob's as tapped.
@@ -366,7 +366,7 @@ def test_an_event_table_deal_refused_after_a_directors_correction_stays_until_di
         method="PUT",
     )
     urllib.request.urlopen(fix).close()
-    context.set_offline(False)
+    offline(context, False)
 
     refused = page.locator("#offline .offline-refused")
     expect(refused).to_contain_text("This game was changed on another device meanwhile")
@@ -419,7 +419,7 @@ def test_abracadabra_trick_by_trick_goes_on_offline_and_every_deal_is_saved_in_o
     expect(page.locator(".abra-head")).to_contain_text("Who won trick 1?")
     controlled(page)
 
-    context.set_offline(True)
+    offline(context, True)
     for seat in ABRA_WINNERS:
         page.locator(f'#entry button.abra-tap[value="{seat}"]').tap()
     here = page.locator("[data-abra-offline-suits]")
@@ -452,7 +452,7 @@ def test_abracadabra_trick_by_trick_goes_on_offline_and_every_deal_is_saved_in_o
     expect(waiting.nth(1)).to_contain_text("Deal 2")
     assert api(live_server, "/api/games/" + game["id"])["deals"] == []
 
-    context.set_offline(False)
+    offline(context, False)
     expect(page.locator(".board tbody tr[id^=deal-]")).to_have_count(2)
     expect(waiting).to_have_count(0)
     deals = api(live_server, "/api/games/" + game["id"])["deals"]
@@ -479,7 +479,7 @@ def test_a_seats_allotment_is_kept_offline_and_sent_when_the_connection_returns(
     page.reload()
     expect(kept).to_have_count(1)
     assert 1 not in api(live_server, "/api/games/" + game["id"])["waiting"]["in"]
-    context.set_offline(False)
+    offline(context, False)
     expect(kept).to_have_count(0)
     expect(page.locator(".sx-done")).to_contain_text("Saved.")
     assert api(live_server, "/api/games/" + game["id"])["waiting"]["in"] == [1]
@@ -495,7 +495,7 @@ def test_other_writes_wait_behind_kept_deals_with_a_plain_message(live_server, b
     page = new_tab(context)
     page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
     enter_online(page, DEALS[0])
-    context.set_offline(True)
+    offline(context, True)
     enter(page, DEALS[1])
     enter(page, DEALS[2])
     expect(page.locator("#offline .offline-list li")).to_have_count(2)
@@ -507,7 +507,7 @@ def test_other_writes_wait_behind_kept_deals_with_a_plain_message(live_server, b
         "2 deals are waiting to be saved; this can be done once they are."
     )
     assert not [url for url in sent if url.endswith("/delete")]
-    context.set_offline(False)
+    offline(context, False)
     expect(page.locator(".board tbody tr")).to_have_count(3)
     assert facts(api(live_server, "/api/games/" + game["id"])) == DEALS[:3]
     context.close()
@@ -528,7 +528,7 @@ def test_the_game_masters_allotment_page_keeps_a_players_allotment_offline(live_
     kept = allotted_offline(context, page, "Save the allotment")
     expect(kept.first).to_contain_text("Allotment of Cid")
     assert api(live_server, "/api/games/" + game["id"])["waiting"]["in"] == []
-    context.set_offline(False)
+    offline(context, False)
     expect(kept).to_have_count(0)
     assert api(live_server, "/api/games/" + game["id"])["waiting"]["in"] == [2]
     assert page.problems == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import phone_context
+from tests.browser.conftest import offline, phone_context
 from tests.browser.test_offline_table_e2e import controlled, new_tab
 from tests.scenes import ROW, address, api, hidden_secrets
 
@@ -42,7 +42,7 @@ def test_spades_form_offline_names_the_deal_it_is_for_and_its_dealer(live_server
     expect(page.locator(".board tbody tr")).to_have_count(1)
     controlled(page)
 
-    context.set_offline(True)
+    offline(context, True)
     spades_deal(page, [4, 3, 3, 3], [4, 3, 3, 3])
     spades_deal(page, [2, 4, 3, 4], [2, 4, 3, 4])
     waiting = page.locator("#offline .offline-list li")
@@ -64,7 +64,7 @@ def test_spades_form_offline_names_the_deal_it_is_for_and_its_dealer(live_server
     expect(page.locator("#entry .sp-bids legend")).to_have_text("Bids for deal 4")
     expect(page.locator("#entry .sp-bids .seat").nth(3).locator(".sp-tag")).to_have_text("dealer")
 
-    context.set_offline(False)
+    offline(context, False)
     expect(page.locator(".board tbody tr")).to_have_count(3)
     expect(waiting).to_have_count(0)
     expect(page.locator("#entry .sp-bids legend")).to_have_text("Bids for deal 4")
@@ -84,12 +84,12 @@ def test_a_deal_refused_on_its_return_is_told_what_to_do_in_the_list_in_polish(l
     page.goto(f"{live_server}/g/{game['id']}?key={game['edit_key']}")
     with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/deals")):
         euchre_deal(page, ("H", 0, 3))
-    context.set_offline(True)
+    offline(context, True)
     euchre_deal(page, ("S", 1, 4))
     expect(page.locator("#offline .offline-list li")).to_have_count(1)
     other = {"trump": "S", "round": 1, "maker": 1, "alone": False, "maker_tricks": 5}
     api(live_server, f"/api/games/{game['id']}/deals", other, key=game["edit_key"])
-    context.set_offline(False)
+    offline(context, False)
 
     refused = page.locator("#offline .offline-refused")
     expect(refused).to_have_count(1)
@@ -123,12 +123,12 @@ def test_a_seats_allotment_sent_on_return_is_not_called_a_deal_in_portuguese(liv
     page = new_tab(context)
     page.goto(address(live_server, seats[1]["link"]))
     controlled(page)
-    context.set_offline(True)
+    offline(context, True)
     for letter, value in zip(HIDDEN_SECRETS, ROW, strict=True):
         page.fill(f"#v_{letter}", str(value))
     page.locator("#seat-orders button[type=submit]").last.tap()
     expect(page.locator("#offline .offline-list li")).to_have_count(1)
-    context.set_offline(False)
+    offline(context, False)
     expect(page.locator("#offline .offline-list li")).to_have_count(0)
     expect(page.locator("#offline")).to_contain_text(
         "A ligação voltou: tudo o que estava à espera está guardado."
@@ -149,14 +149,14 @@ def test_the_last_hand_of_a_game_of_so_many_hands_kept_offline_names_no_next_dea
     with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/deals")):
         euchre_deal(page, ("H", 0, 3))
     expect(page.locator(".board tbody tr")).to_have_count(1)
-    context.set_offline(True)
+    offline(context, True)
     euchre_deal(page, ("S", 1, 4))
     box = page.locator("#offline")
     expect(box.locator(".offline-list li")).to_have_count(1)
     expect(box.locator(".offline-next")).to_have_text(
         "That was the last planned deal of this game: its result shows once the waiting deals are saved."
     )
-    context.set_offline(False)
+    offline(context, False)
     expect(box.locator(".offline-list li")).to_have_count(0)
     assert api(live_server, "/api/games/" + game["id"])["finished"] is True
     assert page.problems == []

@@ -7,7 +7,7 @@ import time
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import until
+from tests.browser.conftest import offline, until
 from tests.browser.test_table_e2e import enter, phone, record, start_game, violations
 
 
@@ -49,13 +49,13 @@ def test_the_manifest_is_valid_and_the_service_worker_registers(live_server, bro
     page.reload()
     expect(page.locator(".brand")).to_be_visible()
     until(page, "() => navigator.serviceWorker.controller !== null")
-    page.context.set_offline(True)
+    offline(page.context, True)
     page.goto(live_server + "/")
     expect(page.locator("a.button.primary")).to_be_visible()
     page.goto(live_server + "/clubs/new")
     expect(page.locator("h1")).to_have_text("No connection")
     assert page.evaluate("getComputedStyle(document.querySelector('.bar')).display") != "inline"  # styled
-    page.context.set_offline(False)
+    offline(page.context, False)
     page.goto(live_server + "/clubs/new")
     expect(page.locator("h1")).not_to_have_text("No connection")
 
@@ -64,7 +64,7 @@ def test_a_deal_entered_offline_is_kept_and_recorded_once_when_the_connection_re
     page = phone(browser)
     url = start_game(page, live_server)
     enter(page, [4, 3, 3, 3], "LORS")
-    page.context.set_offline(True)
+    offline(page.context, True)
     page.get_by_role("button", name="Record deal").tap()
     # Kept on the phone (static/offline.js), listed in words; the form is ready for the next deal.
     expect(page.locator("#offline")).to_contain_text("No connection: this deal is kept on this phone")
@@ -77,7 +77,7 @@ def test_a_deal_entered_offline_is_kept_and_recorded_once_when_the_connection_re
     assert not page.locator('input[name="tricks_0"][value="4"]').is_checked()
     assert record(live_server, url)["deals"] == []
     time.sleep(1)
-    page.context.set_offline(False)
+    offline(page.context, False)
     # Sent again by itself, with its own submission token; the page says so.
     expect(page.locator("#offline")).to_contain_text("The connection returned: every waiting deal is saved.")
     expect(page.locator(".status")).to_contain_text("Deal 2 of 4")
@@ -93,7 +93,7 @@ def test_a_preview_that_fails_offline_says_nothing_and_queues_no_save(live_serve
     returns (that would record a deal nobody tapped Record for)."""
     page = phone(browser)
     url = start_game(page, live_server)
-    page.context.set_offline(True)
+    offline(page.context, True)
     page.evaluate(
         "document.addEventListener('htmx:sendError',"
         " e => { if (e.detail.elt.id === 'preview') { document.body.dataset.previewFailed = '1'; } })"
@@ -101,7 +101,7 @@ def test_a_preview_that_fails_offline_says_nothing_and_queues_no_save(live_serve
     enter(page, [4, 3, 3, 3], "LORS")  # each change asks for the preview, after a pause
     expect(page.locator("body[data-preview-failed]")).to_have_count(1)
     expect(page.locator("#entry .send-error")).to_have_count(0)
-    page.context.set_offline(False)
+    offline(page.context, False)
     # Only Record records, once.
     page.get_by_role("button", name="Record deal").tap()
     expect(page.locator(".status")).to_contain_text("Deal 2 of 4")

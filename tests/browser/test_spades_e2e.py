@@ -9,6 +9,8 @@ import os
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import offline
+
 SHOTS = os.environ.get("SCREENSHOTS")
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
 
@@ -241,7 +243,7 @@ def test_bids_and_tricks_entered_offline_are_saved_in_order_when_the_connection_
     page = phone
     set_up(page, live_server, NAMES[:3])
     expect(page.locator(".status")).to_contain_text("Deal 1. Ann deals.")
-    page.context.set_offline(True)
+    offline(page.context, True)
     for seat, value in enumerate([5, 6, 4]):
         tap(page, f"bids_{seat}", value)
     # The background save of the bids failed: said, and the tricks are there all the same.
@@ -253,7 +255,7 @@ def test_bids_and_tricks_entered_offline_are_saved_in_order_when_the_connection_
     # Bids and tricks kept on the phone together (static/offline.js), the form ready for the next.
     expect(page.locator("#offline .offline-list li")).to_have_count(1)
     expect(page.locator("#offline")).to_contain_text("No connection: this deal is kept on this phone")
-    page.context.set_offline(False)
+    offline(page.context, False)
     # The deal goes by itself (the bids' draft is not sent alone to race it): one deal.
     expect(page.locator(".status")).to_contain_text("Deal 2. Bob deals.")
     expect(page.locator(".conflict")).to_have_count(0)
