@@ -50,6 +50,9 @@ from .secrecy import secret_link
 # How often (seconds) an open game page asks whether the game changed (htmx polling);
 # the app's LIVE_POLL_SECONDS changes it.
 POLL_SECONDS = 3
+# How often (seconds) an event's board (the hall's TV) asks for the standings; the app's
+# BOARD_REFRESH_SECONDS changes it.
+BOARD_SECONDS = 10
 # Secrets' spies are named after the suits: each shows its suit's mark.
 SPY_MARKS = {spy: SUIT_MARKS[spy[0].upper()] for spy in SPIES}
 
@@ -133,7 +136,7 @@ def poll_seconds() -> int:
 
 def board_seconds() -> int:
     """How often an event's board (the hall's TV) asks for the standings (BOARD_REFRESH_SECONDS)."""
-    return int(current_app.config.get("BOARD_REFRESH_SECONDS", 10))
+    return int(current_app.config.get("BOARD_REFRESH_SECONDS", BOARD_SECONDS))
 
 
 def secrets_words() -> dict:
